@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Config } from './config.js';
+import { authPlugin } from './plugins/auth.js';
+import { dbPlugin } from './plugins/db.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { systemRoutes } from './modules/system/routes.js';
+
+export interface BuildOptions {
+  /** Fastify logger options; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Paths whose values never reach the logs. */
+export const LOG_REDACT = [
+  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]',
+];
+
+/** Builds the whole service as one Fastify app; main.ts only listens. Needs config.DATABASE_URL. */
+export async function buildApp(config: Config, opts: BuildOptions = {}) {
+  if (!config.DATABASE_URL) throw new Error('buildApp needs DATABASE_URL (main.ts starts the embedded database)');
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
+  await app.register(authPlugin);
+
+  await app.register(systemRoutes, { config });
+  return app;
+}

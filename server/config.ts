@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every environment variable the service reads. README lists the same set. */
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  /** Port for the embedded PostgreSQL; 0 picks a free one. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  ADMIN_EMAIL: z.string().email().default('admin@localhost'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  DEMO_DATA: bool.default(true),
+  MODE: z.enum(['console', 'check-runner', 'agent']).default('console'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public URL of the console, used in invite links and kubeconfigs; defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  /** Login attempts allowed per client address per minute. */
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  DB_POOL_MAX: z.coerce.number().int().positive().default(20),
+  UPSTREAM_URL: z.string().url().optional(),
+  AGENT_TOKEN: z.string().optional(),
+});
+
+export type Config = z.infer<typeof Env> & { publicUrl: string; appVersion: string };
+
+/** Parses the environment (or overrides, for tests) into a typed config; throws a readable error on bad input. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, appVersion = '0.0.0'): Config {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return { ...c, publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''), appVersion };
+}

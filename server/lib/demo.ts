@@ -1,0 +1,36 @@
+import type pg from 'pg';
+
+/** A named set of demo rows. `load` runs once per database, in a transaction, when DEMO_DATA is on. */
+export interface DemoSet {
+  name: string;
+  load(client: pg.PoolClient): Promise<void>;
+}
+
+/**
+ * Loads every demo set not loaded before, in the order given (later sets may refer to rows of earlier ones).
+ * Each set is recorded in demo_data_sets so a restart never loads it twice.
+ */
+export async function loadDemoSets(pool: pg.Pool, sets: readonly DemoSet[]): Promise<string[]> {
+  const loaded: string[] = [];
+  for (const set of sets) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rowCount } = await client.query(
+        'INSERT INTO demo_data_sets (name) VALUES ($1) ON CONFLICT (name) DO NOTHING',
+        [set.name],
+      );
+      if (rowCount) {
+        await set.load(client);
+        loaded.push(set.name);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+  return loaded;
+}
