@@ -28,7 +28,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
     routerOptions: { maxParamLength: 500 },
   });
   app.addHook('onSend', async (req, reply) => {

@@ -22,6 +22,8 @@ const Env = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Trust X-Forwarded-* headers (set when behind an ingress); off by default so clients cannot spoof their address. */
+  TRUST_PROXY: bool.default(false),
   DB_POOL_MAX: z.coerce.number().int().positive().default(20),
   UPSTREAM_URL: z.string().url().optional(),
   AGENT_TOKEN: z.string().optional(),
