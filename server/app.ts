@@ -6,6 +6,10 @@ import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { systemRoutes } from './modules/system/routes.js';
+import { securityPlugin } from './plugins/security.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { peopleRoutes } from './modules/people/routes.js';
+import { propertiesRoutes } from './modules/properties/routes.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -36,10 +40,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   });
 
   await app.register(errorsPlugin);
+  await app.register(securityPlugin, { config });
   await app.register(cookie);
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
   await app.register(authPlugin);
 
   await app.register(systemRoutes, { config });
+  await app.register(authRoutes, { prefix: '/api/auth', config });
+  await app.register(peopleRoutes, { prefix: '/api' });
+  await app.register(propertiesRoutes, { prefix: '/api/properties' });
   return app;
 }

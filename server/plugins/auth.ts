@@ -16,6 +16,8 @@ export interface Principal {
   sessionId?: string;
   /** The CSRF token cookie-authenticated writes must echo in X-CSRF-Token. */
   csrfToken?: string;
+  /** For token callers: the person who created the token (whose roles it carries). */
+  ownerId?: string;
 }
 
 /** What a route requires; every /api route must declare one (checked when routes are registered). */
@@ -84,18 +86,29 @@ export function parseAccessToken(token: string): { id: string; secret: string } 
 async function tokenPrincipal(db: pg.Pool, token: string): Promise<Principal | null> {
   const parsed = parseAccessToken(token);
   if (!parsed) return null;
+  // A token acts with its creator's roles, so it dies with its creator: a deleted or deactivated owner (or holder)
+  // disables it.
   const { rows } = await db.query(
-    `SELECT t.value, p.id, p.name, p.email,
-       ARRAY(SELECT role FROM person_roles r WHERE r.person_id IN (t.person_id, t.created_by)) AS roles
+    `SELECT t.value, t.created_by, p.id, p.name, p.email,
+       ARRAY(SELECT role FROM person_roles r WHERE r.person_id IN (t.person_id, t.created_by)) AS roles,
+       (t.auto_renew AND t.renew_interval IS NOT NULL AND t.expires_at < now() + t.renew_interval / 2) AS renew
      FROM access_tokens t JOIN people p ON p.id = t.person_id
      LEFT JOIN people owner ON owner.id = t.created_by
+     LEFT JOIN identities oi ON oi.id = t.created_by
+     LEFT JOIN identities pi ON pi.id = t.person_id
      WHERE t.id = $1 AND (t.expires_at IS NULL OR t.expires_at > now()) AND p.deleted_at IS NULL
-       AND owner.deleted_at IS NULL`,
+       AND owner.deleted_at IS NULL AND coalesce(oi.state, 'active') = 'active' AND coalesce(pi.state, 'active') = 'active'`,
     [parsed.id],
   );
   const r = rows[0];
   if (!r || !(await verifySecret(r.value, parsed.secret))) return null;
-  return { id: r.id, name: r.name, email: r.email, roles: effectiveRoles(r.roles), via: 'token' };
+  if (r.renew) {
+    // auto_renew: a token in the second half of its lifetime gets a full lifetime again
+    await db.query('UPDATE access_tokens SET expires_at = now() + renew_interval WHERE id = $1', [parsed.id]);
+  }
+  return {
+    id: r.id, name: r.name, email: r.email, roles: effectiveRoles(r.roles), via: 'token', ownerId: r.created_by ?? undefined,
+  };
 }
 
 /** Finds the bearer/basic token or session cookie of a request, if any. */
@@ -159,7 +172,8 @@ export const authPlugin = fp(
         }
       }
       if (typeof access === 'object' && !can(principal.roles, access.resource, access.action)) {
-        reply.header('X-Rbac-Object', access.resource).header('X-Rbac-Action', access.action);
+        reply.header('X-Rbac-Subject', principal.id).header('X-Rbac-Object', access.resource);
+        reply.header('X-Rbac-Action', access.action);
         throw new ForbiddenError();
       }
     });

@@ -14,8 +14,10 @@ export async function insertAccessToken(
 ): Promise<NewAccessToken> {
   const secret = randomToken(32);
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO access_tokens (name, person_id, value, auto_renew, created_by, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    // an auto-renewing token is extended by the lifetime it was created with (see plugins/auth.ts)
+    `INSERT INTO access_tokens (name, person_id, value, auto_renew, created_by, expires_at, renew_interval)
+     VALUES ($1, $2, $3, $4, $5, $6::timestamptz,
+       CASE WHEN $4 AND $6::timestamptz IS NOT NULL THEN $6::timestamptz - now() END) RETURNING id`,
     [input.name, input.personId, await hashSecret(secret), input.autoRenew, input.createdBy, input.expiresAt],
   );
   const id = rows[0].id;
