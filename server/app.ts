@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { securityPlugin } from './plugins/security.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -41,6 +42,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin, { config });
+  await app.register(metricsPlugin);
   await app.register(cookie);
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
   await app.register(authPlugin);
