@@ -1,10 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { UpdatePropertiesRequest, UpdateRoleRequest, UpdateStateRequest } from '../../contracts/auth.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
+import type { Principal } from '../../plugins/auth.js';
 import { parseBody, parseId } from './http.js';
 import { createPeopleService } from './service.js';
 
 type IdParams = { Params: { id: string } };
+
+/** The caller and, for an access token, the person who created it: neither may lock themselves out. */
+const actorsOf = (p: Principal) => (p.ownerId ? [p.id, p.ownerId] : [p.id]);
 
 const READ_USERS = { access: { resource: 'identities', action: 'read' } } as const;
 const WRITE_USERS = { access: { resource: 'identities', action: 'write' } } as const;
@@ -26,12 +30,12 @@ export const peopleRoutes: FastifyPluginAsync = async (app) => {
     const id = parseId(req.params.id);
     const body = parseBody(UpdateStateRequest, req.body);
     if (body.id !== undefined && body.id.toLowerCase() !== id) throw new BadRequestError('id in the body differs from the path');
-    await people.setState(id, body.state, req.principal!.id);
+    await people.setState(id, body.state, actorsOf(req.principal!));
     return { message: 'success', payload: { id, state: body.state } };
   });
 
   app.delete<IdParams>('/people/:id', { config: WRITE_USERS }, async (req) => {
-    await people.delete(parseId(req.params.id), req.principal!.id);
+    await people.delete(parseId(req.params.id), actorsOf(req.principal!));
     return { message: 'success' };
   });
 

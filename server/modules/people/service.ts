@@ -54,9 +54,12 @@ export function createPeopleService(db: pg.Pool) {
       return guarded(id, (c) => addRoles(c, id, roles));
     },
 
-    /** Activates or deactivates a user; deactivation ends their sessions (their tokens stop working too). */
-    setState(id: string, state: IdentityState, actorId: string) {
-      if (state === 'inactive' && id === actorId) throw new BadRequestError('you cannot deactivate yourself');
+    /**
+     * Activates or deactivates a user; deactivation ends their sessions (their tokens stop working too).
+     * `actors` are the caller and, for a token, its creator.
+     */
+    setState(id: string, state: IdentityState, actors: string[]) {
+      if (state === 'inactive' && actors.includes(id)) throw new BadRequestError('you cannot deactivate yourself');
       return guarded(id, async (c, person) => {
         if (person.state === null) throw new NotFoundError('user', id);
         await setIdentityState(c, id, state);
@@ -64,8 +67,8 @@ export function createPeopleService(db: pg.Pool) {
       });
     },
 
-    delete(id: string, actorId: string) {
-      if (id === actorId) throw new BadRequestError('you cannot delete yourself');
+    delete(id: string, actors: string[]) {
+      if (actors.includes(id)) throw new BadRequestError('you cannot delete yourself');
       if (id === SYSTEM_PERSON_ID) throw new BadRequestError('the System person cannot be deleted');
       return guarded(id, (c) => softDeletePerson(c, id));
     },
