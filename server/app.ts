@@ -11,6 +11,7 @@ import { securityPlugin } from './plugins/security.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { propertiesRoutes } from './modules/properties/routes.js';
+import { dbRoutes } from './modules/db/routes.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -51,5 +52,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(authRoutes, { prefix: '/api/auth', config });
   await app.register(peopleRoutes, { prefix: '/api' });
   await app.register(propertiesRoutes, { prefix: '/api/properties' });
+  await app.register(dbRoutes, { prefix: '/api/db' });
   return app;
 }

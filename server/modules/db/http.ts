@@ -1,0 +1,25 @@
+import type { Action, Resource } from '../../contracts/rbac.js';
+
+/** What the service needs from an HTTP request; routes.ts builds it, tests of the service could too. */
+export interface DbRequest {
+  method: string;
+  /** Relation or function name from the path. */
+  target: string;
+  /** Raw query string (after `?`), decoded by the parser. */
+  query: string;
+  prefer?: string | string[];
+  range?: string;
+  accept?: string;
+  body?: unknown;
+  can(resource: Resource, action: Action): boolean;
+}
+
+/** A ready-to-send response: the body is JSON text produced by PostgreSQL (or null for no body). */
+export interface DbResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';

@@ -1,0 +1,67 @@
+import { ApiError } from '../../../lib/errors.js';
+
+/** The Prefer tokens we act on; `applied` lists the ones to echo in Preference-Applied. */
+export interface Preferences {
+  return: 'minimal' | 'representation' | 'headers-only' | null;
+  count: boolean;
+  resolution: 'merge-duplicates' | 'ignore-duplicates' | null;
+  rollback: boolean;
+  applied: string[];
+}
+
+const KNOWN: Record<string, readonly string[]> = {
+  return: ['minimal', 'representation', 'headers-only'],
+  count: ['exact', 'planned', 'estimated'],
+  resolution: ['merge-duplicates', 'ignore-duplicates'],
+  tx: ['commit', 'rollback'],
+  handling: ['strict', 'lenient'],
+  missing: ['default', 'null'],
+  timezone: [],
+  'max-affected': [],
+};
+
+/**
+ * Parses `Prefer` (one header or several joined by commas). Unknown or invalid tokens are ignored, as PostgREST
+ * does with `handling=lenient` (the default); with `handling=strict` they are a 400 PGRST122.
+ */
+export function parsePrefer(header: string | string[] | undefined): Preferences {
+  const p: Preferences = { return: null, count: false, resolution: null, rollback: false, applied: [] };
+  const raw = Array.isArray(header) ? header.join(',') : header ?? '';
+  const invalid: string[] = [];
+  let strict = false;
+  const tokens = raw.split(',').map((t) => t.trim()).filter(Boolean).slice(0, 20);
+  for (const token of tokens) {
+    const [k, v = ''] = token.split('=', 2).map((x) => x.trim());
+    const allowed = KNOWN[k];
+    if (!allowed || (allowed.length && !allowed.includes(v))) {
+      invalid.push(token);
+      continue;
+    }
+    if (k === 'handling') strict = v === 'strict';
+    if (k === 'return') p.return = v as Preferences['return'];
+    else if (k === 'count') p.count = true;
+    else if (k === 'resolution') p.resolution = v as Preferences['resolution'];
+    else if (k === 'tx') p.rollback = v === 'rollback';
+    else continue;
+    p.applied.push(`${k}=${v}`);
+  }
+  if (strict && invalid.length) {
+    throw new ApiError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${invalid.join(', ').slice(0, 200)}`);
+  }
+  return p;
+}
+
+/** The `Range: first-[last]` header as offset and optional limit; a malformed or inverted range is a 416. */
+export function parseRange(header: string | undefined): { offset: number; limit: number | null } | null {
+  if (header === undefined || header.trim() === '') return null;
+  const m = /^\s*(?:items=)?(\d{1,15})-(\d{0,15})\s*$/.exec(header);
+  if (!m || (m[2] !== '' && Number(m[2]) < Number(m[1]))) {
+    throw new ApiError(416, 'PGRST103', 'Requested range not satisfiable', `Invalid Range header: ${header.slice(0, 50)}`);
+  }
+  return { offset: Number(m[1]), limit: m[2] === '' ? null : Number(m[2]) - Number(m[1]) + 1 };
+}
+
+/** True when the client asks for one JSON object instead of an array. */
+export function wantsSingular(accept: string | undefined): boolean {
+  return !!accept && accept.includes('application/vnd.pgrst.object+json');
+}

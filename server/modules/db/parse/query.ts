@@ -1,0 +1,75 @@
+import { parseError, tooLarge } from '../errors.js';
+import type { Filter, NodeModifiers, ParsedQuery } from './ast.js';
+import { parseFilterKey, parseLogicTree, parseOperation } from './filter.js';
+import { parseCount, parseOrder } from './order.js';
+import { searchFilter } from './search-filter.js';
+import { parseSelect } from './select.js';
+
+/** Most query parameters accepted in one request. */
+export const MAX_PARAMS = 200;
+
+const SINGLE = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns']);
+
+function nameList(src: string, what: string): string[] {
+  const names = src.split(',').map((c) => c.trim());
+  if (names.some((n) => !/^[\p{L}\p{N}_$]+$/u.test(n))) throw parseError(what, src, 'expected a comma-separated list of column names');
+  if (names.length > 500) throw tooLarge(`${what} lists too many columns`);
+  return names;
+}
+
+/**
+ * Parses a raw query string (everything after `?`) into the request AST. Keys are decoded with URLSearchParams
+ * (`+` is a space, as PostgREST does). Duplicate filters are ANDed; duplicate reserved keys are an error.
+ * `argNames` diverts RPC arguments of GET /rpc/<fn> away from the filters.
+ */
+export function parseQuery(raw: string, argNames: ReadonlySet<string> = new Set()): ParsedQuery {
+  const q: ParsedQuery = { select: [{ type: 'star' }], nodes: new Map(), args: new Map() };
+  const node = (embed: string[]): NodeModifiers => {
+    const key = embed.join('.');
+    let n = q.nodes.get(key);
+    if (!n) q.nodes.set(key, (n = { filters: [] }));
+    return n;
+  };
+  const seen = new Set<string>();
+  let count = 0;
+  for (const [key, value] of new URLSearchParams(raw)) {
+    if (++count > MAX_PARAMS) throw tooLarge(`at most ${MAX_PARAMS} query parameters are accepted`);
+    if (key.includes('\0') || value.includes('\0')) throw parseError('query string', key, 'NUL bytes are not allowed');
+    if (key === '') throw parseError('query string', value, 'a parameter has an empty name');
+    if (SINGLE.has(key)) {
+      if (seen.has(key)) throw parseError(`${key} parameter`, value, `"${key}" was given more than once`);
+      seen.add(key);
+    }
+    if (argNames.has(key)) {
+      q.args.set(key, value);
+      continue;
+    }
+    switch (key) {
+      case 'select': q.select = parseSelect(value); continue;
+      case 'order': node([]).order = parseOrder(value); continue;
+      case 'limit': node([]).limit = parseCount(value, 'limit parameter'); continue;
+      case 'offset': node([]).offset = parseCount(value, 'offset parameter'); continue;
+      case 'on_conflict': q.onConflict = nameList(value, 'on_conflict parameter'); continue;
+      case 'columns': q.columns = nameList(value, 'columns parameter'); continue;
+    }
+    const conv = /^([\p{L}\p{N}_$]+)\.filter$/u.exec(key);
+    if (conv) {
+      node([]).filters.push(...searchFilter(conv[1], value));
+      continue;
+    }
+    const k = parseFilterKey(key);
+    const n = node(k.embed);
+    const what = `filter ${key}`;
+    switch (k.kind) {
+      case 'logic': n.filters.push(parseLogicTree(k.op, k.negate, value, what)); break;
+      case 'order': n.order = parseOrder(value, `${key} parameter`); break;
+      case 'limit': n.limit = parseCount(value, `${key} parameter`); break;
+      case 'offset': n.offset = parseCount(value, `${key} parameter`); break;
+      case 'field': {
+        const f: Filter = { type: 'cond', embed: [], field: k.field, ...parseOperation(value, what) };
+        n.filters.push(f);
+      }
+    }
+  }
+  return q;
+}

@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import { ApiError } from '../../lib/errors.js';
+import { unknownRelation } from './errors.js';
+import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
+import type { NodeModifiers } from './parse/ast.js';
+import { parsePrefer, parseRange, wantsSingular } from './parse/headers.js';
+import { parseQuery } from './parse/query.js';
+import type { SchemaCache } from './schema-cache.js';
+import { BuildContext, plan, requireRead, type PlanNode } from './sql/plan.js';
+import { readSql } from './sql/read.js';
+
+/** db-max-rows: no response carries more rows than this, whatever limit or Range asks for. */
+export const MAX_ROWS = 2000;
+
+/** The window to return: `limit`/`offset` intersected with a `Range` header, capped at MAX_ROWS. */
+export function pageOf(mods: NodeModifiers | undefined, rangeHeader: string | undefined): { limit: number; offset: number } {
+  let offset = mods?.offset ?? 0;
+  let end = mods?.limit !== undefined ? offset + mods.limit - 1 : Infinity;
+  const range = parseRange(rangeHeader);
+  if (range) {
+    const rangeEnd = range.limit === null ? Infinity : range.offset + range.limit - 1;
+    offset = Math.max(offset, range.offset);
+    end = Math.min(end, rangeEnd);
+  }
+  return { offset, limit: Math.max(0, Math.min(end - offset + 1, MAX_ROWS)) };
+}
+
+interface ReadRow {
+  body: string | null;
+  n: string | number;
+  total?: string | number | null;
+}
+
+/** Turns the statement's row into status, Content-Range and body, as PostgREST does. */
+export function pageResponse(req: DbRequest, row: ReadRow, offset: number, withTotal: boolean): DbResponse {
+  const n = Number(row.n);
+  const total = withTotal && row.total !== undefined && row.total !== null ? Number(row.total) : null;
+  if (total !== null && offset > total) {
+    throw new ApiError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`);
+  }
+  const range = `${n ? `${offset}-${offset + n - 1}` : '*'}/${total ?? '*'}`;
+  if (wantsSingular(req.accept)) {
+    if (n !== 1) {
+      throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
+    }
+    return { status: 200, headers: { 'content-type': OBJECT_TYPE, 'content-range': range }, body: row.body?.slice(1, -1) ?? null };
+  }
+  const status = total !== null && n < total ? 206 : 200;
+  return { status, headers: { 'content-type': JSON_TYPE, 'content-range': range }, body: row.body };
+}
+
+/** GET/HEAD /<relation>: one statement builds the page, its row count and (with Prefer: count) the total. */
+export async function readRelation(db: pg.Pool, cache: SchemaCache, req: DbRequest): Promise<DbResponse> {
+  const rel = cache.relations.get(req.target);
+  if (!rel) throw unknownRelation(req.target);
+  const ctx = new BuildContext(cache, req.can);
+  requireRead(ctx, rel);
+  const query = parseQuery(req.query);
+  const prefer = parsePrefer(req.prefer);
+  const node: PlanNode = plan(ctx, rel, query);
+  const page = pageOf(query.nodes.get(''), req.range);
+  const sql = readSql(ctx, node, { ...page, count: prefer.count, bodyless: req.method === 'HEAD' });
+  const { rows } = await db.query<ReadRow>(sql, ctx.params.values);
+  const res = pageResponse(req, rows[0], page.offset, prefer.count);
+  const applied = prefer.applied.filter((a) => a.startsWith('count='));
+  if (applied.length) res.headers['preference-applied'] = applied.join(', ');
+  return res;
+}

@@ -1,0 +1,53 @@
+import type { Action, Resource } from '../../contracts/rbac.js';
+
+export type WriteOp = 'insert' | 'update' | 'delete' | 'upsert';
+
+/** How /api/db exposes one table or view. Adding a relation to the API is one entry in RELATIONS. */
+export interface RelationSpec {
+  /** RBAC resource: `read` for GET/HEAD and for being embedded, `write` for POST/PATCH/DELETE. */
+  resource: Resource;
+  /** Columns that do not exist as far as the API is concerned: never selected (not even by `*`), filtered, ordered or written. */
+  hidden?: readonly string[];
+  /**
+   * For views: the table whose foreign keys the view's same-named columns inherit, so the view embeds and can be
+   * embedded like that table (PostgREST derives this from the view definition; we declare it).
+   */
+  base?: string;
+  /** Allowed writes; absent means read-only. */
+  write?: {
+    ops: readonly WriteOp[];
+    /** Maintained by the database: refused in any body. */
+    readOnly?: readonly string[];
+    /** Settable when a row is created, refused by PATCH. */
+    immutable?: readonly string[];
+  };
+}
+
+/** A function callable at /api/db/rpc/<name>, with the permission it needs. */
+export interface FunctionSpec {
+  resource: Resource;
+  action: Action;
+}
+
+const ALL_WRITES: readonly WriteOp[] = ['insert', 'update', 'delete', 'upsert'];
+const STAMPS = ['created_at', 'updated_at'];
+
+export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
+  people: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
+  identities: { resource: 'identities' },
+  people_roles: { resource: 'rbac', base: 'people' },
+  teams: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
+  team_members: { resource: 'database', write: { ops: ALL_WRITES } },
+  properties: { resource: 'feature_flags', write: { ops: ALL_WRITES, readOnly: STAMPS } },
+  access_tokens: { resource: 'kratos', hidden: ['value'], write: { ops: ['delete'] } },
+  invites: { resource: 'auth', hidden: ['token_hash'], write: { ops: ['delete'] } },
+  agents: { resource: 'agents', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
+  agents_summary: { resource: 'agents', base: 'agents' },
+};
+
+/** Functions defined by migrations and exposed through /rpc (0003_db_api.sql). */
+export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
+  search_people: { resource: 'database', action: 'read' },
+  person_teams: { resource: 'database', action: 'read' },
+  team_member_count: { resource: 'database', action: 'read' },
+};

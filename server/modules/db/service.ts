@@ -1,0 +1,37 @@
+import type pg from 'pg';
+import type { DbRequest, DbResponse } from './http.js';
+import { readRelation } from './read-service.js';
+import { callFunction } from './rpc-service.js';
+import { loadSchemaCache, type SchemaCache } from './schema-cache.js';
+import { writeRelation } from './write-service.js';
+
+export interface DbService {
+  /** Introspects the schema (once; later calls reuse it). Called from onReady, after migrations. */
+  load(): Promise<SchemaCache>;
+  read(req: DbRequest): Promise<DbResponse>;
+  write(req: DbRequest): Promise<DbResponse>;
+  rpc(req: DbRequest): Promise<DbResponse>;
+}
+
+/** The /api/db service over one pool, with its schema cache. */
+export function createDbService(db: pg.Pool): DbService {
+  let cache: SchemaCache | undefined;
+  let loading: Promise<SchemaCache> | undefined;
+  const load = async () => {
+    if (cache) return cache;
+    loading ??= loadSchemaCache(db).then(
+      (c) => (cache = c),
+      (err) => {
+        loading = undefined; // retry on the next request instead of caching the failure
+        throw err;
+      },
+    );
+    return loading;
+  };
+  return {
+    load,
+    read: async (req) => readRelation(db, await load(), req),
+    write: async (req) => writeRelation(db, await load(), req),
+    rpc: async (req) => callFunction(db, await load(), req),
+  };
+}

@@ -1,0 +1,56 @@
+import { ident } from './params.js';
+import type { BuildContext, PlanNode } from './plan.js';
+import { objectSql, whereSql } from './render.js';
+
+/** What the final SELECT of a write returns as `body`: nothing, the shaped rows, or just the primary keys. */
+export type WriteOutput = { kind: 'none' } | { kind: 'rows'; node: PlanNode };
+
+function finish(ctx: BuildContext, cte: string, node: PlanNode, out: WriteOutput, upsert: boolean): string {
+  const body = out.kind === 'rows' ? `coalesce(json_agg(${objectSql(ctx, out.node)}), '[]')::text` : 'NULL::text';
+  const inserted = upsert ? `, count(*) FILTER (WHERE ${node.alias}._ins) AS inserted` : '';
+  return `WITH _w AS (${cte}) SELECT ${body} AS body, count(*) AS n${inserted} FROM _w ${node.alias}`;
+}
+
+export interface InsertOptions {
+  columns: string[];
+  /** The rows as one JSON array, bound as a single parameter and expanded by json_populate_recordset. */
+  json: string;
+  /** Upsert: the conflict target, and the columns a merge overwrites. */
+  conflict?: { columns: string[]; mode: 'merge' | 'ignore'; set: string[] };
+}
+
+/** INSERT … SELECT FROM json_populate_recordset [ON CONFLICT …] RETURNING, shaped in the same statement. */
+export function insertSql(ctx: BuildContext, node: PlanNode, o: InsertOptions, out: WriteOutput): string {
+  const t = ident(node.rel.name);
+  const cols = o.columns.map(ident).join(', ');
+  const source = o.columns.length
+    ? `(${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${t}, ${ctx.params.add(o.json)}::json)`
+    : 'DEFAULT VALUES';
+  let conflict = '';
+  if (o.conflict) {
+    const target = o.conflict.columns.map(ident).join(', ');
+    // With nothing to overwrite, a no-op assignment still returns the existing row (DO NOTHING would not).
+    const set = o.conflict.set.length ? o.conflict.set : o.conflict.columns.slice(0, 1);
+    const updates = set.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ');
+    conflict = o.conflict.mode === 'ignore'
+      ? ` ON CONFLICT (${target}) DO NOTHING`
+      : ` ON CONFLICT (${target}) DO UPDATE SET ${updates}`;
+  }
+  // xmax = 0 marks a freshly inserted row (an upsert that updated leaves the old xid there).
+  const returning = o.conflict ? `RETURNING ${node.alias}.*, (${node.alias}.xmax = 0) AS _ins` : `RETURNING ${node.alias}.*`;
+  return finish(ctx, `INSERT INTO ${t} AS ${node.alias} ${source}${conflict} ${returning}`, node, out, !!o.conflict);
+}
+
+/** UPDATE … SET col = body.col FROM json_populate_record(body) WHERE <filters> RETURNING. */
+export function updateSql(ctx: BuildContext, node: PlanNode, columns: string[], json: string, out: WriteOutput): string {
+  const t = ident(node.rel.name);
+  const set = columns.map((c) => `${ident(c)} = _j.${ident(c)}`).join(', ');
+  const cte = `UPDATE ${t} AS ${node.alias} SET ${set} FROM json_populate_record(NULL::${t}, ${ctx.params.add(json)}::json) _j ${whereSql(ctx, node)} RETURNING ${node.alias}.*`;
+  return finish(ctx, cte, node, out, false);
+}
+
+/** DELETE … WHERE <filters> RETURNING. */
+export function deleteSql(ctx: BuildContext, node: PlanNode, out: WriteOutput): string {
+  const cte = `DELETE FROM ${ident(node.rel.name)} AS ${node.alias} ${whereSql(ctx, node)} RETURNING ${node.alias}.*`;
+  return finish(ctx, cte, node, out, false);
+}
