@@ -17,7 +17,7 @@ export const LoginRequest = z.object({
   username: z.string({ error: 'username is required' }).trim().min(1, 'username is required').max(320),
   // the upper bound keeps a hostile client from making argon2 hash megabytes
   password: z.string({ error: 'password is required' }).min(1, 'password is required').max(1024),
-  return_to: ReturnTo.optional(),
+  return_to: ReturnTo.nullish().transform((v) => v ?? undefined),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 

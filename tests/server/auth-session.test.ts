@@ -98,8 +98,11 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('return_to', () => {
-  it('echoes a same-origin path', async () => {
+  it('echoes a same-origin path, and treats null as absent', async () => {
     const p = await makePerson(t.db);
+    const none = await login({ username: p.email, password: p.password, return_to: null });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).not.toHaveProperty('return_to');
     for (const path of ['/', '/health?checkId=1&timeRange=1h', '/catalog/abc#x']) {
       const res = await login({ username: p.email, password: p.password, return_to: path });
       expect(res.statusCode).toBe(200);
