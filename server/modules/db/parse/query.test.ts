@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parsePrefer, parseRange } from './headers.js';
+import { parseCount, parseOrder } from './order.js';
+import { parseQuery } from './query.js';
+import { dateMath, searchFilter } from './search-filter.js';
+
+const code = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return (e as { code: string }).code;
+  }
+  return 'ok';
+};
+
+describe('parseQuery', () => {
+  it('splits reserved keys, filters (duplicates ANDed) and embed modifiers', () => {
+    const q = parseQuery('select=id,team:teams(name)&id=gt.1&id=lt.5&team.name=eq.a&team.order=name.desc&team.limit=2&limit=10&offset=20&or=(a.eq.1,b.eq.2)');
+    expect(q.select).toHaveLength(2);
+    const top = q.nodes.get('')!;
+    expect(top.filters).toHaveLength(3);
+    expect(top).toMatchObject({ limit: 10, offset: 20 });
+    expect(q.nodes.get('team')).toMatchObject({ limit: 2, order: [{ field: { name: 'name' }, dir: 'desc' }], filters: [{ op: 'eq', value: 'a' }] });
+  });
+
+  it('decodes + as a space and percent escapes', () => {
+    expect(parseQuery('name=eq.a+b%2Cc').nodes.get('')!.filters[0]).toMatchObject({ value: 'a b,c' });
+  });
+
+  it('diverts RPC argument names', () => {
+    const q = parseQuery('query=bob&name=eq.x', new Set(['query']));
+    expect(q.args.get('query')).toBe('bob');
+    expect(q.nodes.get('')!.filters).toHaveLength(1);
+  });
+
+  it.each(['select=id&select=name', 'limit=1&limit=2', '=x', 'id=eq.%00', 'a%00=eq.1', 'limit=-1', 'limit=1e999', 'offset=abc', 'on_conflict=a;b'])(
+    'rejects %j with 400 PGRST100', (qs) => {
+      expect(code(() => parseQuery(qs))).toBe('PGRST100');
+    });
+
+  it('turns <col>.filter into filters', () => {
+    expect(parseQuery('name.filter=a,b').nodes.get('')!.filters).toMatchObject([{ op: 'in', list: ['a', 'b'] }]);
+  });
+});
+
+describe('parseOrder', () => {
+  it('parses directions, nulls, JSON paths and embedded columns', () => {
+    expect(parseOrder('created_at.desc,name,labels->>team.asc.nullslast,team(name).desc.nullsfirst')).toEqual([
+      { field: { name: 'created_at', json: [] }, embed: undefined, dir: 'desc', nulls: null },
+      { field: { name: 'name', json: [] }, embed: undefined, dir: null, nulls: null },
+      { field: { name: 'labels', json: [{ arrow: '->>', key: 'team' }] }, embed: undefined, dir: 'asc', nulls: 'last' },
+      { field: { name: 'name', json: [] }, embed: 'team', dir: 'desc', nulls: 'first' },
+    ]);
+  });
+  it.each(['', 'a.up', 'a.desc.desc', 'a,', 'a(b', '(a)'])('rejects %j', (v) => expect(code(() => parseOrder(v))).toBe('PGRST100'));
+  it('parses counts strictly', () => {
+    expect(parseCount('25', 'limit')).toBe(25);
+    expect(code(() => parseCount('2.5', 'limit'))).toBe('PGRST100');
+  });
+});
+
+describe('headers', () => {
+  it('parses Prefer tokens and echoes the applied ones', () => {
+    const p = parsePrefer('return=representation, count=exact,resolution=merge-duplicates, bogus');
+    expect(p).toMatchObject({ return: 'representation', count: true, resolution: 'merge-duplicates' });
+    expect(p.applied).toEqual(['return=representation', 'count=exact', 'resolution=merge-duplicates']);
+    expect(code(() => parsePrefer('handling=strict, count=bogus'))).toBe('PGRST122');
+  });
+  it('parses Range and refuses inverted or malformed ones with 416', () => {
+    expect(parseRange('0-24')).toEqual({ offset: 0, limit: 25 });
+    expect(parseRange('10-')).toEqual({ offset: 10, limit: null });
+    expect(code(() => parseRange('5-1'))).toBe('PGRST103');
+    expect(code(() => parseRange('abc'))).toBe('PGRST103');
+  });
+});
+
+describe('<col>.filter convenience', () => {
+  const now = new Date('2026-03-10T12:34:56Z');
+  it('evaluates date math', () => {
+    expect(dateMath('now-24h', now)).toBe('2026-03-09T12:34:56.000Z');
+    expect(dateMath('now-1d/d', now)).toBe('2026-03-09T00:00:00.000Z');
+    expect(dateMath('now+1M', now)).toBe('2026-04-10T12:34:56.000Z');
+    expect(dateMath('2026-01-02', now)).toBe('2026-01-02T00:00:00.000Z');
+    expect(dateMath('yesterday', now)).toBeNull();
+  });
+  it('maps date columns to gt/eq/lt (default lt)', () => {
+    expect(searchFilter('created_at', '>now-1h')[0]).toMatchObject({ op: 'gt' });
+    expect(searchFilter('created_at', '=2026-01-01')[0]).toMatchObject({ op: 'eq', value: '2026-01-01T00:00:00.000Z' });
+    expect(searchFilter('created_at', 'now')[0]).toMatchObject({ op: 'lt' });
+    expect(code(() => searchFilter('created_at', '>soon'))).toBe('PGRST100');
+  });
+  it('maps lists with negation and globs', () => {
+    expect(searchFilter('name', 'a,b,!c,*x*,!y*')).toEqual([
+      { type: 'cond', embed: [], field: { name: 'name', json: [] }, op: 'like', value: 'y*', negate: true, list: undefined },
+      { type: 'cond', embed: [], field: { name: 'name', json: [] }, op: 'in', value: '', negate: true, list: ['c'] },
+      { type: 'logic', op: 'or', negate: false, children: [
+        { type: 'cond', embed: [], field: { name: 'name', json: [] }, op: 'like', value: '*x*', negate: false, list: undefined },
+        { type: 'cond', embed: [], field: { name: 'name', json: [] }, op: 'in', value: '', negate: false, list: ['a', 'b'] },
+      ] },
+    ]);
+  });
+});
