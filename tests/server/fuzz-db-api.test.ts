@@ -7,7 +7,7 @@ import { bearerHeaders, createTestApp, makePerson, type TestContext } from './he
 
 const RELATIONS = [
   'people', 'identities', 'people_roles', 'teams', 'team_members', 'properties', 'access_tokens', 'invites',
-  'agents', 'agents_summary', 'sessions', 'identity_credentials', 'pg_user', 'rpc', 'rpc/nope', '', '..', '%00',
+  'agents', 'agents_summary', 'sessions', 'identity_credentials', 'pg_user', 'rpc', 'rpc/nope', '', '%00',
 ];
 const COLUMNS = [
   'id', 'name', 'email', 'created_by', 'created_at', 'deleted_at', 'value', 'password_hash', 'token_hash', 'traits',
