@@ -22,7 +22,9 @@ let dataDir: string;
 let pgdata: string;
 let port: number;
 let output = '';
+/** Servers in the order the steps use them; `spawned` holds every child, for cleanup. */
 const servers: Server[] = [];
+const spawned: Server[] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,9 +36,9 @@ async function until<T>(what: string, ms: number, probe: () => Promise<T | undef
   throw new Error(`timed out after ${ms} ms waiting for ${what}\n--- server output ---\n${output.slice(-3000)}`);
 }
 
-function startServer(): Server {
+function startServer(httpPort = port): Server {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'false',
+    ...process.env, PORT: String(httpPort), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'false',
     ADMIN_PASSWORD, LOG_LEVEL: 'info', MODE: 'console', // vitest sets MODE=test
   };
   delete env.DATABASE_URL;
@@ -48,6 +50,7 @@ function startServer(): Server {
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const s = { child, exit };
   servers.push(s);
+  spawned.push(s);
   return s;
 }
 
@@ -118,7 +121,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('embedded PostgreSQL lifecycle (real
   });
 
   afterAll(async () => {
-    for (const s of servers) {
+    for (const s of spawned) {
       if (s.child.exitCode === null && s.child.signalCode === null) {
         try { process.kill(-s.child.pid!, 'SIGKILL'); } catch { /* gone */ }
       }
@@ -140,6 +143,15 @@ describe.skipIf(!!process.env.DATABASE_URL)('embedded PostgreSQL lifecycle (real
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin@localhost', password: SECRETS.password }),
     });
+    expect(await rows()).toEqual([1]);
+  });
+
+  it('refuses a second server on the same DATA_DIR and leaves the running one alone', async () => {
+    const second = startServer(await freePort());
+    servers.pop(); // later steps act on the first server
+    expect(await Promise.race([second.exit, sleep(20_000).then(() => 'timeout')])).toBe(1);
+    expect(output).toMatch(/is in use by a running server/);
+    await ready();
     expect(await rows()).toEqual([1]);
   });
 
