@@ -195,7 +195,7 @@ describe('PATCH', () => {
     ['a singular request matching several rows', 'properties?name=in.(a,b)', { value: 'z' }, 406, 'PGRST116'],
   ])('refuses %s and changes nothing', async (_what, url, payload, status, code) => {
     const before = await snapshot();
-    const headers = code === 'PGRST116' ? { accept: 'application/vnd.pgrst.object+json' } : {};
+    const headers: Record<string, string> = code === 'PGRST116' ? { accept: 'application/vnd.pgrst.object+json' } : {};
     const res = await send('PATCH', url, payload, headers);
     expect(res.statusCode, res.payload).toBe(status);
     expect(res.json().code).toBe(code);
