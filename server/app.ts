@@ -12,6 +12,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { propertiesRoutes } from './modules/properties/routes.js';
 import { dbRoutes } from './modules/db/routes.js';
+import { spaPlugin } from './plugins/spa.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -53,5 +54,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(peopleRoutes, { prefix: '/api' });
   await app.register(propertiesRoutes, { prefix: '/api/properties' });
   await app.register(dbRoutes, { prefix: '/api/db' });
+  await app.register(spaPlugin); // last: it owns the GET /* fallback
   return app;
 }

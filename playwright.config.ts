@@ -1,0 +1,52 @@
+import { defineConfig } from '@playwright/test';
+import { ADMIN, BASE_URL, E2E_PORT } from './tests/e2e/env';
+
+/** Browser tests against the real server and database (tests/e2e/web-server.mjs), with Debian's chromium. */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  // feature flags and users are server-wide state: one worker keeps the tests from seeing each other's changes
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: '.tmp/e2e-report' }]],
+  outputDir: '.tmp/e2e-results',
+  use: {
+    baseURL: BASE_URL,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync',
+      ],
+    },
+    viewport: { width: 1366, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node tests/e2e/web-server.mjs',
+    url: `${BASE_URL}/readyz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    // SIGTERM lets the server stop its embedded PostgreSQL before the temporary data directory is removed
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      // every test signs in; the default of 10 a minute per address would lock the suite out
+      LOGIN_RATE_LIMIT: '1000',
+      PUBLIC_URL: BASE_URL,
+    },
+  },
+});

@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN } from './env';
+import { LoginPage } from './pages/login-page';
+import { Shell } from './pages/shell';
+
+test.describe('signing in and out', () => {
+  test('a signed-out visit goes to the sign-in page and comes back after signing in', async ({ page }) => {
+    await page.goto('/incidents?status=open');
+    await expect(page).toHaveURL(/\/login\?return_to=%2Fincidents%3Fstatus%3Dopen$/);
+
+    await new LoginPage(page).signIn(ADMIN.email, ADMIN.password);
+
+    await expect(page).toHaveURL(/\/incidents\?status=open$/);
+    await new Shell(page).expectLoaded('Incidents');
+  });
+
+  test('a wrong password shows an error and stays on the sign-in page', async ({ page }) => {
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signIn(ADMIN.email, 'not-the-password');
+    await expect(login.error).toHaveText('Invalid username or password.');
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('return_to pointing at another site is ignored', async ({ page }) => {
+    const login = new LoginPage(page);
+    await login.goto('//evil.example/steal');
+    await login.signIn(ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/topology$/);
+  });
+
+  test('sign out ends the session', async ({ page }) => {
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signIn(ADMIN.email, ADMIN.password);
+    const shell = new Shell(page);
+    await shell.expectLoaded('Topology');
+
+    await shell.signOut();
+
+    await page.goto('/health');
+    await expect(page).toHaveURL(/\/login\?return_to=%2Fhealth$/);
+  });
+
+  test('a 401 from a data call sends the user to sign in, keeping the page', async ({ page }) => {
+    const login = new LoginPage(page);
+    await login.goto('/catalog?q=web');
+    await login.signIn(ADMIN.email, ADMIN.password);
+    await new Shell(page).expectLoaded('Catalog');
+
+    // the session ends behind the page's back (here: the same cookie signs out through the API)
+    const res = await page.request.post('/api/auth/logout');
+    expect(res.ok()).toBe(true);
+    // the next data call (whoami refetches when the tab becomes visible) answers 401
+    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+
+    await expect(page).toHaveURL(/\/login\?return_to=%2Fcatalog%3Fq%3Dweb$/);
+    await expect(login.submit).toBeVisible();
+  });
+
+  test('credentials in the query sign in at once and leave the address bar', async ({ page }) => {
+    const q = new URLSearchParams({ username: ADMIN.email, password: ADMIN.password, return_to: '/logs' });
+    await page.goto(`/login?${q}`);
+    await expect(page).toHaveURL(/\/logs$/);
+    await new Shell(page).expectLoaded('Logs');
+  });
+});

@@ -1,0 +1,4 @@
+/** What the e2e server is started with; tests sign in with these. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 18931);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password-1' };

@@ -1,0 +1,38 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The signed-in shell: sidebar, top bar, user menu. */
+export class Shell {
+  readonly sidebar: Locator;
+  readonly title: Locator;
+  readonly userMenuButton: Locator;
+
+  constructor(readonly page: Page) {
+    this.sidebar = page.getByRole('navigation', { name: 'Main' });
+    this.title = page.getByRole('banner').getByRole('heading', { level: 1 });
+    this.userMenuButton = page.getByRole('button', { name: /^Account:/ });
+  }
+
+  navLink(name: string): Locator {
+    return this.sidebar.getByRole('link', { name, exact: true });
+  }
+
+  get settingsToggle(): Locator {
+    return this.sidebar.getByRole('button', { name: 'Settings' });
+  }
+
+  async expectLoaded(title?: string) {
+    await expect(this.sidebar).toBeVisible();
+    if (title) await expect(this.title).toHaveText(title);
+  }
+
+  async openUserMenu() {
+    await this.userMenuButton.click();
+    return this.page.getByRole('menu');
+  }
+
+  async signOut() {
+    const menu = await this.openUserMenu();
+    await menu.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(this.page).toHaveURL(/\/login$/);
+  }
+}

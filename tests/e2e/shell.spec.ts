@@ -1,0 +1,121 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { adminApi, createUser, deleteProperty, setProperty, type ApiSession } from './api';
+import { ADMIN } from './env';
+import { LoginPage } from './pages/login-page';
+import { Shell } from './pages/shell';
+
+async function signIn(page: Page, username = ADMIN.email, password = ADMIN.password, returnTo?: string) {
+  const login = new LoginPage(page);
+  await login.goto(returnTo);
+  await login.signIn(username, password);
+  const shell = new Shell(page);
+  await shell.expectLoaded();
+  return shell;
+}
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+let admin: ApiSession;
+test.beforeAll(async () => {
+  admin = await adminApi();
+});
+test.afterAll(async () => {
+  await admin.api.dispose();
+});
+
+test.describe('the shell', () => {
+  test('an admin sees every main entry and the settings menu', async ({ page }) => {
+    const shell = await signIn(page);
+    for (const name of ['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks']) {
+      await expect(shell.navLink(name)).toBeVisible();
+    }
+    await shell.settingsToggle.click();
+    await expect(shell.navLink('Users')).toBeVisible();
+    await shell.navLink('Connections').click();
+    await expect(page).toHaveURL(/\/settings\/connections$/);
+    await expect(shell.title).toHaveText('Connections');
+  });
+
+  test('a viewer has no settings menu and is refused admin-only pages', async ({ page }) => {
+    const viewer = await createUser(admin, 'viewer');
+    const shell = await signIn(page, viewer.email, viewer.password);
+    await expect(shell.navLink('Health')).toBeVisible();
+    await expect(shell.settingsToggle).toHaveCount(0);
+
+    await page.goto('/settings/connections');
+    await expect(page.getByText('Unauthorized - You do not have permission to access this page')).toBeVisible();
+
+    const menu = await shell.openUserMenu();
+    await expect(menu.getByText('Hi, Vera Viewer')).toBeVisible();
+  });
+
+  test('the health.disable feature flag hides Health', async ({ page }) => {
+    await setProperty(admin, 'health.disable', 'true');
+    try {
+      const shell = await signIn(page);
+      await expect(shell.navLink('Incidents')).toBeVisible();
+      await expect(shell.navLink('Health')).toHaveCount(0);
+      await page.goto('/health');
+      await expect(page.getByText('Health is turned off')).toBeVisible();
+    } finally {
+      await deleteProperty(admin, 'health.disable');
+    }
+  });
+
+  test('a route whose feature is not built says so', async ({ page }) => {
+    const shell = await signIn(page, undefined, undefined, '/playbooks/runs');
+    await expect(shell.title).toHaveText('Playbook Runs');
+    await expect(page.getByText('Not available in this version')).toBeVisible();
+  });
+
+  test('the sidebar collapses, and stays collapsed after a reload', async ({ page }) => {
+    const shell = await signIn(page);
+    await shell.sidebar.getByRole('button', { name: 'Collapse sidebar' }).click();
+    await expect(shell.sidebar).toHaveAttribute('data-collapsed', 'true');
+    await page.reload();
+    await expect(shell.sidebar).toHaveAttribute('data-collapsed', 'true');
+    await shell.sidebar.getByRole('button', { name: 'Expand sidebar' }).click();
+    await expect(shell.sidebar).toHaveAttribute('data-collapsed', 'false');
+  });
+
+  test('the kubeconfig dialog explains the steps', async ({ page }) => {
+    const shell = await signIn(page);
+    const menu = await shell.openUserMenu();
+    await expect(menu.getByText(/^Frontend v\d+\.\d+\.\d+/)).toBeVisible();
+    await expect(menu.getByText(/^Backend v\d+\.\d+\.\d+/)).toBeVisible();
+    await menu.getByRole('menuitem', { name: 'Download kubeconfig' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Download and install kubeconfig' });
+    await expect(dialog.getByText(/kubectl --kubeconfig .* get canaries/)).toBeVisible();
+    await expect(dialog.getByRole('link', { name: 'Learn more' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  });
+
+  test('error pages show the spec texts', async ({ page }) => {
+    await page.goto('/error?error_code=BAD_SESSION');
+    await expect(page.getByText(/^Bad Session\. Please try logging out/)).toBeVisible();
+    await page.goto('/error');
+    await expect(page.getByText('Unknown error')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go back' })).toHaveAttribute('href', '/');
+  });
+});
+
+test.describe('accessibility', () => {
+  test('the sign-in page has no serious or critical axe violations', async ({ page }) => {
+    await new LoginPage(page).goto();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('the shell has no serious or critical axe violations', async ({ page }) => {
+    const shell = await signIn(page, undefined, undefined, '/incidents');
+    await shell.settingsToggle.click();
+    await expect(page.getByText('Not available in this version')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+import { useMemo, type ReactNode } from 'react';
+import { Button } from '@fluentui/react-components';
+import { CloudOff24Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
+import { FullPageState } from '../../components/full-page-state';
+import { useWhoami } from '../../features/auth/api';
+import { useAbout } from '../../features/system/api';
+import { ApiError, errorMessage } from '../../lib/api-client';
+import { SessionContext, toSessionInfo } from '../session-context';
+
+export const PROVISIONING_TEXT = 'Please wait, instance provisioning in-progress ...';
+
+/** whoami answering 404 or 5xx means the backend is not provisioned yet (spec 000, "Organization gate"). */
+function isProvisioning(err: unknown) {
+  return err instanceof ApiError && (err.status === 404 || err.status >= 500);
+}
+
+/**
+ * Signed-in routes render only once whoami (user, roles, feature flags) and about (mode, version) loaded.
+ * Not signed in: the API client already sent the browser to /login?return_to=….
+ */
+export function SessionGate({ children }: { children: ReactNode }) {
+  const whoami = useWhoami();
+  const about = useAbout();
+  const session = useMemo(
+    () => (whoami.data && about.data ? toSessionInfo(whoami.data, about.data) : null),
+    [whoami.data, about.data],
+  );
+
+  if (session) return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+
+  const err = whoami.error ?? about.error;
+  if (!err) return <FullPageState busy="Loading…" />;
+  if (err instanceof ApiError && err.status === 401) return <FullPageState busy="Redirecting to sign in…" />;
+  if (isProvisioning(err)) {
+    return (
+      <FullPageState busy={PROVISIONING_TEXT}>
+        <Button appearance="secondary" onClick={() => void whoami.refetch()}>
+          Check again
+        </Button>
+      </FullPageState>
+    );
+  }
+  return (
+    <FullPageState
+      icon={err instanceof ApiError && err.status === 0 ? <CloudOff24Regular /> : <ErrorCircle24Regular />}
+      title="The console could not load"
+      description={errorMessage(err)}
+      role="alert"
+      actions={
+        <Button appearance="primary" onClick={() => void Promise.all([whoami.refetch(), about.refetch()])}>
+          Try again
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,83 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+import type { Action, Feature, Resource } from '@contracts/rbac';
+import { paths } from './paths';
+
+/** A signed-in route: what it needs, and its page once the feature is built. */
+export interface AppRoute {
+  path: string;
+  /** The page title, as the top bar and the browser tab show it. */
+  title: string;
+  /** Read (or `action`) on this resource is needed; otherwise the Unauthorized screen shows. */
+  resource?: Resource;
+  action?: Action;
+  /** The feature flag that turns the route off. */
+  feature?: Feature;
+  /** Present in the standalone check-runner mode. */
+  checkRunner?: boolean;
+  /** Not set yet: the shared "Not available in this version" page shows. */
+  page?: LazyExoticComponent<ComponentType<{ params: Record<string, string | undefined> }>>;
+}
+
+/** The generic settings resources of /settings/{table} (spec 001, "Settings screens"). */
+export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource' | 'feature'>> = {
+  canaries: { title: 'Health Checks', resource: 'canaries', feature: 'settings.health' },
+  config_scrapers: { title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'settings.config_scraper' },
+  topologies: { title: 'Topologies', resource: 'topologies', feature: 'settings.topology' },
+  connections: { title: 'Connections', resource: 'connections', feature: 'settings.connections' },
+  logging_backends: { title: 'Log Backends', resource: 'logging_backends', feature: 'settings.logging_backends' },
+  notifications: { title: 'Notifications', resource: 'notifications', feature: 'settings.notifications' },
+  properties: { title: 'Properties', resource: 'feature_flags', feature: 'settings.feature_flags' },
+  incident_rules: { title: 'Incident Rules', resource: 'incident', feature: 'settings.rules' },
+  teams: { title: 'Teams', resource: 'database', feature: 'settings.teams' },
+};
+
+/**
+ * Every signed-in route of both route tables, most specific first (the first match wins). Public routes (sign-in,
+ * registration, error pages) live in app.tsx, outside the session gate.
+ */
+export const ROUTES: AppRoute[] = [
+  { path: paths.profileSettings, title: 'Your Profile' },
+  { path: paths.notificationSilenceAdd, title: 'Add Silence', resource: 'notifications', action: 'write' },
+  { path: paths.notificationSilences, title: 'Silences', resource: 'notifications' },
+  { path: paths.notificationRules, title: 'Notification Rules', resource: 'notifications' },
+  { path: paths.notifications, title: 'Notifications', resource: 'notifications' },
+
+  { path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology' },
+  { path: paths.topologyDetail, title: 'Topology', resource: 'topologies', feature: 'topology' },
+  { path: paths.topology, title: 'Topology', resource: 'topologies', feature: 'topology' },
+  { path: paths.health, title: 'Health', resource: 'canaries', feature: 'health', checkRunner: true },
+  { path: paths.incident, title: 'Incident', resource: 'incident', feature: 'incidents' },
+  { path: paths.incidents, title: 'Incidents', resource: 'incident', feature: 'incidents' },
+  { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents' },
+  { path: paths.logs, title: 'Logs', resource: 'database', feature: 'logs' },
+
+  { path: paths.catalogChanges, title: 'Catalog Changes', resource: 'database', feature: 'config' },
+  { path: paths.catalogInsights, title: 'Catalog Insights', resource: 'database', feature: 'config' },
+  { path: paths.catalogScraper, title: 'Catalog Scraper', resource: 'config_scrapers', feature: 'config' },
+  { path: paths.catalogScrapers, title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'config' },
+  { path: paths.configChanges, title: 'Config Changes', resource: 'database', feature: 'config' },
+  { path: paths.configInsights, title: 'Config Insights', resource: 'database', feature: 'config' },
+  { path: paths.configRelationships, title: 'Config Relationships', resource: 'database', feature: 'config' },
+  { path: paths.configPlaybooks, title: 'Config Playbooks', resource: 'playbooks', feature: 'config' },
+  { path: paths.configChecks, title: 'Config Checks', resource: 'canaries', feature: 'config' },
+  { path: paths.config, title: 'Catalog Item', resource: 'database', feature: 'config' },
+  { path: paths.catalog, title: 'Catalog', resource: 'database', feature: 'config' },
+
+  { path: paths.playbookRun, title: 'Playbook Run', resource: 'playbook_runs', feature: 'playbooks' },
+  { path: paths.playbookRuns, title: 'Playbook Runs', resource: 'playbook_runs', feature: 'playbooks' },
+  { path: paths.playbook, title: 'Playbook', resource: 'playbooks', feature: 'playbooks' },
+  { path: paths.playbooks, title: 'Playbooks', resource: 'playbooks', feature: 'playbooks' },
+
+  { path: paths.settingsConnections, title: 'Connections', resource: 'connections', feature: 'settings.connections' },
+  { path: paths.settingsUsers, title: 'Users', resource: 'identities', feature: 'settings.users' },
+  { path: paths.settingsJobs, title: 'Job History', resource: 'database', feature: 'settings.job_history' },
+  { path: paths.settingsFeatureFlags, title: 'Feature Flags', resource: 'feature_flags', feature: 'settings.feature_flags' },
+  { path: paths.settingsEventQueue, title: 'Event Queue', resource: 'database', feature: 'settings.event_queue_status' },
+  { path: paths.settingsAgents, title: 'Agents', resource: 'agents', feature: 'agents' },
+  {
+    path: paths.settingsIntegration, title: 'Integration', resource: 'integrations', action: 'write',
+    feature: 'settings.integrations',
+  },
+  { path: paths.settingsIntegrations, title: 'Integrations', resource: 'integrations', feature: 'settings.integrations' },
+  // /settings/{table} and /settings/{table}/{id}: resolved against SETTINGS_TABLES by the router
+];

@@ -1,0 +1,89 @@
+import { useAtomValue } from 'jotai';
+import { Link } from 'wouter';
+import {
+  Button,
+  makeStyles,
+  Menu,
+  MenuItemLink,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  mergeClasses,
+  Text,
+  tokens,
+  Tooltip,
+} from '@fluentui/react-components';
+import { Alert20Regular, ArrowClockwise20Regular, BookOpen20Regular, Open16Regular } from '@fluentui/react-icons';
+import { pageHeaderAtom } from '../../components/page';
+import { DOCS_URL } from '../../lib/brand';
+import { paths } from '../paths';
+import { UserMenu } from './user-menu';
+
+const useStyles = makeStyles({
+  root: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    height: '56px',
+    flexShrink: 0,
+    padding: `0 ${tokens.spacingHorizontalL} 0 ${tokens.spacingHorizontalXXL}`,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
+  title: { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' },
+  extra: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flex: 1, minWidth: 0 },
+  actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
+  spin: {
+    animationName: { from: { transform: 'rotate(0deg)' }, to: { transform: 'rotate(360deg)' } },
+    animationDuration: '1s',
+    animationIterationCount: 'infinite',
+    animationTimingFunction: 'linear',
+    '@media (prefers-reduced-motion: reduce)': { animationName: 'none' },
+  },
+});
+
+/** Title, the page's extra content, refresh, notifications, docs and the user menu. */
+export function TopBar() {
+  const s = useStyles();
+  const { title, extra, onRefresh, refreshing } = useAtomValue(pageHeaderAtom);
+  return (
+    <header className={s.root}>
+      <Text as="h1" size={500} weight="semibold" className={s.title}>
+        {title}
+      </Text>
+      <div className={s.extra}>{extra}</div>
+      <div className={s.actions}>
+        {onRefresh && (
+          <Tooltip content="Refresh" relationship="label">
+            <Button
+              appearance="subtle"
+              icon={<ArrowClockwise20Regular className={mergeClasses(refreshing && s.spin)} />}
+              onClick={onRefresh}
+              aria-busy={refreshing}
+            />
+          </Tooltip>
+        )}
+        <Tooltip content="Notifications" relationship="label">
+          <Link href={paths.notifications} asChild>
+            <Button as="a" appearance="subtle" icon={<Alert20Regular />} />
+          </Link>
+        </Tooltip>
+        <Menu positioning="below-end">
+          <MenuTrigger disableButtonEnhancement>
+            <Tooltip content="Help and documentation" relationship="label">
+              <Button appearance="subtle" icon={<BookOpen20Regular />} />
+            </Tooltip>
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              <MenuItemLink href={DOCS_URL} target="_blank" rel="noreferrer" secondaryContent={<Open16Regular />}>
+                Documentation
+              </MenuItemLink>
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+        <UserMenu />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,89 @@
+import { Suspense } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Spinner } from '@fluentui/react-components';
+import { Page } from '../components/page';
+import { ErrorBoundary } from './gates/error-boundary';
+import { paths } from './paths';
+import { ROUTES, SETTINGS_TABLES, type AppRoute } from './route-table';
+import {
+  FeatureDisabledPage,
+  NotAvailablePage,
+  NotFoundPage,
+  UnauthorizedPage,
+} from './routes/status-pages';
+import { useSession } from './session-context';
+import { AppShell } from './shell/app-shell';
+import { homePath } from './shell/nav-items';
+
+type Params = Record<string, string | undefined>;
+
+/** Feature flag, then permission, then the page (or the shared "not available" page). */
+function RouteGate({ route, params }: { route: AppRoute; params: Params }) {
+  const session = useSession();
+  if (route.feature && !session.enabled(route.feature)) return <FeatureDisabledPage title={route.title} />;
+  if (route.resource && !session.can(route.resource, route.action ?? 'read')) {
+    return <UnauthorizedPage title={route.title} />;
+  }
+  if (!route.page) return <NotAvailablePage title={route.title} />;
+  const PageComponent = route.page;
+  return (
+    <Suspense
+      fallback={
+        <Page title={route.title}>
+          <Spinner label="Loading…" />
+        </Page>
+      }
+    >
+      <PageComponent params={params} />
+    </Suspense>
+  );
+}
+
+/** /settings/{table} and /settings/{table}/{id} for the configured generic tables. */
+function SettingsTableRoute({ params, detail }: { params: Params; detail: boolean }) {
+  const table = SETTINGS_TABLES[params.table ?? ''];
+  if (!table) return <NotFoundPage />;
+  return <RouteGate route={{ path: '', ...table, title: detail ? `${table.title} details` : table.title }} params={params} />;
+}
+
+/** Every signed-in route inside the shell. */
+export function SignedInRoutes() {
+  const session = useSession();
+  const [location] = useLocation();
+  const checkRunner = session.about.mode === 'check-runner';
+  const routes = checkRunner ? ROUTES.filter((r) => r.checkRunner) : ROUTES;
+  return (
+    <AppShell>
+      <ErrorBoundary resetKey={location}>
+        <Switch>
+          <Route path={paths.home}>
+            <Redirect to={homePath(session)} replace />
+          </Route>
+          {!checkRunner && (
+            <Route path={paths.configs}>
+              <Redirect to={paths.catalog} replace />
+            </Route>
+          )}
+          {/* one organization per installation: the landing after switching is the home page */}
+          <Route path={paths.orgsSwitched}>
+            <Redirect to={paths.home} replace />
+          </Route>
+          {routes.map((route) => (
+            <Route key={route.path} path={route.path}>
+              {(params: Params) => <RouteGate route={route} params={params} />}
+            </Route>
+          ))}
+          {!checkRunner && (
+            <Route path={paths.settingsTableItem}>{(params: Params) => <SettingsTableRoute params={params} detail />}</Route>
+          )}
+          {!checkRunner && (
+            <Route path={paths.settingsTable}>{(params: Params) => <SettingsTableRoute params={params} detail={false} />}</Route>
+          )}
+          <Route>
+            <NotFoundPage />
+          </Route>
+        </Switch>
+      </ErrorBoundary>
+    </AppShell>
+  );
+}

@@ -1,0 +1,191 @@
+import { navigate } from 'wouter/use-browser-location';
+import { toast } from './toast';
+
+/** Spec 001, section 8: what the user reads when a call never got an answer. */
+export const MESSAGES = {
+  timeout: 'Request timed out. Please try again.',
+  network: 'Network Error. Please try again.',
+  offline: 'No internet connection. Please try again.',
+  generic: 'An error occurred',
+} as const;
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * The one error every API call rejects with. `status` is 0 when no answer came back (`code` is then `timeout`,
+ * `network` or `offline`); otherwise it carries the server's `{code, message}` (either of its two error shapes).
+ */
+export class ApiError extends Error {
+  /** True when the client already showed a toast for it (timeouts, network errors). */
+  notified = false;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The message to show for any error: the server's, else the spec's generic text. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError || (err instanceof Error && err.message)) return err.message;
+  return MESSAGES.generic;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions<T> {
+  method?: Method;
+  /** Query string; undefined and null values are left out. */
+  query?: Record<string, QueryValue | QueryValue[]>;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A zod contract that checks the answer; its output is what the call returns. */
+  schema?: { parse(value: unknown): T };
+  /** TanStack Query's abort signal: an aborted call rejects quietly. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** For the sign-in forms: a 401 is their answer, not a reason to leave the page. */
+  allowUnauthorized?: boolean;
+  /** Public writes (login, registration, logout) need no CSRF token; skip fetching one. */
+  csrf?: boolean;
+}
+
+const WRITES = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+// The CSRF token of the current session: handed out by login and registration, fetched again after a reload.
+let csrfToken: string | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+async function ensureCsrfToken(refresh = false): Promise<string | null> {
+  if (csrfToken && !refresh) return csrfToken;
+  try {
+    const res = await fetch('/api/auth/csrf', { credentials: 'include', headers: { accept: 'application/json' } });
+    if (res.ok) csrfToken = ((await res.json()) as { csrf_token?: string }).csrf_token ?? null;
+  } catch {
+    // the write below reports the failure
+  }
+  return csrfToken;
+}
+
+function url(path: string, query?: RequestOptions<unknown>['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (v !== undefined && v !== null) params.append(key, String(v));
+    }
+  }
+  const qs = params.toString();
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
+}
+
+/** The sign-in page, keeping the place the user was at (spec 001, section 8). */
+export function loginPath(returnTo = window.location.pathname + window.location.search): string {
+  return returnTo === '/' || returnTo.startsWith('/login') ? '/login' : `/login?return_to=${encodeURIComponent(returnTo)}`;
+}
+
+export function redirectToLogin(): void {
+  if (window.location.pathname === '/login') return;
+  navigate(loginPath(), { replace: true });
+}
+
+function unreachable(code: 'timeout' | 'network' | 'offline'): ApiError {
+  const err = new ApiError(0, code, MESSAGES[code]);
+  toast.error(err.message);
+  err.notified = true;
+  return err;
+}
+
+async function send(path: string, opts: RequestOptions<unknown>, csrf: string | null): Promise<Response> {
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (csrf && WRITES.has(method)) headers['x-csrf-token'] = csrf;
+
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout.signal]) : timeout.signal;
+  try {
+    return await fetch(url(path, opts.query), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      credentials: 'include',
+      signal,
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err; // the caller gave up: not an error to report
+    if (timeout.signal.aborted) throw unreachable('timeout');
+    throw unreachable(navigator.onLine === false ? 'offline' : 'network');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return undefined;
+  const text = await res.text();
+  if (!text) return undefined;
+  if ((res.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function toApiError(status: number, body: unknown): ApiError {
+  // the server answers {error, code, message, details} or, under /api/db, PostgREST's {code, message, details, hint}
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const message =
+    (typeof b.message === 'string' && b.message) ||
+    (typeof b.error === 'string' && b.error) ||
+    (typeof body === 'string' && body.length < 300 && body) ||
+    `${MESSAGES.generic} (HTTP ${status})`;
+  return new ApiError(status, typeof b.code === 'string' ? b.code : `http_${status}`, message, b.details ?? null);
+}
+
+/** Calls the console's API. Every component reaches the server through feature hooks built on this. */
+export async function apiRequest<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+  const method = opts.method ?? 'GET';
+  const write = WRITES.has(method) && opts.csrf !== false;
+  let res = await send(path, opts, write ? await ensureCsrfToken() : null);
+  // a token from before a restart or a second tab's login: fetch the current one and try once more
+  if (write && res.status === 403) {
+    const body = await readBody(res.clone());
+    if (JSON.stringify(body ?? '').includes('CSRF')) res = await send(path, opts, await ensureCsrfToken(true));
+  }
+  const body = await readBody(res);
+  if (!res.ok) {
+    const err = toApiError(res.status, body);
+    if (res.status === 401 && !opts.allowUnauthorized) {
+      setCsrfToken(null);
+      redirectToLogin();
+    }
+    throw err;
+  }
+  return opts.schema ? opts.schema.parse(body) : (body as T);
+}
+
+type Opts<T> = Omit<RequestOptions<T>, 'method' | 'body'>;
+
+/** Shorthands over `apiRequest`. */
+export const api = {
+  get: <T = unknown>(path: string, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'GET' }),
+  post: <T = unknown>(path: string, body?: unknown, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'POST', body }),
+  put: <T = unknown>(path: string, body?: unknown, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'PUT', body }),
+  patch: <T = unknown>(path: string, body?: unknown, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
+  delete: <T = unknown>(path: string, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
+};

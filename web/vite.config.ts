@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const { version } = JSON.parse(readFileSync(here('../package.json'), 'utf8')) as { version: string };
+// the dev server forwards API calls to a running `npm start`
+const api = process.env.API_URL ?? 'http://localhost:8080';
+
+export default defineConfig({
+  root: here('.'),
+  plugins: [react()],
+  define: { __APP_VERSION__: JSON.stringify(version) },
+  resolve: {
+    // the zod contracts are shared with the server: the web imports them, never copies them
+    alias: { '@contracts': here('../server/contracts') },
+  },
+  build: {
+    outDir: here('../dist/web'),
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: { '/api': { target: api, ws: true }, '/kubeproxy': api },
+  },
+});
