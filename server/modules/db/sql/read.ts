@@ -24,5 +24,8 @@ export function readSql(ctx: BuildContext, node: PlanNode, o: ReadOptions): stri
   const page = `LIMIT ${ctx.params.add(o.limit)} OFFSET ${ctx.params.add(o.offset)}`;
   const total = o.count ? `, (SELECT count(*) FROM ${from} ${where}) AS total` : '';
   const body = o.bodyless ? 'NULL::text' : `coalesce(json_agg(_p._o), '[]')::text`;
-  return `WITH _p AS (SELECT ${object} AS _o FROM ${from} ${where} ${order} ${page}) SELECT ${body} AS body, count(*) AS n${total} FROM _p`;
+  // The page of base rows is cut first and objects (with their embed subqueries) are built for those rows only;
+  // otherwise PostgreSQL evaluates the embeds for every row it skips with OFFSET as well.
+  const rows = `SELECT ${node.alias}.* FROM ${from} ${where} ${order} ${page}`;
+  return `WITH _p AS (SELECT ${object} AS _o FROM (${rows}) ${node.alias}) SELECT ${body} AS body, count(*) AS n${total} FROM _p`;
 }
