@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Button } from '@fluentui/react-components';
 import { CloudOff24Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
 import { FullPageState } from '../../components/full-page-state';
@@ -8,6 +8,8 @@ import { ApiError, errorMessage } from '../../lib/api-client';
 import { SessionContext, toSessionInfo } from '../session-context';
 
 export const PROVISIONING_TEXT = 'Please wait, instance provisioning in-progress ...';
+
+const PROVISIONING_POLL_MS = 5_000;
 
 /** whoami answering 404 or 5xx means the backend is not provisioned yet (spec 000, "Organization gate"). */
 function isProvisioning(err: unknown) {
@@ -26,12 +28,21 @@ export function SessionGate({ children }: { children: ReactNode }) {
     [whoami.data, about.data],
   );
 
+  // while the backend is being provisioned, keep asking until it answers
+  const provisioning = isProvisioning(whoami.error);
+  const { refetch } = whoami;
+  useEffect(() => {
+    if (!provisioning) return;
+    const timer = setInterval(() => void refetch(), PROVISIONING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [provisioning, refetch]);
+
   if (session) return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 
   const err = whoami.error ?? about.error;
   if (!err) return <FullPageState busy="Loading…" />;
   if (err instanceof ApiError && err.status === 401) return <FullPageState busy="Redirecting to sign in…" />;
-  if (isProvisioning(err)) {
+  if (provisioning) {
     return (
       <FullPageState busy={PROVISIONING_TEXT}>
         <Button appearance="secondary" onClick={() => void whoami.refetch()}>

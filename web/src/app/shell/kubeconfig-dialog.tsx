@@ -13,13 +13,36 @@ export function kubeconfigFileName(host = window.location.hostname): string {
 
 const useStyles = makeStyles({
   steps: {
+    listStyleType: 'none',
     margin: 0,
-    paddingLeft: tokens.spacingHorizontalXL,
+    padding: 0,
     display: 'flex',
     flexDirection: 'column',
-    gap: tokens.spacingVerticalL,
+    gap: tokens.spacingVerticalXL,
   },
-  step: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, alignItems: 'flex-start' },
+  step: { display: 'flex', gap: tokens.spacingHorizontalM },
+  number: {
+    flexShrink: 0,
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    width: '24px',
+    height: '24px',
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground2,
+    fontWeight: tokens.fontWeightSemibold,
+    fontSize: tokens.fontSizeBase200,
+  },
+  stepBody: {
+    flex: 1,
+    minWidth: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: tokens.spacingVerticalS,
+    alignItems: 'flex-start',
+    paddingTop: '2px',
+  },
   code: {
     display: 'flex',
     alignItems: 'center',
@@ -33,7 +56,7 @@ const useStyles = makeStyles({
     fontFamily: tokens.fontFamilyMonospace,
     fontSize: tokens.fontSizeBase200,
   },
-  command: { flex: 1, overflowX: 'auto', whiteSpace: 'pre' },
+  command: { flex: 1, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' },
   muted: { color: tokens.colorNeutralForeground2 },
 });
 
@@ -46,36 +69,46 @@ export function KubeconfigDialog({ open, onOpenChange }: { open: boolean; onOpen
     <AppDialog open={open} onOpenChange={onOpenChange} title="Download and install kubeconfig" size="medium" helpUrl={KUBECONFIG_DOCS_URL}>
       <ol className={s.steps}>
         <li className={s.step}>
-          <Text weight="semibold">Download the kubeconfig file</Text>
-          <Text className={s.muted}>
-            It holds an access token for your account; kubectl then acts with your console role. Keep it private.
-          </Text>
-          <Button
-            appearance="primary"
-            icon={<ArrowDownload20Regular />}
-            onClick={() => window.open(KUBECONFIG_URL, '_blank', 'noopener')}
-          >
-            Download
-          </Button>
+          <span className={s.number} aria-hidden>
+            1
+          </span>
+          <div className={s.stepBody}>
+            <Text weight="semibold">Download the kubeconfig file</Text>
+            <Text className={s.muted}>
+              It holds an access token for your account: kubectl then acts with your console role. Keep it private.
+            </Text>
+            <Button
+              appearance="primary"
+              icon={<ArrowDownload20Regular />}
+              onClick={() => window.open(KUBECONFIG_URL, '_blank', 'noopener')}
+            >
+              Download
+            </Button>
+          </div>
         </li>
         <li className={s.step}>
-          <Text weight="semibold">Run kubectl with the downloaded file</Text>
-          <div className={s.code}>
-            <code className={s.command}>{command}</code>
-            <Button
-              size="small"
-              appearance="subtle"
-              icon={<Copy16Regular />}
-              aria-label="Copy command"
-              onClick={() => void copyToClipboard(command)}
-            />
+          <span className={s.number} aria-hidden>
+            2
+          </span>
+          <div className={s.stepBody}>
+            <Text weight="semibold">Run kubectl with the downloaded file</Text>
+            <div className={s.code}>
+              <code className={s.command}>{command}</code>
+              <Button
+                size="small"
+                appearance="subtle"
+                icon={<Copy16Regular />}
+                aria-label="Copy command"
+                onClick={() => void copyToClipboard(command)}
+              />
+            </div>
+            <Text className={s.muted}>
+              Or save it as <code>~/.kube/config</code> to make it the default.{' '}
+              <FluentLink href={KUBECONFIG_DOCS_URL} target="_blank" rel="noreferrer" inline>
+                Learn more
+              </FluentLink>
+            </Text>
           </div>
-          <Text className={s.muted}>
-            Or save it as <code>~/.kube/config</code> to make it the default.{' '}
-            <FluentLink href={KUBECONFIG_DOCS_URL} target="_blank" rel="noreferrer" inline>
-              Learn more
-            </FluentLink>
-          </Text>
         </li>
       </ol>
     </AppDialog>

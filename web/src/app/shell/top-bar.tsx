@@ -13,7 +13,7 @@ import {
   tokens,
   Tooltip,
 } from '@fluentui/react-components';
-import { Alert20Regular, ArrowClockwise20Regular, BookOpen20Regular, Open16Regular } from '@fluentui/react-icons';
+import { Alert20Regular, ArrowClockwise20Regular, Open16Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
 import { pageHeaderAtom } from '../../components/page';
 import { DOCS_URL } from '../../lib/brand';
 import { paths } from '../paths';
@@ -71,7 +71,7 @@ export function TopBar() {
         <Menu positioning="below-end">
           <MenuTrigger disableButtonEnhancement>
             <Tooltip content="Help and documentation" relationship="label">
-              <Button appearance="subtle" icon={<BookOpen20Regular />} />
+              <Button appearance="subtle" icon={<QuestionCircle20Regular />} />
             </Tooltip>
           </MenuTrigger>
           <MenuPopover>

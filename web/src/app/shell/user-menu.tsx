@@ -48,7 +48,7 @@ export function UserMenu() {
       <Menu positioning="below-end">
         <MenuTrigger disableButtonEnhancement>
           <Button appearance="subtle" aria-label={`Account: ${name}`} shape="circular" style={{ minWidth: 0, padding: 2 }}>
-            <Avatar name={name} size={28} color="colorful" />
+            <Avatar name={name} size={28} color="brand" />
           </Button>
         </MenuTrigger>
         <MenuPopover>
