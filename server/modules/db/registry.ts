@@ -33,7 +33,12 @@ const ALL_WRITES: readonly WriteOp[] = ['insert', 'update', 'delete', 'upsert'];
 const STAMPS = ['created_at', 'updated_at'];
 
 export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
-  people: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
+  // Removing a person goes through DELETE /api/people/:id, which protects the last admin and revokes sessions; through
+  // here an editor could otherwise delete or soft-delete an admin (and with the row, its role bindings).
+  people: {
+    resource: 'database',
+    write: { ops: ['insert', 'update'], readOnly: [...STAMPS, 'deleted_at', 'last_login', 'type'], immutable: ['id'] },
+  },
   identities: { resource: 'identities' },
   people_roles: { resource: 'rbac', base: 'people' },
   teams: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
