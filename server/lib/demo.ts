@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './tx.js';
 
 /** A named set of demo rows. `load` runs once per database, in a transaction, when DEMO_DATA is on. */
 export interface DemoSet {
@@ -13,24 +14,15 @@ export interface DemoSet {
 export async function loadDemoSets(pool: pg.Pool, sets: readonly DemoSet[]): Promise<string[]> {
   const loaded: string[] = [];
   for (const set of sets) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(pool, async (client) => {
       const { rowCount } = await client.query(
         'INSERT INTO demo_data_sets (name) VALUES ($1) ON CONFLICT (name) DO NOTHING',
         [set.name],
       );
-      if (rowCount) {
-        await set.load(client);
-        loaded.push(set.name);
-      }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+      if (!rowCount) return;
+      await set.load(client);
+      loaded.push(set.name);
+    });
   }
   return loaded;
 }

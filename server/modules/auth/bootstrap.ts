@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { hashSecret, randomToken, verifySecret } from '../../lib/crypto.js';
 import { insertIdentity } from './queries.js';
-import { inTransaction } from './tx.js';
+import { inTransaction } from '../../lib/tx.js';
 
 // Arbitrary but fixed: replicas starting together create one admin.
 const ADMIN_LOCK_KEY = 7_240_118_332;

@@ -2,12 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { InviteUserRequest, RegistrationRequest } from '../../contracts/auth.js';
 import { hashSecret, randomToken, sha256 } from '../../lib/crypto.js';
 import { ApiError, BadRequestError, ConflictError } from '../../lib/errors.js';
-import { parseBody } from './http.js';
+import { parseBody } from '../../lib/validation.js';
 import { lockInvite, markInviteAccepted, replaceInvite } from './invite-queries.js';
 import { emailInUse, insertIdentity } from './queries.js';
 import type { AuthRoutesOptions } from './session-routes.js';
 import { signIn } from './sign-in.js';
-import { inTransaction } from './tx.js';
+import { inTransaction } from '../../lib/tx.js';
 
 const INVITE_TTL_DAYS = 7;
 

@@ -7,7 +7,7 @@ import { sha256 } from '../../lib/crypto.js';
 import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
 import { invalidatePrincipals, SESSION_COOKIE } from '../../plugins/auth.js';
 import { clearSessionCookie } from './cookies.js';
-import { parseBody } from './http.js';
+import { parseBody } from '../../lib/validation.js';
 import { deleteSessionByHash, getPerson, propertyMap } from './queries.js';
 import { authenticate, signIn } from './sign-in.js';
 

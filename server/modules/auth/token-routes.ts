@@ -3,12 +3,12 @@ import { CreateTokenRequest } from '../../contracts/auth.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { invalidatePrincipals } from '../../plugins/auth.js';
 import { parseExpiry } from './expiry.js';
-import { parseBody, parseId } from './http.js';
+import { parseBody, parseId } from '../../lib/validation.js';
 import { propertyMap } from './queries.js';
 import type { AuthRoutesOptions } from './session-routes.js';
 import { deleteToken, getTokenOwners, insertTokenPerson, listTokens, tokenNameTaken } from './token-queries.js';
 import { insertAccessToken } from './tokens.js';
-import { inTransaction } from './tx.js';
+import { inTransaction } from '../../lib/tx.js';
 
 const DEFAULT_EXPIRY = '90d';
 

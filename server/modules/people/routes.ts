@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { UpdatePropertiesRequest, UpdateRoleRequest, UpdateStateRequest } from '../../contracts/auth.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
-import { parseBody, parseId } from './http.js';
+import { parseBody, parseId } from '../../lib/validation.js';
 import { createPeopleService } from './service.js';
 
 type IdParams = { Params: { id: string } };

@@ -7,7 +7,7 @@ import {
   addRoles, countActiveAdmins, deleteSessionsOf, getRoles, listUsers, lockPerson, setIdentityState, setRoles,
   softDeletePerson, SYSTEM_PERSON_ID, type PersonState,
 } from './queries.js';
-import { inTransaction } from './tx.js';
+import { inTransaction } from '../../lib/tx.js';
 
 // Changes that may remove an admin run one at a time, so two admins cannot demote each other at once.
 const ADMINS_LOCK_KEY = 7_240_118_333;

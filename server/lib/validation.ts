@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BadRequestError } from '../../lib/errors.js';
+import { BadRequestError } from './errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
