@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { adminApi } from './api';
 import { ADMIN } from './env';
 import { LoginPage } from './pages/login-page';
 import { Shell } from './pages/shell';
@@ -63,5 +64,33 @@ test.describe('signing in and out', () => {
     await page.goto(`/login?${q}`);
     await expect(page).toHaveURL(/\/logs$/);
     await new Shell(page).expectLoaded('Logs');
+  });
+
+  test('an invited user chooses a password and is signed in', async ({ page }) => {
+    const admin = await adminApi();
+    const email = `invited-${Date.now()}@e2e.test`;
+    const invite = await admin.api.post('/api/auth/invite_user', {
+      data: { firstName: 'Ivy', lastName: 'Invited', email, role: 'editor' },
+      headers: { 'x-csrf-token': admin.csrf },
+    });
+    expect(invite.status()).toBe(200);
+    const link = new URL((await invite.json()).link);
+    await admin.api.dispose();
+
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('short');
+    await page.getByRole('textbox', { name: 'Confirm password' }).fill('different');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('password must be at least 8 characters')).toBeVisible();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('ivy-password-1');
+    await page.getByRole('textbox', { name: 'Confirm password' }).fill('ivy-password-1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    const shell = new Shell(page);
+    await shell.expectLoaded('Topology');
+    const menu = await shell.openUserMenu();
+    await expect(menu.getByText('Hi, Ivy Invited')).toBeVisible();
   });
 });

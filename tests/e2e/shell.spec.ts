@@ -84,7 +84,16 @@ test.describe('the shell', () => {
     await expect(shell.sidebar).toHaveAttribute('data-collapsed', 'false');
   });
 
-  test('the kubeconfig dialog explains the steps', async ({ page }) => {
+  test('on a narrow window the sidebar collapses when the user clicks outside it', async ({ page }) => {
+    await page.setViewportSize({ width: 900, height: 700 });
+    const shell = await signIn(page);
+    await expect(shell.sidebar).toHaveAttribute('data-collapsed', 'false');
+    await shell.title.click();
+    await expect(shell.sidebar).toHaveAttribute('data-collapsed', 'true');
+  });
+
+  test('the kubeconfig dialog explains the steps', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const shell = await signIn(page);
     const menu = await shell.openUserMenu();
     await expect(menu.getByText(/^Frontend v\d+\.\d+\.\d+/)).toBeVisible();
@@ -93,6 +102,9 @@ test.describe('the shell', () => {
     const dialog = page.getByRole('dialog', { name: 'Download and install kubeconfig' });
     await expect(dialog.getByText(/kubectl --kubeconfig .* get canaries/)).toBeVisible();
     await expect(dialog.getByRole('link', { name: 'Learn more' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Copy command' }).click();
+    await expect(shell.toast('Copied to clipboard')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^kubectl --kubeconfig .* get canaries$/);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
   });

@@ -16,6 +16,11 @@ export class Shell {
     return this.sidebar.getByRole('link', { name, exact: true });
   }
 
+  /** A toast (Fluent marks each one's title with a stable class). */
+  toast(text: string | RegExp): Locator {
+    return this.page.locator('.fui-ToastTitle').filter({ hasText: text });
+  }
+
   get settingsToggle(): Locator {
     return this.sidebar.getByRole('button', { name: 'Settings' });
   }
