@@ -13,12 +13,8 @@ import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { startEmbeddedPostgres } from '../server/db/embedded.js';
 import { insertAccessToken } from '../server/modules/auth/tokens.js';
-import { parsePrefer } from '../server/modules/db/parse/headers.js';
-import { parseQuery } from '../server/modules/db/parse/query.js';
-import { pageOf } from '../server/modules/db/read-service.js';
+import { buildReadStatement } from '../server/modules/db/read-service.js';
 import { loadSchemaCache } from '../server/modules/db/schema-cache.js';
-import { BuildContext, plan, requireRead } from '../server/modules/db/sql/plan.js';
-import { readSql } from '../server/modules/db/sql/read.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TEAMS = 100_000;
@@ -140,15 +136,10 @@ async function main() {
 
     // The statement /api/db runs for a page, built by the engine's own parser and planner (as read-service does).
     const cache = await loadSchemaCache(app.db);
-    const pageStatement = (offset: number) => {
-      const ctx = new BuildContext(cache, () => true);
-      const rel = cache.relations.get('teams')!;
-      requireRead(ctx, rel);
-      const query = parseQuery(PAGE_QUERY(offset));
-      const node = plan(ctx, rel, query);
-      const sql = readSql(ctx, node, { ...pageOf(query.nodes.get(''), undefined), count: parsePrefer('count=exact').count, bodyless: false });
-      return { sql, params: ctx.params.values as unknown[] };
-    };
+    const pageStatement = (offset: number) =>
+      buildReadStatement(cache, {
+        method: 'GET', target: 'teams', query: PAGE_QUERY(offset), prefer: 'count=exact', can: () => true,
+      });
     const offsets = Array.from({ length: 200 }, () => Math.floor(Math.random() * (TEAMS - PAGE)));
 
     // Same answer both ways, or the comparison means nothing.

@@ -49,8 +49,8 @@ export function pageResponse(req: DbRequest, row: ReadRow, offset: number, withT
   return { status, headers: { 'content-type': JSON_TYPE, 'content-range': range }, body: row.body };
 }
 
-/** GET/HEAD /<relation>: one statement builds the page, its row count and (with Prefer: count) the total. */
-export async function readRelation(db: pg.Pool, cache: SchemaCache, req: DbRequest): Promise<DbResponse> {
+/** The one statement a GET/HEAD on a relation runs, with its parameters and the window it returns. */
+export function buildReadStatement(cache: SchemaCache, req: DbRequest) {
   const rel = cache.relations.get(req.target);
   if (!rel) throw unknownRelation(req.target);
   const ctx = new BuildContext(cache, req.can);
@@ -60,7 +60,13 @@ export async function readRelation(db: pg.Pool, cache: SchemaCache, req: DbReque
   const node: PlanNode = plan(ctx, rel, query);
   const page = pageOf(query.nodes.get(''), req.range);
   const sql = readSql(ctx, node, { ...page, count: prefer.count, bodyless: req.method === 'HEAD' });
-  const { rows } = await db.query<ReadRow>(sql, ctx.params.values);
+  return { sql, params: ctx.params.values as unknown[], page, prefer };
+}
+
+/** GET/HEAD /<relation>: one statement builds the page, its row count and (with Prefer: count) the total. */
+export async function readRelation(db: pg.Pool, cache: SchemaCache, req: DbRequest): Promise<DbResponse> {
+  const { sql, params, page, prefer } = buildReadStatement(cache, req);
+  const { rows } = await db.query<ReadRow>(sql, params);
   const res = pageResponse(req, rows[0], page.offset, prefer.count);
   const applied = prefer.applied.filter((a) => a.startsWith('count='));
   if (applied.length) res.headers['preference-applied'] = applied.join(', ');
