@@ -24,7 +24,8 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
     fontSize: '32px',
   },
-  description: { color: tokens.colorNeutralForeground2 },
+  title: { margin: 0 },
+  description: { margin: 0, color: tokens.colorNeutralForeground2 },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, marginTop: tokens.spacingVerticalS },
 });
 
@@ -43,7 +44,7 @@ export function EmptyState({ icon, title, description, actions, role = 'status' 
   return (
     <div className={s.root} role={role}>
       {icon && <div className={s.icon}>{icon}</div>}
-      <Text as="h2" size={500} weight="semibold">
+      <Text as="h2" size={500} weight="semibold" className={s.title}>
         {title}
       </Text>
       {description && (

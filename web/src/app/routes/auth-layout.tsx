@@ -25,6 +25,7 @@ const useStyles = makeStyles({
     boxShadow: tokens.shadow16,
   },
   heading: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXS },
+  title: { margin: 0 },
   subtitle: { color: tokens.colorNeutralForeground2 },
   footer: { color: tokens.colorNeutralForeground3 },
 });
@@ -40,7 +41,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
       <Logo size={40} />
       <Card className={s.card}>
         <div className={s.heading}>
-          <Text as="h1" size={600} weight="semibold">
+          <Text as="h1" size={600} weight="semibold" className={s.title}>
             {title}
           </Text>
           {subtitle && <Text className={s.subtitle}>{subtitle}</Text>}

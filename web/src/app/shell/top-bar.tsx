@@ -30,7 +30,7 @@ const useStyles = makeStyles({
     backgroundColor: tokens.colorNeutralBackground1,
     borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
   },
-  title: { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' },
+  title: { margin: 0, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' },
   extra: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flex: 1, minWidth: 0 },
   actions: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXS },
   spin: {
