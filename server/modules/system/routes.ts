@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
+import type { About } from '../../contracts/system.js';
 
 /** Probes and version: /healthz (process), /readyz (database reachable and migrated), /api/about. */
 export const systemRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
@@ -15,7 +16,7 @@ export const systemRoutes: FastifyPluginAsync<{ config: Config }> = async (app, 
     return { status: 'ok', database: true, migrations: true };
   });
 
-  app.get('/api/about', { config: { access: 'public' } }, async () => ({
+  app.get('/api/about', { config: { access: 'public' } }, async (): Promise<About> => ({
     appVersion: config.appVersion,
     chartVersion: process.env.CHART_VERSION ?? null,
     mode: config.MODE,

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { can, effectiveRoles, type Action, type Feature, type Resource } from '@contracts/rbac';
 import type { Session } from '../features/auth/api';
-import type { About } from '../features/system/api';
+import type { About } from '@contracts/system';
 
 /** The signed-in user as every route sees it; provided by the session gate once whoami and about loaded. */
 export interface SessionInfo extends Session {
