@@ -16,17 +16,23 @@ import { ArrowMaximize20Regular, ArrowMinimize20Regular, Dismiss24Regular, Quest
 
 export type DialogSize = 'very-small' | 'small' | 'medium' | 'large' | 'full';
 
-const WIDTHS: Record<DialogSize, string> = {
-  'very-small': '360px',
-  small: '480px',
-  medium: '640px',
-  large: '880px',
-  full: 'calc(100vw - 48px)',
-};
+/** Dialog widths step up at the spec's window widths (000 §9: 768, 1024, 1280, 1600); below 768 every size fills the window. */
+export const DIALOG_BREAKPOINTS = [768, 1024, 1280, 1600] as const;
+const at = (px: (typeof DIALOG_BREAKPOINTS)[number]) => `@media (min-width: ${px}px)`;
 
 const useStyles = makeStyles({
-  surface: { maxWidth: 'calc(100vw - 32px)' },
-  full: { height: 'calc(100vh - 48px)', maxHeight: 'calc(100vh - 48px)' },
+  surface: {
+    width: 'calc(100vw - 32px)',
+    maxWidth: 'calc(100vw - 32px)',
+    boxSizing: 'border-box',
+  },
+  'very-small': { [at(768)]: { width: '400px' } },
+  small: { [at(768)]: { width: '520px' }, [at(1280)]: { width: '600px' } },
+  medium: { [at(768)]: { width: '680px' }, [at(1024)]: { width: '760px' }, [at(1600)]: { width: '880px' } },
+  large: { [at(1024)]: { width: '920px' }, [at(1280)]: { width: '1120px' }, [at(1600)]: { width: '1360px' } },
+  full: { width: 'calc(100vw - 48px)', maxWidth: 'calc(100vw - 48px)', height: 'calc(100vh - 48px)' },
+  // Fluent's body is a grid of title, scrolling content and actions: at full size it must fill the surface
+  fullBody: { height: '100%', maxHeight: '100%' },
   titleActions: { display: 'flex', gap: tokens.spacingHorizontalXS },
 });
 
@@ -39,28 +45,37 @@ export interface AppDialogProps {
   expandable?: boolean;
   /** A help link in the title bar. */
   helpUrl?: string;
+  /** The help link's accessible name (default "Help"). */
+  helpLabel?: string;
   children: ReactNode;
   /** Buttons at the bottom; a Close button is added when absent. */
   actions?: ReactNode;
 }
 
 /** The console's one dialog: sizes, expand toggle, optional help link, Escape and a close button. */
-export function AppDialog({ open, onOpenChange, title, size = 'medium', expandable, helpUrl, children, actions }: AppDialogProps) {
+export function AppDialog({
+  open,
+  onOpenChange,
+  title,
+  size = 'medium',
+  expandable,
+  helpUrl,
+  helpLabel = 'Help',
+  children,
+  actions,
+}: AppDialogProps) {
   const s = useStyles();
   const [expanded, setExpanded] = useState(false);
   const effective = expanded ? 'full' : size;
   return (
     <Dialog open={open} onOpenChange={(_, d) => onOpenChange(d.open)}>
-      <DialogSurface
-        className={mergeClasses(s.surface, effective === 'full' && s.full)}
-        style={{ width: WIDTHS[effective] }}
-      >
-        <DialogBody>
+      <DialogSurface className={mergeClasses(s.surface, s[effective])} data-size={effective}>
+        <DialogBody className={effective === 'full' ? s.fullBody : undefined}>
           <DialogTitle
             action={
               <div className={s.titleActions}>
                 {helpUrl && (
-                  <Tooltip content="Help" relationship="label">
+                  <Tooltip content={helpLabel} relationship="label">
                     <Button as="a" href={helpUrl} target="_blank" rel="noreferrer" appearance="subtle" icon={<QuestionCircle20Regular />} />
                   </Tooltip>
                 )}
@@ -68,6 +83,7 @@ export function AppDialog({ open, onOpenChange, title, size = 'medium', expandab
                   <Tooltip content={expanded ? 'Restore size' : 'Expand'} relationship="label">
                     <Button
                       appearance="subtle"
+                      aria-pressed={expanded}
                       icon={expanded ? <ArrowMinimize20Regular /> : <ArrowMaximize20Regular />}
                       onClick={() => setExpanded((e) => !e)}
                     />
