@@ -13,6 +13,7 @@ import { peopleRoutes } from './modules/people/routes.js';
 import { propertiesRoutes } from './modules/properties/routes.js';
 import { dbRoutes } from './modules/db/routes.js';
 import { spaPlugin } from './plugins/spa.js';
+import { wsPlugin } from './plugins/ws.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -48,6 +49,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(cookie);
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
   await app.register(authPlugin);
+  await app.register(wsPlugin, { config });
 
   await app.register(systemRoutes, { config });
   await app.register(authRoutes, { prefix: '/api/auth', config });

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ApiError } from '../../lib/errors.js';
+import { idsFromBody, publishChange } from '../../lib/events.js';
 import { badBody, forbidden, unknownRelation } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
 import { parsePrefer, wantsSingular, type Preferences } from './parse/headers.js';
@@ -129,6 +130,7 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
     if (Number(row.n) !== 1) throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.n} rows`);
   } : undefined;
   const row = await run(db, sql, ctx.params.values, prefer, check);
+  if (!prefer.rollback && Number(row.n) > 0) await publishChange(db, { relation: rel.name, ids: idsFromBody(row.body, rel.pk) });
   const res = respond(req, prefer, op, row, representation || singular);
   if (headersOnly && typeof row.body === 'string') {
     const first = (JSON.parse(row.body) as Row[])[0];
