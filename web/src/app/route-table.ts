@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Action, Feature, Resource } from '@contracts/rbac';
 import { paths } from './paths';
 
@@ -36,7 +36,10 @@ export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource'
  * registration, error pages) live in app.tsx, outside the session gate.
  */
 export const ROUTES: AppRoute[] = [
-  { path: paths.profileSettings, title: 'Your Profile' },
+  {
+    path: paths.profileSettings, title: 'Your Profile',
+    page: lazy(() => import('./routes/profile-settings-page').then((m) => ({ default: m.ProfileSettingsPage }))),
+  },
   { path: paths.notificationSilenceAdd, title: 'Add Silence', resource: 'notifications', action: 'write' },
   { path: paths.notificationSilences, title: 'Silences', resource: 'notifications' },
   { path: paths.notificationRules, title: 'Notification Rules', resource: 'notifications' },
@@ -69,9 +72,24 @@ export const ROUTES: AppRoute[] = [
   { path: paths.playbooks, title: 'Playbooks', resource: 'playbooks', feature: 'playbooks' },
 
   { path: paths.settingsConnections, title: 'Connections', resource: 'connections', feature: 'settings.connections' },
-  { path: paths.settingsUsers, title: 'Users', resource: 'identities', feature: 'settings.users' },
+  {
+    path: paths.settingsUsers, title: 'Users', resource: 'identities', feature: 'settings.users',
+    page: lazy(() => import('./routes/settings-users-page').then((m) => ({ default: m.SettingsUsersPage }))),
+  },
+  // Teams have their own pages ahead of the generic /settings/{table} ones
+  {
+    path: '/settings/teams/:id', title: 'Team', resource: 'database', feature: 'settings.teams',
+    page: lazy(() => import('./routes/settings-teams-page').then((m) => ({ default: m.SettingsTeamPage }))),
+  },
+  {
+    path: '/settings/teams', title: 'Teams', resource: 'database', feature: 'settings.teams',
+    page: lazy(() => import('./routes/settings-teams-page').then((m) => ({ default: m.SettingsTeamsPage }))),
+  },
   { path: paths.settingsJobs, title: 'Job History', resource: 'database', feature: 'settings.job_history' },
-  { path: paths.settingsFeatureFlags, title: 'Feature Flags', resource: 'feature_flags', feature: 'settings.feature_flags' },
+  {
+    path: paths.settingsFeatureFlags, title: 'Feature Flags', resource: 'feature_flags', feature: 'settings.feature_flags',
+    page: lazy(() => import('./routes/settings-feature-flags-page').then((m) => ({ default: m.SettingsFeatureFlagsPage }))),
+  },
   { path: paths.settingsEventQueue, title: 'Event Queue', resource: 'database', feature: 'settings.event_queue_status' },
   { path: paths.settingsAgents, title: 'Agents', resource: 'agents', feature: 'agents' },
   {
