@@ -11,10 +11,14 @@ describe.skipIf(redisMissing)(`redis check against a real redis-server${redisMis
   let open: RedisServer;
   let secured: RedisServer;
   beforeAll(async () => {
-    [open, secured] = await Promise.all([
+    // allSettled: when one fails to start, the other is still stopped in afterAll
+    const [a, b] = await Promise.allSettled([
       startRedis(),
       startRedis({ requirePass: 'default-Pa55', users: [{ name: 'checker', password: 'acl-Pa55' }] }),
     ]);
+    if (a.status === 'fulfilled') open = a.value;
+    if (b.status === 'fulfilled') secured = b.value;
+    for (const s of [a, b]) if (s.status === 'rejected') throw s.reason;
   }, 60_000);
   afterAll(async () => {
     await Promise.all([open?.stop(), secured?.stop()]);
