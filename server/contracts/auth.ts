@@ -179,3 +179,23 @@ export const UpdateStateRequest = z.object({ id: z.string().optional(), state: I
 
 /** `POST /api/rbac/:id/update_role`: adds roles, as the reference does. */
 export const UpdateRoleRequest = z.object({ roles: roleList.min(1, 'roles must not be empty') });
+
+/** `POST /api/auth/password` (Your Profile): the current password, and a new one as registration requires. */
+export const ChangePasswordRequest = z.object({
+  current_password: z
+    .string({ error: 'current password is required' })
+    .min(1, 'current password is required')
+    .max(1024, 'current password is incorrect'),
+  new_password: z
+    .string({ error: 'new password is required' })
+    .min(8, 'password must be at least 8 characters')
+    .max(1024, 'password is too long'),
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
+
+/** `PATCH /api/auth/profile` (Your Profile): the name, as the Invite User form spells it. */
+export const UpdateProfileRequest = z.object({ firstName: name('first'), lastName: name('last') });
+export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
+
+export const UpdateProfileResponse = z.object({ message: z.literal('success'), payload: z.object({ user: SessionUser }) });
+export type UpdateProfileResponse = z.infer<typeof UpdateProfileResponse>;

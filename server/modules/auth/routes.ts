@@ -2,10 +2,11 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { inviteRoutes } from './invite-routes.js';
+import { profileRoutes } from './profile-routes.js';
 import { sessionRoutes, type AuthRoutesOptions } from './session-routes.js';
 import { tokenRoutes } from './token-routes.js';
 
-/** Everything under /api/auth that concerns signing in: sessions, access tokens, invites. */
+/** Everything under /api/auth that concerns signing in: sessions, access tokens, invites, your own profile. */
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { config }) => {
   // the login form may be a plain HTML form post
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
@@ -21,4 +22,5 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { c
   await app.register(sessionRoutes, { config });
   await app.register(tokenRoutes, { config });
   await app.register(inviteRoutes, { config });
+  await app.register(profileRoutes, { config });
 };
