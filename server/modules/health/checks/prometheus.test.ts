@@ -117,7 +117,7 @@ describe('prometheus check target failures and bad specs', () => {
   });
 
   it('fails on a non-JSON answer (not Prometheus)', async () => {
-    const html = await startHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'));
+    const html = await startHttpServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'));
     try {
       const r = await run({ url: html.url, query: 'up' });
       expect(r).toMatchObject({ pass: false });
