@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { Spinner } from '@fluentui/react-components';
 import { Page } from '../components/page';
+import { useLiveUpdates } from '../lib/live-updates';
 import { ErrorBoundary } from './gates/error-boundary';
 import { paths } from './paths';
 import { ROUTES, SETTINGS_TABLES, type AppRoute } from './route-table';
@@ -49,6 +50,7 @@ function SettingsTableRoute({ params, detail }: { params: Params; detail: boolea
 /** Every signed-in route inside the shell. */
 export function SignedInRoutes() {
   const session = useSession();
+  useLiveUpdates(); // one /api/ws per tab while signed in: server changes refresh the cached queries
   const [location] = useLocation();
   const checkRunner = session.about.mode === 'check-runner';
   const routes = checkRunner ? ROUTES.filter((r) => r.checkRunner) : ROUTES;
