@@ -36,6 +36,7 @@ export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource'
  * registration, error pages) live in app.tsx, outside the session gate.
  */
 export const ROUTES: AppRoute[] = [
+  { path: '/__kit', title: 'UI kit', page: lazy(() => import('./routes/kit-gallery').then((m) => ({ default: m.KitGalleryPage }))) },
   {
     path: paths.profileSettings, title: 'Your Profile',
     page: lazy(() => import('./routes/profile-settings-page').then((m) => ({ default: m.ProfileSettingsPage }))),

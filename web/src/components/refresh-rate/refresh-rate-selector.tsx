@@ -1,0 +1,85 @@
+import { useCallback, useState } from 'react';
+import {
+  Menu,
+  MenuItemRadio,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  Tooltip,
+  MenuButton,
+} from '@fluentui/react-components';
+import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import {
+  effectiveRefreshRate,
+  isRefreshRateAllowed,
+  loadRefreshRate,
+  REFRESH_RATES,
+  refreshRateLabel,
+  saveRefreshRate,
+  type RefreshRate,
+} from '../../lib/refresh-rate';
+
+export interface RefreshRateSelectorProps {
+  /** The chosen interval in ms (0 = None). */
+  value: number;
+  onChange: (rate: RefreshRate) => void;
+  /** The length of the time range on screen; long ranges rule out the short intervals (spec 001 §9). */
+  rangeMinutes?: number;
+}
+
+/** None, 15s … 15m; intervals too short for the range are disabled with the reason in a tooltip. */
+export function RefreshRateSelector({ value, onChange, rangeMinutes }: RefreshRateSelectorProps) {
+  const effective = effectiveRefreshRate(value, rangeMinutes);
+  const text = effective ? `Refresh: ${refreshRateLabel(effective)}` : 'Auto refresh: None';
+  return (
+    <Menu
+      checkedValues={{ rate: [String(effective)] }}
+      onCheckedValueChange={(_, d) => onChange(Number(d.checkedItems[0]) as RefreshRate)}
+    >
+      <MenuTrigger disableButtonEnhancement>
+        <Tooltip content="How often the page refreshes itself" relationship="description">
+          <MenuButton icon={<ArrowClockwise20Regular />} aria-label={text}>
+            {effective ? refreshRateLabel(effective) : 'Off'}
+          </MenuButton>
+        </Tooltip>
+      </MenuTrigger>
+      <MenuPopover>
+        <MenuList>
+          {REFRESH_RATES.map((r) => {
+            const allowed = isRefreshRateAllowed(r.value, rangeMinutes);
+            return (
+              <MenuItemRadio
+                key={r.value}
+                name="rate"
+                value={String(r.value)}
+                disabled={!allowed}
+                secondaryContent={allowed ? undefined : 'range too long'}
+              >
+                {r.label}
+              </MenuItemRadio>
+            );
+          })}
+        </MenuList>
+      </MenuPopover>
+    </Menu>
+  );
+}
+
+/**
+ * The refresh interval for one page, saved locally under `storageKey`. Returns the interval to poll with (already
+ * stepped up when the range rules out the chosen one, 0 for none) — hand it to TanStack Query's `refetchInterval`.
+ */
+export function useRefreshRate(
+  storageKey: string,
+  rangeMinutes?: number,
+): { chosen: RefreshRate; interval: number; setRate: (rate: RefreshRate) => void } {
+  const [chosen, setChosen] = useState<RefreshRate>(() => loadRefreshRate(storageKey));
+  const setRate = useCallback(
+    (rate: RefreshRate) => {
+      setChosen(rate);
+      saveRefreshRate(rate, storageKey);
+    },
+    [storageKey],
+  );
+  return { chosen, interval: effectiveRefreshRate(chosen, rangeMinutes), setRate };
+}
