@@ -125,3 +125,28 @@ describe('what each client hears', () => {
     expect(await c.closed()).toBe(WS_CLOSE_SESSION_ENDED);
   });
 });
+
+describe('auth changes', () => {
+  it('token and invite changes reach those who may read them', async () => {
+    const adminClient = await open(await browser(adminId));
+    const sessionOfAdmin = await sessionHeaders(t.db, adminId);
+    const created = await t.app.inject({
+      method: 'POST', url: '/api/auth/create_token', headers: sessionOfAdmin, payload: { name: 'live-token' },
+    });
+    expect(created.statusCode, created.payload).toBe(200);
+    const tokenId = created.json().payload.id as string;
+    await adminClient.next((m) => m.type === 'change' && m.relation === 'access_tokens' && m.ids?.[0] === tokenId);
+
+    const invited = await write('POST', '/api/auth/invite_user', {
+      firstName: 'Ivy', lastName: 'Invitee', email: 'ivy@example.test', role: 'viewer',
+    });
+    expect(invited.statusCode, invited.payload).toBe(200);
+    await adminClient.next((m) => m.type === 'change' && m.relation === 'invites');
+    const invite = new URL(invited.json().link).searchParams.get('invite');
+    const reg = await t.app.inject({ method: 'POST', url: '/api/auth/registration', payload: { invite, password: 'ivy password 1' } });
+    expect(reg.statusCode, reg.payload).toBe(200);
+    const ivy = reg.json().user.id as string;
+    await adminClient.next((m) => m.type === 'change' && m.relation === 'identities' && m.ids?.[0] === ivy);
+    await adminClient.next((m) => m.type === 'change' && m.relation === 'people' && m.ids?.[0] === ivy);
+  });
+});

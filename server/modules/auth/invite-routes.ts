@@ -8,6 +8,7 @@ import { emailInUse, insertIdentity } from './queries.js';
 import type { AuthRoutesOptions } from './session-routes.js';
 import { signIn } from './sign-in.js';
 import { inTransaction } from '../../lib/tx.js';
+import { notifyChange } from '../../lib/events.js';
 
 const INVITE_TTL_DAYS = 7;
 
@@ -24,10 +25,12 @@ export const inviteRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, {
     const token = randomToken(32);
     const expiresAt = await inTransaction(app.db, async (c) => {
       if (await emailInUse(c, body.email)) throw new ConflictError(`a user with email ${body.email} already exists`);
-      return replaceInvite(c, {
+      const expires = await replaceInvite(c, {
         email: body.email, first: body.firstName, last: body.lastName, role: body.role,
         tokenHash: sha256(token), invitedBy: req.principal!.id, ttlDays: INVITE_TTL_DAYS,
       });
+      await notifyChange(c, { relation: 'invites' });
+      return expires;
     });
     return { link: `${config.publicUrl}/registration?invite=${token}`, expires_at: expiresAt.toISOString() };
   });
@@ -47,6 +50,9 @@ export const inviteRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, {
       const last = invite.last_name ?? '';
       const id = await insertIdentity(c, { email: invite.email, first, last, passwordHash, roles: [invite.role] });
       await markInviteAccepted(c, invite.id);
+      await notifyChange(c, { relation: 'identities', ids: [id] });
+      await notifyChange(c, { relation: 'people', ids: [id] });
+      await notifyChange(c, { relation: 'invites', ids: [invite.id] });
       return { id, name: `${first} ${last}`.trim(), email: invite.email, roles: [invite.role] };
     });
     return signIn(app.db, req, reply, config, user);

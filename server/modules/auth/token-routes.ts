@@ -9,6 +9,7 @@ import type { AuthRoutesOptions } from './session-routes.js';
 import { deleteToken, getTokenOwners, insertTokenPerson, listTokens, tokenNameTaken } from './token-queries.js';
 import { insertAccessToken } from './tokens.js';
 import { inTransaction } from '../../lib/tx.js';
+import { notifyChange } from '../../lib/events.js';
 
 const DEFAULT_EXPIRY = '90d';
 
@@ -24,7 +25,9 @@ export const tokenRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app) =>
     const created = await inTransaction(app.db, async (c) => {
       if (await tokenNameTaken(c, p.id, body.name)) throw new ConflictError(`a token named "${body.name}" already exists`);
       const personId = await insertTokenPerson(c, p, body.name);
-      return insertAccessToken(c, { personId, name: body.name, createdBy: p.id, expiresAt, autoRenew: body.auto_renew });
+      const token = await insertAccessToken(c, { personId, name: body.name, createdBy: p.id, expiresAt, autoRenew: body.auto_renew });
+      await notifyChange(c, { relation: 'access_tokens', ids: [token.id] });
+      return token;
     });
     return { message: 'success', payload: { token: created.token, id: created.id, expires_at: expiresAt.toISOString() } };
   });
@@ -41,7 +44,10 @@ export const tokenRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app) =>
     const mine = owners && (owners.created_by === p.id || owners.person_id === p.id);
     // someone else's token is as invisible as a missing one
     if (!owners || (!mine && !req.can('identities', 'write'))) throw new NotFoundError('token', id);
-    await inTransaction(app.db, (c) => deleteToken(c, id));
+    await inTransaction(app.db, async (c) => {
+      await deleteToken(c, id);
+      await notifyChange(c, { relation: 'access_tokens', ids: [id] });
+    });
     invalidatePrincipals();
     return { message: 'success' };
   });

@@ -77,7 +77,7 @@ export function createPeopleService(db: pg.Pool) {
     delete(id: string, actors: string[]) {
       if (actors.includes(id)) throw new BadRequestError('you cannot delete yourself');
       if (id === SYSTEM_PERSON_ID) throw new BadRequestError('the System person cannot be deleted');
-      return guarded(id, ['people', 'identities', 'people_roles'], (c) => softDeletePerson(c, id));
+      return guarded(id, ['people', 'identities', 'people_roles', 'access_tokens'], (c) => softDeletePerson(c, id));
     },
   };
 }
