@@ -14,6 +14,7 @@ import { propertiesRoutes } from './modules/properties/routes.js';
 import { dbRoutes } from './modules/db/routes.js';
 import { spaPlugin } from './plugins/spa.js';
 import { wsPlugin } from './plugins/ws.js';
+import { healthRoutes } from './modules/health/routes.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(peopleRoutes, { prefix: '/api' });
   await app.register(propertiesRoutes, { prefix: '/api/properties' });
   await app.register(dbRoutes, { prefix: '/api/db' });
+  await app.register(healthRoutes, { prefix: '/api/canary', config });
   await app.register(spaPlugin); // last: it owns the GET /* fallback
   return app;
 }

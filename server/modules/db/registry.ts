@@ -48,6 +48,21 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   invites: { resource: 'auth', hidden: ['token_hash'], write: { ops: ['delete'] } },
   agents: { resource: 'agents', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
   agents_summary: { resource: 'agents', base: 'agents' },
+  // Health: read-only here; canaries are written through /api/canary (spec validation, checks reconciled).
+  canaries: { resource: 'canaries' },
+  checks: { resource: 'canaries' },
+  checks_unlogged: { resource: 'canaries' },
+  check_statuses: { resource: 'canaries' },
+  check_statuses_1h: { resource: 'canaries' },
+  check_statuses_1d: { resource: 'canaries' },
+  check_summary: { resource: 'canaries', base: 'checks' },
+  canaries_with_status: { resource: 'canaries', base: 'canaries' },
+  check_names: { resource: 'canaries', base: 'checks' },
+  check_labels: { resource: 'canaries' },
+  checks_labels_keys: { resource: 'canaries' },
+  job_history: { resource: 'database' },
+  job_histories: { resource: 'database', base: 'job_history' },
+  job_history_names: { resource: 'database' },
 };
 
 /** Functions defined by migrations and exposed through /rpc (0003_db_api.sql). */

@@ -1,0 +1,78 @@
+import { celEnv, isCelError, isCelList, isCelMap, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+
+/** CEL for `test.expr` and `display.expr`, on @bufbuild/cel with the strings extension. */
+
+type Program = ReturnType<typeof plan>;
+
+const MAX_EXPR_LENGTH = 4_096;
+const CACHE_MAX = 2_000;
+let env: CelEnv | undefined;
+const programs = new Map<string, Program>();
+
+export class CelExprError extends Error {}
+
+/** Parses and plans an expression (cached); throws CelExprError with the parser's message when malformed. */
+export function compileCel(expr: string): Program {
+  const hit = programs.get(expr);
+  if (hit) return hit;
+  if (expr.length > MAX_EXPR_LENGTH) throw new CelExprError(`expression longer than ${MAX_EXPR_LENGTH} characters`);
+  let program: Program;
+  try {
+    env ??= celEnv({ funcs: strings });
+    program = plan(env, parse(expr));
+  } catch (err) {
+    throw new CelExprError(err instanceof Error ? err.message : String(err));
+  }
+  if (programs.size >= CACHE_MAX) programs.delete(programs.keys().next().value!);
+  programs.set(expr, program);
+  return program;
+}
+
+/** Null when the expression parses, else the reason. */
+export function celSyntaxError(expr: string): string | null {
+  try {
+    compileCel(expr);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** Makes check data CEL-safe: drops undefined and functions, keeps JSON-like values. */
+function bindable(v: unknown): unknown {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return null;
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(bindable);
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, bindable(x)]));
+}
+
+/** Evaluates an expression against variables; throws CelExprError on parse or evaluation errors. */
+export function evalCel(expr: string, vars: Record<string, unknown>): CelValue {
+  const program = compileCel(expr);
+  let out;
+  try {
+    out = program(bindable(vars) as Record<string, never>);
+  } catch (err) {
+    throw new CelExprError(err instanceof Error ? err.message : String(err));
+  }
+  if (isCelError(out)) throw new CelExprError(out.message);
+  return out;
+}
+
+/** A CEL value as display text. */
+export function celToText(v: CelValue): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null) return '';
+  if (isCelList(v) || isCelMap(v)) return JSON.stringify(toJson(v));
+  return String(v);
+}
+
+function toJson(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (isCelList(v)) return [...v].map(toJson);
+  if (isCelMap(v)) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), toJson(x)]));
+  return v;
+}

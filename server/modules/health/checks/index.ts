@@ -1,0 +1,25 @@
+import { dnsCheck } from './dns.js';
+import { execCheck } from './exec.js';
+import { httpCheck } from './http.js';
+import { mysqlCheck } from './mysql.js';
+import { postgresCheck } from './postgres.js';
+import { tcpCheck } from './tcp.js';
+import type { CheckType } from './types.js';
+
+/**
+ * Every check type the runner knows, by Canary spec key (which is also `checks.type`). Adding a type is one import
+ * and one line here.
+ */
+export const CHECK_TYPES: Readonly<Record<string, CheckType<any>>> = {
+  http: httpCheck,
+  tcp: tcpCheck,
+  dns: dnsCheck,
+  exec: execCheck,
+  postgres: postgresCheck,
+  mysql: mysqlCheck,
+};
+
+/** The type for a spec key, if this console runs it. */
+export function checkTypeOf(key: string): CheckType<unknown> | undefined {
+  return Object.hasOwn(CHECK_TYPES, key) ? CHECK_TYPES[key] : undefined;
+}

@@ -1,0 +1,167 @@
+import type pg from 'pg';
+
+/** Read-side SQL of the health module: summary, history, graph, check detail. */
+
+type Q = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+export interface SummaryRow {
+  id: string;
+  canary_id: string;
+  canary_name: string;
+  canary_namespace: string;
+  agent_id: string;
+  name: string;
+  type: string;
+  namespace: string | null;
+  description: string | null;
+  icon: string | null;
+  labels: Record<string, string>;
+  status: 'healthy' | 'unhealthy' | null;
+  severity: string | null;
+  owner: string | null;
+  passed: number;
+  failed: number;
+  last_pass: string | null;
+  last_fail: string | null;
+  p95: number | null;
+  p97: number | null;
+  p99: number | null;
+  avg: number | null;
+  last_transition_time: string | null;
+  last_runtime: string | null;
+  next_runtime: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  deleted_at: string | null;
+  silenced_at: string | null;
+}
+
+export interface SummaryFilter {
+  since: Date;
+  checkId?: string;
+  canaryId?: string;
+  labels?: Record<string, string>;
+  deleteFrom?: Date;
+  desc?: boolean;
+}
+
+/**
+ * One row per check with uptime and latency over the window, from the rollups and the latest-state table
+ * (check_window_stats), never the raw history. Timestamps come back as ISO text.
+ */
+export async function summaryRows(c: Q, f: SummaryFilter): Promise<SummaryRow[]> {
+  const { rows } = await c.query<SummaryRow>(
+    `SELECT ch.id, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, ch.agent_id, ch.name, ch.type,
+            ch.namespace, ch.description, ch.icon, coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) AS labels,
+            ch.status, ch.severity, ch.owner,
+            coalesce(s.passed, 0)::int AS passed, coalesce(s.failed, 0)::int AS failed,
+            to_json(s.last_pass) #>> '{}' AS last_pass, to_json(s.last_fail) #>> '{}' AS last_fail,
+            s.p95, s.p97, s.p99, s.avg,
+            to_json(ch.last_transition_time) #>> '{}' AS last_transition_time,
+            to_json(u.last_runtime) #>> '{}' AS last_runtime, to_json(u.next_runtime) #>> '{}' AS next_runtime,
+            to_json(ch.created_at) #>> '{}' AS created_at, to_json(ch.updated_at) #>> '{}' AS updated_at,
+            to_json(ch.deleted_at) #>> '{}' AS deleted_at, to_json(ch.silenced_at) #>> '{}' AS silenced_at
+     FROM checks ch
+     JOIN canaries ca ON ca.id = ch.canary_id
+     LEFT JOIN checks_unlogged u ON u.check_id = ch.id
+     LEFT JOIN check_window_stats($1) s ON s.check_id = ch.id
+     WHERE (ch.deleted_at IS NULL OR ch.deleted_at > $2::timestamptz)
+       AND ($3::uuid IS NULL OR ch.id = $3) AND ($4::uuid IS NULL OR ch.canary_id = $4)
+       AND ($5::jsonb IS NULL OR coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) @> $5::jsonb)
+     ORDER BY CASE WHEN $6 THEN ch.name END DESC, ch.name, ch.id`,
+    [f.since, f.deleteFrom ?? null, f.checkId ?? null, f.canaryId ?? null, f.labels ? JSON.stringify(f.labels) : null, f.desc ?? false],
+  );
+  return rows;
+}
+
+export interface HistoryFilter {
+  checkId: string;
+  since: Date;
+  status?: boolean;
+  minDuration?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function historyRows(c: Q, f: HistoryFilter) {
+  const where = `check_id = $1 AND time >= $2 AND ($3::boolean IS NULL OR status = $3) AND ($4::int IS NULL OR duration >= $4)`;
+  const params = [f.checkId, f.since, f.status ?? null, f.minDuration ?? null];
+  const [page, count] = await Promise.all([
+    c.query<{ time: string; duration: number | null; message: string | null; error: string | null; status: boolean | null; invalid: boolean | null }>(
+      `SELECT to_json(time) #>> '{}' AS time, duration, message, error, status, invalid
+       FROM check_statuses WHERE ${where} ORDER BY time DESC LIMIT $5 OFFSET $6`,
+      [...params, f.limit, f.offset],
+    ),
+    c.query<{ n: number }>(`SELECT count(*)::int AS n FROM check_statuses WHERE ${where}`, params),
+  ]);
+  return { data: page.rows, totalEntries: count.rows[0].n };
+}
+
+export interface GraphBucket {
+  time: string;
+  status: boolean;
+  duration: number;
+  passed: number;
+  failed: number;
+}
+
+/** Raw results bucketed by `bucketSeconds` (bucket start times), plus exact percentiles over the range. */
+export async function graphFromRaw(c: Q, checkId: string, from: Date, to: Date, bucketSeconds: number) {
+  const [series, stats] = await Promise.all([
+    c.query<GraphBucket>(
+      `SELECT to_json(to_timestamp(floor(extract(epoch FROM time) / $4) * $4)) #>> '{}' AS time,
+              bool_and(coalesce(status, false)) AS status, round(avg(duration))::int AS duration,
+              count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE status IS NOT TRUE)::int AS failed
+       FROM check_statuses WHERE check_id = $1 AND time >= $2 AND time <= $3
+       GROUP BY 1 ORDER BY 1`,
+      [checkId, from, to, bucketSeconds],
+    ),
+    c.query<{ p95: number | null; p97: number | null; p99: number | null; avg: number | null; passed: number; failed: number }>(
+      `SELECT percentile_disc(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+              percentile_disc(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+              percentile_disc(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+              round(avg(duration), 1)::float8 AS avg,
+              count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE status IS NOT TRUE)::int AS failed
+       FROM check_statuses WHERE check_id = $1 AND time >= $2 AND time <= $3`,
+      [checkId, from, to],
+    ),
+  ]);
+  return { series: series.rows, stats: stats.rows[0] };
+}
+
+/** Hourly rollups bucketed by `bucketSeconds`, for ranges longer than the raw history is kept. */
+export async function graphFromRollups(c: Q, checkId: string, from: Date, to: Date, bucketSeconds: number) {
+  const [series, stats] = await Promise.all([
+    c.query<GraphBucket>(
+      `SELECT to_json(to_timestamp(floor(extract(epoch FROM created_at) / $4) * $4)) #>> '{}' AS time,
+              sum(failed) = 0 AS status, round(sum(duration)::numeric / nullif(sum(total), 0))::int AS duration,
+              sum(passed)::int AS passed, sum(failed)::int AS failed
+       FROM check_statuses_1h WHERE check_id = $1 AND created_at >= date_trunc('hour', $2::timestamptz, 'UTC') AND created_at <= $3
+       GROUP BY 1 ORDER BY 1`,
+      [checkId, from, to, bucketSeconds],
+    ),
+    c.query<{ p95: number | null; p97: number | null; p99: number | null; avg: number | null; passed: number; failed: number }>(
+      `SELECT latency_percentile(latency_merge(latency), 0.95) AS p95, latency_percentile(latency_merge(latency), 0.97) AS p97,
+              latency_percentile(latency_merge(latency), 0.99) AS p99,
+              round((sum(duration)::numeric / nullif(sum(total), 0)), 1)::float8 AS avg,
+              coalesce(sum(passed), 0)::int AS passed, coalesce(sum(failed), 0)::int AS failed
+       FROM check_statuses_1h WHERE check_id = $1 AND created_at >= date_trunc('hour', $2::timestamptz, 'UTC') AND created_at <= $3`,
+      [checkId, from, to],
+    ),
+  ]);
+  return { series: series.rows, stats: stats.rows[0] };
+}
+
+export async function checkExtras(c: Q, id: string) {
+  const { rows } = await c.query<{
+    spec: unknown; canary: { id: string; name: string; namespace: string; spec: unknown; source: string | null };
+    last_duration: number | null; last_message: string | null; last_error: string | null; has_latest: boolean;
+  }>(
+    `SELECT ch.spec, json_build_object('id', ca.id, 'name', ca.name, 'namespace', ca.namespace, 'spec', ca.spec, 'source', ca.source) AS canary,
+            u.last_duration, u.last_message, u.last_error, u.check_id IS NOT NULL AS has_latest
+     FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id LEFT JOIN checks_unlogged u ON u.check_id = ch.id
+     WHERE ch.id = $1`,
+    [id],
+  );
+  return rows[0];
+}

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import { CanaryInput, CanaryPatch, GraphRequest, HistoryRequest, SummaryRequest } from '../../contracts/health.js';
+import type { Role } from '../../contracts/rbac.js';
+import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
+import { parseBody, parseId } from '../../lib/validation.js';
+import { ChangeFeed } from './change-feed.js';
+import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
+import { createHealthService } from './service.js';
+
+export interface HealthRoutesOptions {
+  config: Config;
+  /** Scheduler settings (tests shorten them); false never starts one. */
+  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults'>> | false;
+}
+
+type IdParams = { Params: { id: string } };
+const READ = { access: { resource: 'canaries', action: 'read' } } as const;
+const WRITE = { access: { resource: 'canaries', action: 'write' } } as const;
+/** Run Now is for these roles (spec 000 §6); responders and commanders have no write on canaries. */
+const RUN_NOW_ROLES: readonly Role[] = ['admin', 'editor', 'responder', 'commander'];
+
+// The reference binds summary options case-insensitively; `timeRange` is the UI's name for the window.
+const SUMMARY_KEYS: Record<string, string> = {
+  checkid: 'checkID', canaryid: 'canaryID', labels: 'labels', window: 'window', timerange: 'window', sortby: 'sortBy',
+  deletefrom: 'deleteFrom',
+};
+
+/** `k=v,k2=v2` or a JSON object. */
+function parseLabels(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  if (v.trim().startsWith('{')) {
+    try {
+      return JSON.parse(v);
+    } catch {
+      throw new BadRequestError('labels: invalid JSON');
+    }
+  }
+  return Object.fromEntries(v.split(',').filter(Boolean).map((kv) => {
+    const i = kv.indexOf('=');
+    return i < 0 ? [kv.trim(), ''] : [kv.slice(0, i).trim(), kv.slice(i + 1).trim()];
+  }));
+}
+
+function summaryOptions(raw: unknown): SummaryRequest {
+  const out: Record<string, unknown> = {};
+  if (raw && typeof raw === 'object') {
+    for (const [k, v] of Object.entries(raw)) {
+      const key = SUMMARY_KEYS[k.toLowerCase()];
+      if (key && v !== '' && v !== undefined) out[key] = key === 'labels' ? parseLabels(v) : v;
+    }
+  }
+  return parseBody(SummaryRequest, out);
+}
+
+/** Health: /api/canary/* (the reference's canary-checker paths) and canary CRUD. */
+export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, opts) => {
+  const feed = app.hasDecorator('events') ? new ChangeFeed((change) => app.events.publish(change)) : null;
+  const onResults = (ids: string[]) => feed?.add(['checks', 'check_statuses', 'check_summary'], ids);
+  const runs = opts.scheduler !== false && (opts.config.MODE === 'console' || opts.config.MODE === 'check-runner');
+  const scheduler = runs
+    ? new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults })
+    : undefined;
+  const health = createHealthService({ db: app.db, scheduler, onResults });
+
+  if (scheduler) {
+    app.addHook('onReady', async () => {
+      await scheduler.start();
+    });
+    app.addHook('onClose', async () => {
+      await scheduler.stop();
+      feed?.flush();
+    });
+  }
+
+  app.get('/api/summary', { config: READ }, (req) => health.summary(summaryOptions(req.query)));
+  app.post('/api/summary', { config: READ }, (req) => health.summary(summaryOptions({ ...(req.query as object), ...(req.body as object) })));
+  app.get('/api/history', { config: READ }, (req) => health.history(parseBody(HistoryRequest, req.query)));
+  app.get('/api/graph', { config: READ }, (req) => health.graph(parseBody(GraphRequest, req.query)));
+  app.get<IdParams & { Querystring: { window?: string } }>('/api/check/:id', { config: READ }, (req) =>
+    health.checkDetail(parseId(req.params.id, 'check id'), req.query.window));
+
+  app.post<IdParams>('/run/check/:id', { config: { access: 'custom' } }, (req: FastifyRequest<IdParams>) => {
+    if (!req.principal!.roles.some((r) => RUN_NOW_ROLES.includes(r))) throw new ForbiddenError();
+    return health.runCheck(parseId(req.params.id, 'check id'));
+  });
+
+  app.get<IdParams>('/:id', { config: READ }, (req) => health.getCanary(parseId(req.params.id, 'canary id')));
+  app.post('/', { config: WRITE }, async (req, reply) => {
+    const created = await health.createCanary(parseBody(CanaryInput, req.body), req.principal!.id);
+    return reply.status(201).send(created);
+  });
+  app.put<IdParams>('/:id', { config: WRITE }, (req) =>
+    health.updateCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryInput, req.body)));
+  app.patch<IdParams>('/:id', { config: WRITE }, (req) =>
+    health.patchCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryPatch, req.body)));
+  app.delete<IdParams>('/:id', { config: WRITE }, async (req) => {
+    await health.deleteCanary(parseId(req.params.id, 'canary id'));
+    return { message: 'success' };
+  });
+};

@@ -1,0 +1,154 @@
+import type pg from 'pg';
+import { CelExprError, celToText, evalCel } from './cel.js';
+import { checkTypeOf } from './checks/index.js';
+import type { CheckResult } from './checks/types.js';
+import { clip, errorText } from './checks/util.js';
+import { recordResult } from './queries.js';
+import { parseCheck } from './spec.js';
+
+/** Default per-check timeout, also capped by the canary's interval. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long past its timeout a check that ignores its AbortSignal is waited for before it is abandoned. */
+const ABANDON_GRACE_MS = 1_000;
+const MAX_MESSAGE = 4_000;
+const MAX_DETAIL_JSON = 16 * 1024;
+
+/** A check as the runner needs it. */
+export interface RunnableCheck {
+  id: string;
+  canaryId: string;
+  type: string;
+  name: string;
+  /** The spec entry as stored in checks.spec. */
+  spec: Record<string, unknown>;
+  /** checks.severity comes from the spec; stored on each result too. */
+  severity?: string | null;
+  labels?: Record<string, string> | null;
+}
+
+export interface RunOptions {
+  /** Aborts the run (shutdown). */
+  signal?: AbortSignal;
+  /** Upper bound for the timeout (the canary's interval), in ms. */
+  maxTimeoutMs?: number;
+  defaultTimeoutMs?: number;
+}
+
+export interface Outcome extends CheckResult {
+  start: Date;
+  invalid: boolean;
+}
+
+const timer = (ms: number) => {
+  let t: NodeJS.Timeout;
+  const p = new Promise<'timeout'>((r) => {
+    t = setTimeout(() => r('timeout'), ms);
+    t.unref?.();
+  });
+  return { p, cancel: () => clearTimeout(t) };
+};
+
+/**
+ * Runs one check without storing anything: validates its spec, runs its type with a timeout, applies
+ * thresholdMillis, then `test.expr` (must be true) and `display.expr` (sets the message). Never throws.
+ */
+export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}): Promise<Outcome> {
+  const start = new Date();
+  const t0 = performance.now();
+  const took = () => Math.round(performance.now() - t0);
+  const invalid = (error: string): Outcome => ({ pass: false, invalid: true, duration: took(), error, data: {}, start });
+  const parsed = parseCheck(check.type, check.spec);
+  if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+  const type = checkTypeOf(check.type)!;
+  const timeoutMs = Math.max(1, Math.min(parsed.timeoutMs ?? opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, opts.maxTimeoutMs ?? Infinity));
+
+  const ac = new AbortController();
+  const onParentAbort = () => ac.abort(new Error('runner stopped'));
+  opts.signal?.addEventListener('abort', onParentAbort, { once: true });
+  const deadline = timer(timeoutMs);
+  void deadline.p.then(() => ac.abort(new Error(`timed out after ${timeoutMs} ms`)));
+  // A type that ignores its signal is abandoned shortly after the timeout: it may not hold the runner.
+  const abandon = timer(timeoutMs + ABANDON_GRACE_MS);
+  let result: CheckResult;
+  try {
+    const raced = await Promise.race([type.run(parsed.typed, { signal: ac.signal, timeoutMs }), abandon.p]);
+    result = raced === 'timeout'
+      ? { pass: false, duration: took(), error: `timed out after ${timeoutMs} ms`, data: {} }
+      : raced;
+  } catch (err) {
+    result = {
+      pass: false, duration: took(), data: {},
+      error: ac.signal.aborted && !opts.signal?.aborted ? `timed out after ${timeoutMs} ms` : errorText(err),
+    };
+  } finally {
+    deadline.cancel();
+    abandon.cancel();
+    opts.signal?.removeEventListener('abort', onParentAbort);
+  }
+  const out: Outcome = { ...result, invalid: result.invalid ?? false, start };
+  if (!Number.isFinite(out.duration) || out.duration < 0) out.duration = took();
+  const common = parsed.common;
+
+  if (out.pass && common.thresholdMillis !== undefined && out.duration > common.thresholdMillis) {
+    out.pass = false;
+    out.error = `took ${out.duration} ms, more than thresholdMillis ${common.thresholdMillis}`;
+  }
+  const vars = { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+  if (out.pass && common.test?.expr) {
+    try {
+      const v = evalCel(common.test.expr, vars);
+      if (typeof v !== 'boolean') {
+        out.pass = false;
+        out.error = 'test expression did not return a boolean value';
+      } else if (!v) {
+        out.pass = false;
+        out.error = `test failed: ${common.test.expr}`;
+      }
+    } catch (err) {
+      out.pass = false;
+      out.invalid = true;
+      out.error = `test expression: ${err instanceof CelExprError ? err.message : errorText(err)}`;
+    }
+  }
+  if (common.display?.expr && !out.invalid) {
+    try {
+      out.message = celToText(evalCel(common.display.expr, vars));
+    } catch (err) {
+      out.pass = false;
+      out.invalid = true;
+      out.error = `display expression: ${err instanceof CelExprError ? err.message : errorText(err)}`;
+    }
+  }
+  return out;
+}
+
+function boundedDetail(detail: unknown): unknown {
+  if (detail === undefined || detail === null) return null;
+  try {
+    const json = JSON.stringify(detail);
+    return json.length > MAX_DETAIL_JSON ? { truncated: true, bytes: json.length } : detail;
+  } catch {
+    return null;
+  }
+}
+
+export interface Recorded {
+  outcome: Outcome;
+  status: 'healthy' | 'unhealthy';
+  transitioned: boolean;
+}
+
+/** Runs a check and stores its result (raw row, latest state, rollups, status transition). */
+export async function runAndRecord(
+  db: pg.Pool, check: RunnableCheck, opts: RunOptions & { nextRuntime?: Date | null } = {},
+): Promise<Recorded> {
+  const outcome = await executeCheck(check, opts);
+  const status = outcome.pass ? 'healthy' : 'unhealthy';
+  const { previous } = await recordResult(db, {
+    checkId: check.id, canaryId: check.canaryId, time: outcome.start, duration: outcome.duration, pass: outcome.pass,
+    invalid: outcome.invalid, message: outcome.message ? clip(outcome.message, MAX_MESSAGE) : null,
+    error: outcome.error ? clip(outcome.error, MAX_MESSAGE) : null, details: boundedDetail(outcome.detail),
+    severity: check.severity ?? null, nextRuntime: opts.nextRuntime ?? null,
+  });
+  return { outcome, status, transitioned: previous !== status };
+}

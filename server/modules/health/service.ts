@@ -1,0 +1,227 @@
+import type pg from 'pg';
+import type {
+  CanaryInput, CanaryPatch, CanaryResponse, CheckDetail, CheckSummary, GraphResponse, HistoryRequest, HistoryResponse,
+  RunCheckResponse, SummaryRequest, SummaryResponse,
+} from '../../contracts/health.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { notifyChange } from '../../lib/events.js';
+import { inTransaction } from '../../lib/tx.js';
+import {
+  checkForRun, getCanary, insertCanary, liveChecksOf, lockCanary, reconcileChecks, softDeleteCanary, updateCanary,
+  type CanaryRow,
+} from './queries.js';
+import { checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryRows, type SummaryRow } from './read-queries.js';
+import { RETENTION_DEFAULTS } from './retention.js';
+import { runAndRecord } from './runner.js';
+import { SpecError, validateCanarySpec } from './spec.js';
+
+export interface HealthServiceDeps {
+  db: pg.Pool;
+  runnerName?: string;
+  /** The scheduler of this replica, when it runs one: told to reload after changes, asked for next run times. */
+  scheduler?: { reload(): Promise<void>; nextRunOf(canaryId: string): number | null };
+  /** Results of Run Now, for live updates. */
+  onResults?: (checkIds: string[]) => void;
+}
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, mo: 30 * 86_400_000, y: 365 * 86_400_000,
+};
+
+/** `15m`, `1h`, `7d`, `1w`, `1mo`, `1y` to ms. */
+export function windowMs(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w|mo|y)$/.exec(text.trim());
+  if (!m) throw new BadRequestError(`invalid duration "${text.slice(0, 40)}" (expected e.g. 15m, 1h, 7d)`);
+  return Number(m[1]) * UNIT_MS[m[2]];
+}
+
+/** A duration ago (`1h`) or an RFC 3339 time. */
+function pointInTime(text: string, now: number): Date {
+  if (/^\d+(\.\d+)?(ms|s|m|h|d|w|mo|y)$/.test(text.trim())) return new Date(now - windowMs(text));
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) throw new BadRequestError(`invalid time "${text.slice(0, 40)}" (a duration such as 1h, or RFC 3339)`);
+  return new Date(t);
+}
+
+/** Graph bucket width by range, as the reference: <=2h 1m, <=24h 15m, <=7d 1h, else 4h. */
+export function bucketSecondsFor(rangeMs: number): number {
+  if (rangeMs <= 2 * 3_600_000) return 60;
+  if (rangeMs <= 24 * 3_600_000) return 900;
+  if (rangeMs <= 7 * 86_400_000) return 3_600;
+  return 14_400;
+}
+
+function toSummary(r: SummaryRow): CheckSummary {
+  return {
+    id: r.id, canary_id: r.canary_id, canary_name: r.canary_name, canary_namespace: r.canary_namespace,
+    agent_id: r.agent_id, name: r.name, type: r.type, namespace: r.namespace, description: r.description, icon: r.icon,
+    labels: r.labels, status: r.status, severity: r.severity, owner: r.owner,
+    uptime: { passed: r.passed, failed: r.failed, last_pass: r.last_pass, last_fail: r.last_fail },
+    latency: { p95: r.p95, p97: r.p97, p99: r.p99, avg: r.avg, rolling1h: 0 },
+    last_transition_time: r.last_transition_time, last_runtime: r.last_runtime, next_runtime: r.next_runtime,
+    created_at: r.created_at, updated_at: r.updated_at, deleted_at: r.deleted_at, silenced_at: r.silenced_at,
+  };
+}
+
+function normalise(input: CanaryInput) {
+  if ('metadata' in input) {
+    return { name: input.metadata.name, namespace: input.metadata.namespace, labels: input.metadata.labels ?? null, spec: input.spec };
+  }
+  return { name: input.name, namespace: input.namespace, labels: input.labels ?? null, spec: input.spec };
+}
+
+/** Validates a spec or refuses it with 400 and every reason, by path. */
+function validSpec(spec: unknown) {
+  try {
+    return validateCanarySpec(spec);
+  } catch (err) {
+    if (err instanceof SpecError) {
+      throw new BadRequestError(`invalid canary spec: ${err.message}`, Object.fromEntries(err.problems.map((p) => [p.path || 'spec', p.message])));
+    }
+    throw err;
+  }
+}
+
+/** Health: canary CRUD, Run Now, summary, history, graph and check detail. */
+export function createHealthService(deps: HealthServiceDeps) {
+  const { db } = deps;
+  const runnerName = deps.runnerName ?? 'local';
+  const reload = () => deps.scheduler?.reload().catch(() => undefined);
+
+  async function canaryResponse(row: CanaryRow, checks?: Array<{ id: string; type: string; name: string }>): Promise<CanaryResponse> {
+    return { ...row, checks: checks ?? (await liveChecksOf(db, row.id)) };
+  }
+
+  /** Writes a canary and its checks in one transaction; live-update events fire on commit. */
+  async function save(id: string | null, v: ReturnType<typeof normalise>, createdBy: string | null): Promise<CanaryResponse> {
+    const valid = validSpec(v.spec);
+    const out = await inTransaction(db, async (c) => {
+      let row: CanaryRow;
+      if (id === null) {
+        row = await insertCanary(c, { ...v, source: 'UI', createdBy });
+      } else {
+        const current = await lockCanary(c, id);
+        if (!current) throw new NotFoundError('canary', id);
+        if (current.source && current.source !== 'UI') {
+          throw new ConflictError(`canary ${id} is managed by its source (${current.source}); edit it there`);
+        }
+        row = await updateCanary(c, id, v);
+      }
+      const checks = await reconcileChecks(c, row.id, row.namespace, valid.checks);
+      await notifyChange(c, { relation: 'canaries', ids: [row.id] });
+      await notifyChange(c, { relation: 'checks', ids: checks.map((x) => x.id) });
+      return { row, checks };
+    });
+    await reload();
+    return canaryResponse(out.row, out.checks);
+  }
+
+  return {
+    async getCanary(id: string): Promise<CanaryResponse> {
+      const row = await getCanary(db, id);
+      if (!row || row.deleted_at) throw new NotFoundError('canary', id);
+      return canaryResponse(row);
+    },
+
+    createCanary(input: CanaryInput, createdBy: string | null) {
+      return save(null, normalise(input), createdBy);
+    },
+
+    updateCanary(id: string, input: CanaryInput) {
+      return save(id, normalise(input), null);
+    },
+
+    async patchCanary(id: string, patch: CanaryPatch) {
+      const row = await getCanary(db, id);
+      if (!row || row.deleted_at) throw new NotFoundError('canary', id);
+      return save(id, {
+        name: patch.name ?? row.name, namespace: patch.namespace ?? row.namespace,
+        labels: patch.labels ?? row.labels, spec: patch.spec ?? row.spec,
+      }, null);
+    },
+
+    async deleteCanary(id: string): Promise<void> {
+      await inTransaction(db, async (c) => {
+        const current = await lockCanary(c, id);
+        if (!current) throw new NotFoundError('canary', id);
+        await softDeleteCanary(c, id);
+        await notifyChange(c, { relation: 'canaries', ids: [id] });
+        await notifyChange(c, { relation: 'checks' });
+      });
+      await reload();
+    },
+
+    /** Runs one check now (whatever its schedule) and stores the result. */
+    async runCheck(id: string): Promise<RunCheckResponse> {
+      const check = await checkForRun(db, id);
+      if (!check || check.deleted_at) throw new NotFoundError('check', id);
+      const next = deps.scheduler?.nextRunOf(check.canary_id);
+      const canarySeverity = typeof check.canary_spec.severity === 'string' ? check.canary_spec.severity.toLowerCase() : null;
+      const r = await runAndRecord(db, {
+        id: check.id, canaryId: check.canary_id, type: check.type, name: check.name, spec: check.spec,
+        severity: typeof check.spec.severity === 'string' ? check.spec.severity.toLowerCase() : canarySeverity,
+      }, { nextRuntime: next ? new Date(next) : null });
+      deps.onResults?.([check.id]);
+      const o = r.outcome;
+      return {
+        id: check.id, name: check.name, start: o.start.toISOString(), pass: o.pass, invalid: o.invalid,
+        duration: o.duration, message: o.message, error: o.error, detail: o.detail, status: r.status, transitioned: r.transitioned,
+      };
+    },
+
+    async summary(req: SummaryRequest): Promise<SummaryResponse> {
+      const t0 = performance.now();
+      const window = req.window ?? '1h';
+      const rows = await summaryRows(db, {
+        since: new Date(Date.now() - windowMs(window)), checkId: req.checkID, canaryId: req.canaryID, labels: req.labels,
+        deleteFrom: req.deleteFrom ? new Date(req.deleteFrom) : undefined, desc: req.sortBy === '-name',
+      });
+      return { duration: Math.round(performance.now() - t0), runnerName, window, checks_summary: rows.map(toSummary) };
+    },
+
+    async history(req: HistoryRequest): Promise<HistoryResponse> {
+      return historyRows(db, {
+        checkId: req.check, since: new Date(Date.now() - windowMs(req.start)),
+        status: req.status === undefined ? undefined : req.status === '1', minDuration: req.duration,
+        limit: req.pageSize, offset: (req.page - 1) * req.pageSize,
+      });
+    },
+
+    async graph(req: { check: string; since?: string; start?: string; until?: string; end?: string }): Promise<GraphResponse> {
+      const t0 = performance.now();
+      const now = Date.now();
+      const from = pointInTime(req.since ?? req.start ?? '1h', now);
+      const to = pointInTime(req.until ?? req.end ?? '0s', now);
+      if (from.getTime() > to.getTime()) throw new BadRequestError('the range starts after it ends');
+      const bucketSeconds = bucketSecondsFor(to.getTime() - from.getTime());
+      const raw = from.getTime() >= now - RETENTION_DEFAULTS.rawDays * 86_400_000;
+      const { series, stats } = raw
+        ? await graphFromRaw(db, req.check, from, to, bucketSeconds)
+        : await graphFromRollups(db, req.check, from, to, bucketSeconds);
+      return {
+        duration: Math.round(performance.now() - t0), runnerName, bucketSeconds,
+        status: series.map((b) => ({ time: b.time, duration: b.duration ?? 0, passed: b.passed, failed: b.failed, ...(b.status && { status: true }) })),
+        latency: { p95: stats.p95, p97: stats.p97, p99: stats.p99, avg: stats.avg, rolling1h: 0 },
+        uptime: { passed: stats.passed, failed: stats.failed },
+      };
+    },
+
+    async checkDetail(id: string, window = '1h'): Promise<CheckDetail> {
+      const rows = await summaryRows(db, { since: new Date(Date.now() - windowMs(window)), checkId: id, deleteFrom: new Date(0) });
+      const extras = await checkExtras(db, id);
+      if (!rows[0] || !extras) throw new NotFoundError('check', id);
+      const summary = toSummary(rows[0]);
+      const next = deps.scheduler?.nextRunOf(summary.canary_id);
+      return {
+        ...summary,
+        next_runtime: next ? new Date(next).toISOString() : summary.next_runtime ?? null,
+        spec: extras.spec, canary: extras.canary,
+        last_status: extras.has_latest
+          ? { duration: extras.last_duration, message: extras.last_message, error: extras.last_error }
+          : null,
+      };
+    },
+  };
+}
+
+export type HealthService = ReturnType<typeof createHealthService>;

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { celSyntaxError } from './cel.js';
+import { checkTypeOf } from './checks/index.js';
+import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
+
+/** The Canary spec (canaries.flanksource.com/v1) as far as this console runs it; see reference/crds.md. */
+
+const Severity = z.string().transform((s) => s.toLowerCase()).pipe(z.enum(['info', 'low', 'medium', 'high', 'critical']));
+const Labels = z.record(z.string().min(1).max(253), z.string().max(1024));
+
+const Expr = z.object({
+  expr: z.string().optional(),
+  template: z.string().optional(),
+  javascript: z.string().optional(),
+  jsonPath: z.string().optional(),
+}).loose();
+
+/** Fields every check has, whatever its type (the reference's `Description` + `Templatable`). */
+export const CommonCheck = z.object({
+  name: z.string().trim().min(1, 'name is required').max(255),
+  description: z.string().max(4_096).optional(),
+  namespace: z.string().max(253).optional(),
+  icon: z.string().max(1_024).optional(),
+  labels: Labels.optional(),
+  severity: Severity.optional(),
+  owner: z.string().max(1_024).optional(),
+  test: Expr.optional(),
+  display: Expr.optional(),
+  thresholdMillis: z.number().int().min(0).optional(),
+  /** Per-check timeout: seconds, or a duration such as `10s`. */
+  timeout: z.union([z.number().positive(), z.string()]).optional(),
+}).loose();
+export type CommonCheck = z.infer<typeof CommonCheck>;
+
+const CanaryFields = z.object({
+  schedule: z.string().optional(),
+  interval: z.number().int().min(0).optional(),
+  replicas: z.number().int().min(0).optional(),
+  icon: z.string().optional(),
+  severity: Severity.optional(),
+  owner: z.string().optional(),
+  resultMode: z.string().optional(),
+  agentSelector: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.unknown()).optional(),
+  retries: z.unknown().optional(),
+}).loose();
+export type CanaryFields = z.infer<typeof CanaryFields>;
+const CANARY_FIELDS = new Set(Object.keys(CanaryFields.shape));
+
+/** Check keys of the reference's CanarySpec that this console does not run (yet): refused by name. */
+const REFERENCE_CHECK_KEYS = new Set([
+  'icmp', 'postgres', 'mysql', 'mssql', 'redis', 'mongodb', 'elasticsearch', 'opensearch', 'prometheus',
+  'alertmanager', 'kubernetes', 'kubernetesResource', 'pod', 'namespace', 'junit', 'helm', 's3', 'folder', 'ldap',
+  'restic', 'jmeter', 'docker', 'dockerPush', 'containerd', 'containerdPush', 'gitProtocol', 'github', 'catalog',
+  'webhook', 'cloudwatch', 'awsConfig', 'awsConfigRule', 'databaseBackup', 'dynatrace', 'azureDevops', 'pubsub',
+]);
+
+/** One check of a canary, ready to be stored as a `checks` row. */
+export interface CheckDef {
+  type: string;
+  name: string;
+  description: string | null;
+  icon: string | null;
+  labels: Record<string, string> | null;
+  severity: string | null;
+  owner: string | null;
+  namespace: string | null;
+  /** The spec entry as written (stored in checks.spec). */
+  spec: Record<string, unknown>;
+}
+
+export interface ValidCanary {
+  fields: CanaryFields;
+  schedule: Schedule;
+  checks: CheckDef[];
+}
+
+/** A spec that does not validate: every reason, by path. */
+export class SpecError extends Error {
+  constructor(readonly problems: Array<{ path: string; message: string }>) {
+    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+  }
+}
+
+/** Seconds or a Go duration to ms; undefined when absent. */
+export function timeoutMs(t: number | string | undefined): number | undefined {
+  if (t === undefined) return undefined;
+  return typeof t === 'number' ? t * 1000 : parseGoDuration(t);
+}
+
+const issuePath = (prefix: string, path: PropertyKey[]) => [prefix, ...path.map(String)].filter(Boolean).join('.');
+
+/**
+ * Validates one check entry against the common fields and its type's schema. Returns the parsed parts or the
+ * problems; used when a canary is saved and again before every run (the spec may predate a type's rules).
+ */
+export function parseCheck(type: string, entry: unknown, where = ''):
+  | { ok: true; common: CommonCheck; typed: unknown; timeoutMs?: number }
+  | { ok: false; problems: Array<{ path: string; message: string }> } {
+  const problems: Array<{ path: string; message: string }> = [];
+  const ct = checkTypeOf(type);
+  if (!ct) return { ok: false, problems: [{ path: where, message: `unknown check type "${type}"` }] };
+  const common = CommonCheck.safeParse(entry);
+  if (!common.success) for (const i of common.error.issues) problems.push({ path: issuePath(where, i.path), message: i.message });
+  const typed = ct.schema.safeParse(entry);
+  if (!typed.success) for (const i of typed.error.issues) problems.push({ path: issuePath(where, i.path), message: i.message });
+  if (!common.success || !typed.success) return { ok: false, problems };
+  const c = common.data;
+  for (const key of ['template', 'javascript', 'jsonPath'] as const) {
+    if (c.test?.[key] !== undefined) problems.push({ path: issuePath(where, ['test', key]), message: `test.${key} is not supported; use test.expr (CEL)` });
+    if (c.display?.[key] !== undefined) problems.push({ path: issuePath(where, ['display', key]), message: `display.${key} is not supported; use display.expr (CEL)` });
+  }
+  for (const key of ['test', 'display'] as const) {
+    const expr = c[key]?.expr;
+    if (expr === undefined) continue;
+    const err = expr.trim() ? celSyntaxError(expr) : 'empty expression';
+    if (err) problems.push({ path: issuePath(where, [key, 'expr']), message: `invalid CEL: ${err}` });
+  }
+  let t: number | undefined;
+  try {
+    t = timeoutMs(c.timeout);
+  } catch (err) {
+    problems.push({ path: issuePath(where, ['timeout']), message: (err as Error).message });
+  }
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, common: c, typed: typed.data, timeoutMs: t };
+}
+
+/** Validates a whole Canary spec; throws SpecError with every problem found. */
+export function validateCanarySpec(spec: unknown): ValidCanary {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new SpecError([{ path: 'spec', message: 'expected an object' }]);
+  const problems: Array<{ path: string; message: string }> = [];
+  const base = CanaryFields.safeParse(spec);
+  if (!base.success) for (const i of base.error.issues) problems.push({ path: issuePath('spec', i.path), message: i.message });
+  let schedule: Schedule = { kind: 'never', text: '@never' };
+  if (base.success) {
+    try {
+      schedule = parseSchedule(base.data.schedule, base.data.interval);
+    } catch (err) {
+      if (!(err instanceof ScheduleError)) throw err;
+      problems.push({ path: base.data.schedule ? 'spec.schedule' : 'spec.interval', message: err.message });
+    }
+  }
+  const checks: CheckDef[] = [];
+  const seen = new Set<string>();
+  for (const [key, value] of Object.entries(spec as Record<string, unknown>)) {
+    if (CANARY_FIELDS.has(key)) continue;
+    if (!checkTypeOf(key)) {
+      problems.push({
+        path: `spec.${key}`,
+        message: REFERENCE_CHECK_KEYS.has(key) ? `check type "${key}" is not supported by this console` : `unknown field or check type "${key}"`,
+      });
+      continue;
+    }
+    if (!Array.isArray(value)) {
+      problems.push({ path: `spec.${key}`, message: 'expected a list of checks' });
+      continue;
+    }
+    value.forEach((entry, i) => {
+      const where = `spec.${key}.${i}`;
+      const parsed = parseCheck(key, entry, where);
+      if (!parsed.ok) return problems.push(...parsed.problems);
+      const c = parsed.common;
+      if (seen.has(`${key}/${c.name}`)) return problems.push({ path: `${where}.name`, message: `duplicate ${key} check name "${c.name}"` });
+      seen.add(`${key}/${c.name}`);
+      checks.push({
+        type: key, name: c.name, description: c.description ?? null, icon: c.icon ?? base.data?.icon ?? null,
+        labels: c.labels ?? null, severity: c.severity ?? base.data?.severity ?? null, owner: c.owner ?? base.data?.owner ?? null,
+        namespace: c.namespace ?? null, spec: entry as Record<string, unknown>,
+      });
+    });
+  }
+  if (!problems.length && checks.length === 0) problems.push({ path: 'spec', message: 'a canary needs at least one check' });
+  if (problems.length) throw new SpecError(problems);
+  return { fields: base.data!, schedule, checks };
+}
