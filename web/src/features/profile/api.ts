@@ -1,22 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { ChangePasswordRequest, UpdateProfileRequest, UpdateProfileResponse } from '@contracts/auth';
 import { api } from '../../lib/api-client';
 
 // whoami holds the signed-in user's name (the auth feature's key; features do not import each other)
 const SESSION_KEY = ['auth', 'whoami'] as const;
 
-const name = (what: string) =>
-  z.string().trim().min(1, `Please provide valid ${what} name`).max(100, `Please provide valid ${what} name`);
-
-/** Your Profile → name. */
-export const ProfileForm = z.object({ firstName: name('first'), lastName: name('last') });
+/** Your Profile → name: the server's contract, with its messages. */
+export const ProfileForm = UpdateProfileRequest;
 export type ProfileForm = z.infer<typeof ProfileForm>;
 
-/** Your Profile → password; the new one follows the registration rule (8 characters or more). */
+/** Your Profile → password: the server's rules for both passwords, plus the confirmation. */
 export const PasswordForm = z
   .object({
-    currentPassword: z.string().min(1, 'Please provide your current password').max(1024),
-    newPassword: z.string().min(8, 'password must be at least 8 characters').max(1024, 'password is too long'),
+    currentPassword: ChangePasswordRequest.shape.current_password,
+    newPassword: ChangePasswordRequest.shape.new_password,
     confirmPassword: z.string(),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], error: 'Passwords do not match' });
@@ -26,13 +24,13 @@ export type PasswordForm = z.infer<typeof PasswordForm>;
 export function useUpdateProfile() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (form: ProfileForm) => api.patch('/api/auth/profile', form),
+    mutationFn: (form: ProfileForm) => api.patch('/api/auth/profile', form, { schema: UpdateProfileResponse }),
     onSuccess: () => qc.invalidateQueries({ queryKey: SESSION_KEY }),
     meta: { silent: true },
   });
 }
 
-/** Changes your password; the current one must be right. */
+/** Changes your password; the current one must be right. Other sessions end; this one stays. */
 export function useChangePassword() {
   return useMutation({
     mutationFn: (form: PasswordForm) =>

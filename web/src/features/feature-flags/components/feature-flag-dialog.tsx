@@ -31,7 +31,11 @@ export function FeatureFlagDialog({ open, flag, existing, currentUserId, onClose
   const { errors } = form.formState;
 
   useEffect(() => {
-    if (open) form.reset({ name: flag?.name ?? '', value: flag?.value ?? '' });
+    if (!open) return;
+    form.reset({ name: flag?.name ?? '', value: flag?.value ?? '' });
+    // Fluent's Dialog focuses its first focusable element (the close button) once open: move on to the first field
+    const timer = setTimeout(() => form.setFocus(flag ? 'value' : 'name'));
+    return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, flag]);
 
@@ -87,7 +91,7 @@ export function FeatureFlagDialog({ open, flag, existing, currentUserId, onClose
               <Input
                 readOnly={!!flag}
                 autoComplete="off"
-                autoFocus={!flag}
+               
                 value={field.value}
                 onChange={(_, d) => field.onChange(d.value)}
                 onBlur={field.onBlur}
@@ -104,7 +108,7 @@ export function FeatureFlagDialog({ open, flag, existing, currentUserId, onClose
             render={({ field }) => (
               <Input
                 autoComplete="off"
-                autoFocus={!!flag}
+               
                 value={field.value}
                 onChange={(_, d) => field.onChange(d.value)}
                 onBlur={field.onBlur}

@@ -30,7 +30,11 @@ export function AddTeamDialog({ open, onOpenChange, existing, currentUserId, onC
   const { errors } = form.formState;
 
   useEffect(() => {
-    if (open) form.reset(EMPTY);
+    if (!open) return;
+    form.reset(EMPTY);
+    // Fluent's Dialog focuses its first focusable element (the close button) once open: move on to the first field
+    const timer = setTimeout(() => form.setFocus('name'));
+    return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
@@ -82,7 +86,7 @@ export function AddTeamDialog({ open, onOpenChange, existing, currentUserId, onC
             render={({ field }) => (
               <Input
                 autoComplete="off"
-                autoFocus
+               
                 value={field.value}
                 onChange={(_, d) => field.onChange(d.value)}
                 onBlur={field.onBlur}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -24,8 +24,6 @@ import { useInviteUser } from '../api';
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM },
-  link: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center' },
-  linkInput: { flex: 1, minWidth: 0 },
   muted: { color: tokens.colorNeutralForeground2 },
 });
 
@@ -39,6 +37,7 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
   const formId = useId();
   const invite = useInviteUser();
   const [sent, setSent] = useState<Invite | null>(null);
+  const linkRef = useRef<HTMLInputElement>(null);
   const form = useForm({ resolver: zodResolver(InviteUserRequest), defaultValues: EMPTY, mode: 'onTouched' });
   const { errors } = form.formState;
 
@@ -48,8 +47,16 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
     setSent(null);
     form.reset(EMPTY);
     invite.reset();
+    // Fluent's Dialog focuses its first focusable element (the close button) once open: move on to the first field
+    const timer = setTimeout(() => form.setFocus('firstName'));
+    return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
+
+  // the Invite button that had focus is gone: hand focus to the link, selected and ready to copy
+  useEffect(() => {
+    if (sent) linkRef.current?.focus();
+  }, [sent]);
 
   const onSubmit = form.handleSubmit((body) =>
     invite.mutate(body, {
@@ -84,9 +91,7 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
             label="Invite link"
             hint={`Share it with ${sent.name}; it works once, until ${formatDateTime(sent.expires_at)}.`}
           >
-            <div className={s.link}>
-              <Input className={s.linkInput} readOnly value={sent.link} onFocus={(e) => e.target.select()} />
-            </div>
+            <Input ref={linkRef} readOnly value={sent.link} onFocus={(e) => e.target.select()} />
           </Field>
         </div>
       </AppDialog>
@@ -126,7 +131,7 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
               render={({ field }) => (
                 <Input
                   autoComplete="off"
-                  autoFocus
+                 
                   value={field.value}
                   onChange={(_, d) => field.onChange(d.value)}
                   onBlur={field.onBlur}

@@ -1,0 +1,30 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** /profile-settings: Your Profile. */
+export class ProfilePage {
+  readonly nameSection: Locator;
+  readonly passwordSection: Locator;
+
+  constructor(readonly page: Page) {
+    this.nameSection = page.getByRole('region', { name: 'Name' });
+    this.passwordSection = page.getByRole('region', { name: 'Password' });
+  }
+
+  async goto() {
+    await this.page.goto('/profile-settings');
+    await expect(this.passwordSection).toBeVisible();
+  }
+
+  async changeName(first: string, last: string) {
+    await this.nameSection.getByRole('textbox', { name: 'First name' }).fill(first);
+    await this.nameSection.getByRole('textbox', { name: 'Last name' }).fill(last);
+    await this.nameSection.getByRole('button', { name: 'Save' }).click();
+  }
+
+  async changePassword(current: string, next: string, confirm = next) {
+    await this.passwordSection.getByLabel('Current password').fill(current);
+    await this.passwordSection.getByLabel('New password', { exact: true }).fill(next);
+    await this.passwordSection.getByLabel('Confirm new password').fill(confirm);
+    await this.passwordSection.getByRole('button', { name: 'Change password' }).click();
+  }
+}
