@@ -1,8 +1,14 @@
+import { alertmanagerCheck } from './alertmanager.js';
 import { dnsCheck } from './dns.js';
+import { elasticsearchCheck } from './elasticsearch.js';
 import { execCheck } from './exec.js';
+import { folderCheck } from './folder.js';
 import { httpCheck } from './http.js';
 import { mysqlCheck } from './mysql.js';
+import { opensearchCheck } from './opensearch.js';
 import { postgresCheck } from './postgres.js';
+import { prometheusCheck } from './prometheus.js';
+import { redisCheck } from './redis.js';
 import { tcpCheck } from './tcp.js';
 import type { CheckType } from './types.js';
 
@@ -17,6 +23,12 @@ export const CHECK_TYPES: Readonly<Record<string, CheckType<any>>> = {
   exec: execCheck,
   postgres: postgresCheck,
   mysql: mysqlCheck,
+  redis: redisCheck,
+  prometheus: prometheusCheck,
+  alertmanager: alertmanagerCheck,
+  folder: folderCheck,
+  elasticsearch: elasticsearchCheck,
+  opensearch: opensearchCheck,
 };
 
 /** The type for a spec key, if this console runs it. */

@@ -45,11 +45,14 @@ export function passResult(
   return { pass: true, duration: elapsed(start), message: extra.message, detail: extra.detail, data: extra.data ?? {} };
 }
 
-/** What a check reports when the runner's timeout (or shutdown) aborted it. */
+/**
+ * What a check reports when its signal fired: the runner aborts with its own reason ("timed out after N ms",
+ * "runner stopped"), which is kept; a bare AbortSignal.timeout()/abort() becomes "timed out after N ms".
+ */
 export function abortedText(ctx: CheckContext): string {
-  const reason = ctx.signal.reason;
+  const reason: unknown = ctx.signal.reason;
   if (reason instanceof Error && reason.name !== 'AbortError' && reason.name !== 'TimeoutError' && reason.message) {
-    return `aborted: ${reason.message}`;
+    return reason.message;
   }
   return `timed out after ${ctx.timeoutMs} ms`;
 }
