@@ -30,7 +30,7 @@ function useColumns(): DataTableColumn<SampleCheck>[] {
     () => [
       col.accessor('name', {
         header: 'Name',
-        meta: { width: '26%' },
+        meta: { width: '24%' },
         cell: (info) => (
           <span className={s.name}>
             <HealthIndicator health={info.row.original.health} size="small" />
@@ -39,7 +39,7 @@ function useColumns(): DataTableColumn<SampleCheck>[] {
         ),
       }),
       col.accessor('namespace', { header: 'Namespace', meta: { width: '11%' } }),
-      col.accessor('type', { header: 'Type', meta: { width: '9%' } }),
+      col.accessor('type', { header: 'Type', meta: { width: '10%' } }),
       col.accessor('health', {
         header: 'Health',
         meta: {
@@ -59,19 +59,19 @@ function useColumns(): DataTableColumn<SampleCheck>[] {
       }),
       col.accessor('latencyMs', {
         header: 'Latency',
-        meta: { width: '8%', align: 'end' },
+        meta: { width: '9%', align: 'end' },
         cell: (info) => formatDuration(info.getValue()),
       }),
       col.accessor('labels', {
         header: 'Labels',
         enableSorting: false,
-        meta: { width: '21%' },
-        cell: (info) => <LabelChips labels={info.getValue()} limit={2} />,
+        meta: { width: '18%' },
+        cell: (info) => <LabelChips labels={info.getValue()} limit={2} singleLine />,
       }),
       col.accessor('lastRun', {
         header: 'Last run',
         sortFn: 'datetime',
-        meta: { width: '8%' },
+        meta: { width: '9%' },
         cell: (info) => <Age value={info.getValue()} />,
       }),
     ],

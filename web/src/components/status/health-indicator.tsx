@@ -2,10 +2,10 @@ import { makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-componen
 import { healthColor, type HealthColor } from './health';
 
 export const HEALTH_TOKENS: Record<HealthColor, string> = {
-  red: tokens.colorPaletteRedBackground3,
+  red: tokens.colorStatusDangerBackground3,
   gray: tokens.colorNeutralForeground4,
-  orange: tokens.colorPaletteDarkOrangeBackground3,
-  green: tokens.colorPaletteGreenBackground3,
+  orange: tokens.colorStatusWarningBackground3,
+  green: tokens.colorStatusSuccessBackground3,
 };
 
 const useStyles = makeStyles({

@@ -1,28 +1,32 @@
 import { useState } from 'react';
-import { Button, makeStyles, Tag, tokens, Tooltip } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, Tag, tokens, Tooltip } from '@fluentui/react-components';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
-  chip: { maxWidth: '260px' },
+  // in a table cell the chips stay on one line and clip, so every row keeps the 35 px rhythm
+  singleLine: { flexWrap: 'nowrap', overflow: 'hidden' },
+  chip: { maxWidth: '260px', flexShrink: 0 },
+  more: { minWidth: 0, paddingInline: tokens.spacingHorizontalS, flexShrink: 0 },
   key: { color: tokens.colorNeutralForeground3 },
-  more: { minWidth: 0, paddingInline: tokens.spacingHorizontalS },
 });
 
 export interface LabelChipsProps {
   labels: Record<string, string | number | boolean | null | undefined>;
   /** How many chips show before "+N more" (default 3). */
   limit?: number;
+  /** One line, clipped (table cells); "+N more" then opens the full list in place of the cell's chips. */
+  singleLine?: boolean;
 }
 
 /** Key/value labels as chips; the rest collapse into "+N more", which opens them in place. */
-export function LabelChips({ labels, limit = 3 }: LabelChipsProps) {
+export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
   const s = useStyles();
   const [expanded, setExpanded] = useState(false);
   const entries = Object.entries(labels).sort(([a], [b]) => a.localeCompare(b));
   const shown = expanded ? entries : entries.slice(0, limit);
   const hidden = entries.length - shown.length;
   return (
-    <div className={s.root} role="list" aria-label="Labels">
+    <div className={mergeClasses(s.root, singleLine && !expanded && s.singleLine)} role="list" aria-label="Labels">
       {shown.map(([k, v]) => {
         const text = v === null || v === undefined || v === '' ? k : `${k}: ${String(v)}`;
         return (
