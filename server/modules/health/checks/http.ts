@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
@@ -44,7 +45,8 @@ function fetchOnce(url: URL, spec: HttpSpec, signal: AbortSignal): Promise<Fetch
       ...(url.protocol === 'https:' && {
         rejectUnauthorized: !spec.tlsConfig?.insecureSkipVerify,
         ca: spec.tlsConfig?.ca,
-        servername: url.hostname,
+        // SNI carries names only (RFC 6066)
+        servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
       }),
     }, (res) => {
       let sslDaysLeft: number | undefined;
