@@ -4,6 +4,7 @@ import { elasticsearchCheck } from './elasticsearch.js';
 import { execCheck } from './exec.js';
 import { folderCheck } from './folder.js';
 import { httpCheck } from './http.js';
+import { icmpCheck } from './icmp.js';
 import { mysqlCheck } from './mysql.js';
 import { opensearchCheck } from './opensearch.js';
 import { postgresCheck } from './postgres.js';
@@ -29,6 +30,7 @@ export const CHECK_TYPES: Readonly<Record<string, CheckType<any>>> = {
   folder: folderCheck,
   elasticsearch: elasticsearchCheck,
   opensearch: opensearchCheck,
+  icmp: icmpCheck,
 };
 
 /** The type for a spec key, if this console runs it. */
