@@ -1,0 +1,135 @@
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HealthScheduler } from '../../server/modules/health/scheduler.js';
+import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
+
+// MODE=agent keeps the app's own scheduler off; each test runs one of its own with short timings.
+let t: TestContext;
+let admin: Record<string, string>;
+let hangPort: number;
+let openPort: number;
+const servers: net.Server[] = [];
+const sockets = new Set<net.Socket>();
+let scheduler: HealthScheduler | undefined;
+
+const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  t = await createTestApp({ MODE: 'agent' });
+  admin = await sessionHeaders(t.db, (await makePerson(t.db, { roles: ['admin'] })).id);
+  const listen = (s: net.Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as AddressInfo).port)));
+  const hang = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+  });
+  const open = net.createServer((s) => s.end());
+  servers.push(hang, open);
+  hangPort = await listen(hang);
+  openPort = await listen(open);
+});
+afterEach(async () => {
+  await scheduler?.stop();
+  scheduler = undefined;
+  await t.db.query('UPDATE canaries SET deleted_at = now() WHERE deleted_at IS NULL');
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await t.close();
+});
+
+async function createCanary(name: string, spec: Record<string, unknown>) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/canary', headers: admin, payload: { name, spec } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; checks: Array<{ id: string }> };
+}
+
+const runsOf = async (canaryId: string) => (await t.db.query(
+  `SELECT time_start, time_end, status FROM job_history WHERE resource_id = $1 AND name = 'Canary' ORDER BY time_start`, [canaryId],
+)).rows;
+
+const resultsOf = async (checkId: string) => (await t.db.query(
+  'SELECT time, status, error, duration FROM check_statuses WHERE check_id = $1 ORDER BY time', [checkId],
+)).rows;
+
+function start(opts: Partial<ConstructorParameters<typeof HealthScheduler>[1]> = {}) {
+  scheduler = new HealthScheduler(t.db, { log: quiet, tickMs: 50, reloadMs: 200, retentionEveryMs: 0, ...opts });
+  return scheduler.start().then(() => scheduler!);
+}
+
+describe('health scheduler', () => {
+  it('runs canaries on @every, records results, latest state and a job history row per run', async () => {
+    const c = await createCanary('tcp-every', { schedule: '@every 1s', tcp: [{ name: 'open', endpoint: `127.0.0.1:${openPort}` }] });
+    const s = await start();
+    await sleep(2_600);
+    const results = await resultsOf(c.checks[0].id);
+    expect(results.length).toBeGreaterThanOrEqual(2);
+    expect(results.length).toBeLessThanOrEqual(3);
+    expect(results.every((r) => r.status === true)).toBe(true);
+    expect((await runsOf(c.id)).every((r) => r.status === 'SUCCESS')).toBe(true);
+    const latest = await t.db.query('SELECT status, next_runtime FROM checks_unlogged WHERE check_id = $1', [c.checks[0].id]);
+    expect(latest.rows[0].status).toBe('healthy');
+    expect(latest.rows[0].next_runtime.getTime()).toBeGreaterThan(Date.now() - 1_000);
+    expect(s.stats().lagP99).toBeLessThan(500);
+  });
+
+  it('never runs one canary twice at once: an occurrence due while it runs is skipped', async () => {
+    const c = await createCanary('slow-exec', { schedule: '@every 1s', exec: [{ name: 'sleepy', script: 'sleep 1.6', timeout: 5 }] });
+    const s = await start();
+    await sleep(4_200);
+    await s.stop();
+    const runs = await runsOf(c.id);
+    expect(runs.length).toBeGreaterThanOrEqual(1);
+    for (let i = 1; i < runs.length; i++) expect(runs[i].time_start.getTime()).toBeGreaterThanOrEqual(runs[i - 1].time_end.getTime());
+    expect(s.stats().skipped).toBeGreaterThan(0);
+  });
+
+  it('enforces the timeout of a hanging target without delaying other canaries', async () => {
+    const hung = await createCanary('hung', {
+      schedule: '@every 1s', http: [{ name: 'hangs', url: `http://127.0.0.1:${hangPort}/`, timeout: '1500ms' }],
+    });
+    const fast = await createCanary('fast', { schedule: '@every 1s', tcp: [{ name: 'quick', endpoint: `127.0.0.1:${openPort}` }] });
+    // one main-lane slot: the hung check is moved to the slow lane after 100 ms, so the fast one still gets through
+    const s = await start({ concurrency: 1, slowAfterMs: 100 });
+    await sleep(3_600);
+    await s.stop();
+    const quick = await resultsOf(fast.checks[0].id);
+    expect(quick.length).toBeGreaterThanOrEqual(3);
+    const gaps = quick.slice(1).map((r, i) => r.time.getTime() - quick[i].time.getTime());
+    expect(Math.max(...gaps)).toBeLessThan(1_500);
+    const hangs = await resultsOf(hung.checks[0].id);
+    expect(hangs.length).toBeGreaterThanOrEqual(1);
+    expect(hangs[0]).toMatchObject({ status: false, error: 'timed out after 1000 ms' });
+  });
+
+  it('picks up created, edited and deleted canaries within its reload period', async () => {
+    const s = await start();
+    const c = await createCanary('late', { schedule: '@every 1s', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}` }] });
+    await sleep(1_600);
+    expect((await resultsOf(c.checks[0].id)).length).toBeGreaterThanOrEqual(1);
+    expect(s.nextRunOf(c.id)).not.toBeNull();
+    const edit = await t.app.inject({
+      method: 'PATCH', url: `/api/canary/${c.id}`, headers: admin, payload: { spec: { schedule: '@every 1h', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}` }] } },
+    });
+    expect(edit.statusCode).toBe(200);
+    await sleep(500);
+    expect(s.nextRunOf(c.id)! - Date.now()).toBeGreaterThan(2_000);
+    await t.app.inject({ method: 'DELETE', url: `/api/canary/${c.id}`, headers: admin });
+    await sleep(500);
+    expect(s.nextRunOf(c.id)).toBeNull();
+  });
+
+  it('keeps running when a stored canary has a schedule that no longer parses, and says why', async () => {
+    const good = await createCanary('good', { schedule: '@every 1s', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}` }] });
+    const bad = await createCanary('bad', { schedule: '@every 1s', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}` }] });
+    // written around the API, as an older version or a direct edit might have
+    await t.db.query(`UPDATE canaries SET spec = spec || '{"schedule": "@every banana"}' WHERE id = $1`, [bad.id]);
+    const s = await start();
+    await sleep(1_600);
+    expect(s.nextRunOf(bad.id)).toBeNull();
+    expect((await resultsOf(good.checks[0].id)).length).toBeGreaterThanOrEqual(1);
+    const runs = await t.db.query(`SELECT status, details FROM job_history WHERE resource_id = $1`, [bad.id]);
+    expect(runs.rows).toEqual([{ status: 'FAILED', details: { error: expect.stringContaining('invalid duration "banana"') } }]);
+  });
+});
