@@ -15,6 +15,10 @@ export class ProfilePage {
     await expect(this.passwordSection).toBeVisible();
   }
 
+  field(name: string): Locator {
+    return this.page.getByRole('textbox', { name, exact: true });
+  }
+
   async changeName(first: string, last: string) {
     await this.nameSection.getByRole('textbox', { name: 'First name' }).fill(first);
     await this.nameSection.getByRole('textbox', { name: 'Last name' }).fill(last);
@@ -22,9 +26,9 @@ export class ProfilePage {
   }
 
   async changePassword(current: string, next: string, confirm = next) {
-    await this.passwordSection.getByLabel('Current password').fill(current);
-    await this.passwordSection.getByLabel('New password', { exact: true }).fill(next);
-    await this.passwordSection.getByLabel('Confirm new password').fill(confirm);
+    await this.field('Current password').fill(current);
+    await this.field('New password').fill(next);
+    await this.field('Confirm new password').fill(confirm);
     await this.passwordSection.getByRole('button', { name: 'Change password' }).click();
   }
 }

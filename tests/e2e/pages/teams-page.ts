@@ -35,7 +35,7 @@ export class TeamsPage {
     await this.page.getByRole('button', { name: 'Add Members' }).click();
     const search = this.dialog.getByRole('combobox', { name: 'Search people' });
     for (const name of names) {
-      await search.fill(name);
+      await search.pressSequentially(name);
       await this.page.getByRole('option', { name: new RegExp(name) }).click();
     }
     await this.dialog.getByRole('button', { name: 'Add', exact: true }).click();
