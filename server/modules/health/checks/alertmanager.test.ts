@@ -60,12 +60,12 @@ describe('alertmanager check against a fake Alertmanager API v2', () => {
   it('reports a filter Alertmanager rejects as an invalid spec', async () => {
     const r = await run({ url: am.url, alerts: ['(unclosed'] });
     expect(r).toMatchObject({ pass: false, invalid: true });
-    expect(r.message).toMatch(/bad matcher format/);
+    expect(r.error).toMatch(/bad matcher format/);
   });
 
   it('reports an invalid label name without asking the server', async () => {
     const before = am.requests.length;
-    expect(await run({ url: am.url, filters: { 'bad-label': 'x' } })).toMatchObject({ invalid: true, message: expect.stringMatching(/invalid label name/) });
+    expect(await run({ url: am.url, filters: { 'bad-label': 'x' } })).toMatchObject({ invalid: true, error: expect.stringMatching(/invalid label name/) });
     expect(am.requests.length).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConnectionFields, envValue, targetUrl } from './lib/env-var.js';
 import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './lib/http.js';
-import { InvalidSpecError, failResult, invalidResult, passResult, resultFromError } from './lib/result.js';
+import { InvalidSpecError, failResult, invalidResult, passResult, resultFromError, plural } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
 
@@ -74,7 +74,7 @@ async function runAlertmanager(spec: AlertmanagerCheckSpec, ctx: CheckContext): 
     const data = { alerts, count: alerts.length };
     const detail = { endpoint: url.toString(), count: alerts.length, alerts: alerts.slice(0, 50).map((a) => ({ name: a.name, message: truncate(a.message, 300) })) };
     if (spec.markFailOnEmpty && alerts.length === 0) return failResult(start, 'no alerts matched', { data, detail });
-    return passResult(start, { data, detail });
+    return passResult(start, { message: plural(alerts.length, 'alert'), data, detail });
   } catch (err) {
     return resultFromError(start, ctx, err, redact);
   }

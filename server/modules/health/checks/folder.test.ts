@@ -43,6 +43,7 @@ describe('folder check on a real directory', () => {
     const r = await run({ path: dir });
     expect(r.error).toBeUndefined();
     expect(r.pass).toBe(true);
+    expect(r.message).toBe('4 files');
     expect(paths(r)).toEqual(['a.log', 'b.log', 'c.txt', 'link']);
     expect(r.data).toMatchObject({
       count: 4,
@@ -140,6 +141,6 @@ describe('folder check on a real directory', () => {
   ])('reports %j as invalid', async (spec, message) => {
     const r = await run(spec);
     expect(r).toMatchObject({ pass: false, invalid: true });
-    expect(r.message).toMatch(message);
+    expect(r.error).toMatch(message);
   });
 });

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, opendir, stat, statfs } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
-import { InvalidSpecError, failResult, passResult, resultFromError } from './lib/result.js';
+import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './lib/result.js';
 import { formatDuration, formatSize, parseDuration, parseSize, parseTime } from './lib/units.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
 
@@ -105,7 +105,7 @@ async function runFolder(spec: FolderCheckSpec, ctx: CheckContext): Promise<Chec
     const detail = { path: root, count: summary.count, oldest: summary.oldest, newest: summary.newest, filesSize: summary.filesSize };
     const failure = verdict(test, files ?? [], summary, fsInfo, now);
     if (failure) return failResult(start, failure, { data, detail });
-    return passResult(start, { data, detail });
+    return passResult(start, { message: plural(summary.count, 'file'), data, detail });
   } catch (err) {
     return resultFromError(start, ctx, err);
   }

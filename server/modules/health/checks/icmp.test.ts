@@ -93,7 +93,7 @@ describe('icmp check without ping', () => {
   it('reports the check as invalid with what to install', async () => {
     const none = createIcmpCheck(undefined);
     const r = await none.run({ endpoint: '127.0.0.1' }, checkContext());
-    expect(r).toMatchObject({ pass: false, invalid: true, message: expect.stringMatching(/ping command is not installed.*iputils-ping/) });
+    expect(r).toMatchObject({ pass: false, invalid: true, error: expect.stringMatching(/ping command is not installed.*iputils-ping/) });
   });
 });
 
@@ -103,7 +103,7 @@ describe.each([
   [{ endpoint: '127.0.0.1; reboot' }, /invalid endpoint/],
 ])('icmp spec %j', (spec, message) => {
   it('is invalid', async () => {
-    expect(await run(spec)).toMatchObject({ pass: false, invalid: true, message: expect.stringMatching(message) });
+    expect(await run(spec)).toMatchObject({ pass: false, invalid: true, error: expect.stringMatching(message) });
   });
 });
 

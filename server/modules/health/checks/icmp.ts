@@ -92,7 +92,9 @@ async function runIcmp(ping: string | undefined, spec: IcmpCheckSpec, ctx: Check
   if (!stats) return failResult(start, problem || `ping exited with code ${run.code}`);
   const data = { endpoint, ...stats };
   const verdict = icmpVerdict(spec, endpoint, stats);
-  const result = verdict ? failResult(start, verdict, { data, detail: data }) : passResult(start, { data, detail: data });
+  const result = verdict
+    ? failResult(start, verdict, { data, detail: data })
+    : passResult(start, { message: `${stats.packetLoss}% loss, avg ${stats.avg} ms`, data, detail: data });
   return stats.avg !== undefined ? { ...result, duration: Math.round(stats.avg) } : result;
 }
 

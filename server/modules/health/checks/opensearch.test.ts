@@ -52,6 +52,6 @@ describe('opensearch check against a fake OpenSearch _search API', () => {
   });
 
   it('reports a missing url as invalid', async () => {
-    expect(await run({ index: 'audit' })).toMatchObject({ pass: false, invalid: true, message: 'url is required' });
+    expect(await run({ index: 'audit' })).toMatchObject({ pass: false, invalid: true, error: 'url is required' });
   });
 });

@@ -39,7 +39,7 @@ describe('postgres check against a real PostgreSQL', () => {
   it('passes with the default query and exposes rows and count', async () => {
     const r = await run({ url: url(ROLE, PASSWORD) });
     expect(r.error).toBeUndefined();
-    expect(r).toMatchObject({ pass: true, data: { count: 1, rows: [{ '?column?': 1 }] } });
+    expect(r).toMatchObject({ pass: true, message: '1 row', data: { count: 1, rows: [{ '?column?': 1 }] } });
   });
 
   it('fails when fewer rows than `results` come back, with the reference message', async () => {
@@ -125,7 +125,7 @@ describe('postgres check target failures and bad specs', () => {
   ])('reports %j as invalid', async (spec, message) => {
     const r = await run(spec);
     expect(r).toMatchObject({ pass: false, invalid: true });
-    expect(r.message).toMatch(message);
+    expect(r.error).toMatch(message);
   });
 
   it('rejects a wrongly typed spec in its schema', () => {

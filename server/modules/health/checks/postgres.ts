@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { abortable } from './lib/abort.js';
 import { envValue, interpolateCredentials, targetUrl } from './lib/env-var.js';
-import { InvalidSpecError, failResult, passResult, resultFromError } from './lib/result.js';
+import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './lib/result.js';
 import { maskUrl, redactor } from './lib/secrets.js';
 import { RowCollector, SqlCheckSpec, sqlQuery, sqlVerdict } from './lib/sql.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
@@ -61,7 +61,7 @@ async function runPostgres(spec: PostgresCheckSpec, ctx: CheckContext): Promise<
     const detail = { endpoint, count: rows.count, rows: rows.rows.slice(0, 10) };
     const failure = sqlVerdict(spec, rows.count);
     if (failure) return failResult(start, failure, { data, detail });
-    return passResult(start, { data, detail });
+    return passResult(start, { message: plural(rows.count, 'row'), data, detail });
   } catch (err) {
     return resultFromError(start, ctx, err, redact);
   } finally {

@@ -31,7 +31,7 @@ describe('prometheus check against a fake Prometheus HTTP API', () => {
   it('exposes every series with its labels and value; value/firstResult come from the first', async () => {
     const r = await run({ url: prom.url, query: 'up' });
     expect(r.error).toBeUndefined();
-    expect(r.pass).toBe(true);
+    expect(r).toMatchObject({ pass: true, message: '2 results, value 1' });
     expect(r.data).toMatchObject({
       resultType: 'vector',
       value: 1,

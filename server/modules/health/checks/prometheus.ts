@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConnectionFields, envValue, targetUrl } from './lib/env-var.js';
 import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './lib/http.js';
-import { InvalidSpecError, failResult, passResult, resultFromError } from './lib/result.js';
+import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
 
@@ -75,7 +75,7 @@ async function runPrometheus(spec: PrometheusCheckSpec, ctx: CheckContext): Prom
     if (spec.markFailOnEmpty && data.results.length === 0) {
       return failResult(start, 'query returned no results', { data, detail });
     }
-    return passResult(start, { data, detail });
+    return passResult(start, { message: `${plural(data.results.length, 'result')}, value ${data.value}`, data, detail });
   } catch (err) {
     return resultFromError(start, ctx, err, redact);
   }

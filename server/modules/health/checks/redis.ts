@@ -69,7 +69,7 @@ async function runRedis(spec: RedisCheckSpec, ctx: CheckContext): Promise<CheckR
     );
     const detail = { endpoint: maskUrl(target.endpoint), db, result };
     if (result !== 'PONG') return failResult(start, `expected PONG as result, got ${result}`, { data: { result }, detail });
-    return passResult(start, { data: { result }, detail });
+    return passResult(start, { message: result, data: { result }, detail });
   } catch (err) {
     return resultFromError(start, ctx, err, redact);
   } finally {

@@ -68,7 +68,7 @@ describe('resultFromWebhook', () => {
 describe('webhook check type', () => {
   it('has nothing to run on a schedule and says where results come from', async () => {
     const r = await webhookCheck.run(webhookCheck.schema.parse({ token: 'x' }), checkContext());
-    expect(r).toMatchObject({ pass: false, invalid: true, message: expect.stringMatching(/pushed to POST \/api\/canary\/webhook\/:id/) });
+    expect(r).toMatchObject({ pass: false, invalid: true, error: expect.stringMatching(/pushed to POST \/api\/canary\/webhook\/:id/) });
   });
 
   it('rejects a non-string token in its schema', () => {

@@ -57,7 +57,7 @@ export function webhookToken(query: Record<string, unknown>, headers: Record<str
  */
 export function resultFromWebhook(spec: WebhookCheckSpec, payload: WebhookPayload): CheckResult {
   const parsed = WebhookPayload.safeParse(payload);
-  if (!parsed.success) return { pass: false, invalid: true, duration: 0, error: 'malformed webhook payload', message: 'malformed webhook payload', data: {} };
+  if (!parsed.success) return { pass: false, invalid: true, duration: 0, error: 'malformed webhook payload', data: {} };
   const { json, content } = parsed.data;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(parsed.data.headers)) {

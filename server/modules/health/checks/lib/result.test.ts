@@ -15,7 +15,7 @@ describe('resultFromError', () => {
 
   it('turns spec errors into invalid results and redacts secrets from target errors', () => {
     const ctx = { signal: new AbortController().signal, timeoutMs: 1000 };
-    expect(resultFromError(start, ctx, new InvalidSpecError('url is required'))).toMatchObject({ pass: false, invalid: true, message: 'url is required' });
+    expect(resultFromError(start, ctx, new InvalidSpecError('url is required'))).toMatchObject({ pass: false, invalid: true, error: 'url is required' });
     const r = resultFromError(start, ctx, new Error('login failed for pw=hunter2'), (s) => s.replace('hunter2', '***'));
     expect(r).toMatchObject({ pass: false, error: 'login failed for pw=***' });
     expect(r.invalid).toBeUndefined();

@@ -27,7 +27,7 @@ export function errorText(err: unknown): string {
 }
 
 export function invalidResult(start: number, message: string, data: Record<string, unknown> = {}): CheckResult {
-  return { pass: false, invalid: true, duration: elapsed(start), message, error: message, data };
+  return { pass: false, invalid: true, duration: elapsed(start), error: message, data };
 }
 
 export function failResult(
@@ -35,7 +35,7 @@ export function failResult(
   error: string,
   extra: { message?: string; data?: Record<string, unknown>; detail?: unknown } = {},
 ): CheckResult {
-  return { pass: false, duration: elapsed(start), error, message: extra.message ?? error, detail: extra.detail, data: extra.data ?? {} };
+  return { pass: false, duration: elapsed(start), error, message: extra.message, detail: extra.detail, data: extra.data ?? {} };
 }
 
 export function passResult(
@@ -65,4 +65,9 @@ export function resultFromError(start: number, ctx: CheckContext, err: unknown, 
   if (err instanceof InvalidSpecError) return invalidResult(start, redact(err.message));
   if (ctx.signal.aborted) return failResult(start, abortedText(ctx));
   return failResult(start, redact(errorText(err)));
+}
+
+/** `1 row`, `3 rows`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

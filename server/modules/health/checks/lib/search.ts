@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CheckContext, CheckResult, CheckType } from '../types.js';
 import { ConnectionFields, envValue, targetUrl } from './env-var.js';
 import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './http.js';
-import { InvalidSpecError, failResult, passResult, resultFromError } from './result.js';
+import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './result.js';
 import { redactor } from './secrets.js';
 
 /** Fields of the elasticsearch and opensearch checks. */
@@ -75,7 +75,7 @@ async function runSearch(spec: SearchCheckSpec, ctx: CheckContext): Promise<Chec
     if (count === 0 && spec.markFailOnEmpty) return failResult(start, 'Query has returned empty value', { data, detail });
     const expected = spec.results ?? 0;
     if (count !== expected) return failResult(start, `Query returned ${count} hits, expected ${expected}`, { data, detail });
-    return passResult(start, { data, detail });
+    return passResult(start, { message: plural(count, 'hit'), data, detail });
   } catch (err) {
     return resultFromError(start, ctx, err, redact);
   }
