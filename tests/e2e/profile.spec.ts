@@ -26,7 +26,9 @@ test.describe('Your Profile', () => {
     await expect(profile.passwordSection.getByText('Passwords do not match')).toBeVisible();
 
     await profile.changePassword(user.password, 'brand-new-pass-1');
-    await expect(profile.passwordSection.getByRole('status')).toHaveText('Your password was changed.');
+    await expect(profile.passwordSection.getByRole('status')).toHaveText(
+      'Your password was changed. Other sessions were signed out.',
+    );
 
     await shell.signOut();
     const login = new LoginPage(page);

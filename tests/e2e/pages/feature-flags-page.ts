@@ -35,14 +35,18 @@ export class FeatureFlagsPage {
   }
 
   async edit(name: string, value: string) {
-    await this.row(name).getByRole('button', { name: `Edit ${name}` }).click();
+    await this.row(name)
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
     await expect(this.name).toHaveValue(name);
     await this.value.fill(value);
     await this.dialog.getByRole('button', { name: 'Update' }).click();
   }
 
   async delete(name: string) {
-    await this.row(name).getByRole('button', { name: `Delete ${name}` }).click();
+    await this.row(name)
+      .getByRole('button', { name: `Delete ${name}` })
+      .click();
     await this.dialog.getByRole('button', { name: 'Delete', exact: true }).click();
   }
 }

@@ -33,7 +33,7 @@ export class TeamsPage {
   /** Add Members: type each name in the picker and choose it, then Add. */
   async addMembers(names: string[]) {
     await this.page.getByRole('button', { name: 'Add Members' }).click();
-    const search = this.dialog.getByRole('combobox', { name: 'Search people' });
+    const search = this.dialog.getByRole('combobox', { name: 'People' });
     for (const name of names) {
       await search.pressSequentially(name);
       await this.page.getByRole('option', { name: new RegExp(name) }).click();
@@ -42,7 +42,9 @@ export class TeamsPage {
   }
 
   async removeMember(teamName: string, person: string) {
-    await this.memberRow(teamName, person).getByRole('button', { name: `Remove ${person} from the team` }).click();
+    await this.memberRow(teamName, person)
+      .getByRole('button', { name: `Remove ${person} from the team` })
+      .click();
     await this.dialog.getByRole('button', { name: 'Remove', exact: true }).click();
   }
 }

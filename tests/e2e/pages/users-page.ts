@@ -43,12 +43,16 @@ export class UsersPage {
   }
 
   async edit(text: string) {
-    await this.row(text).getByRole('button', { name: /^Edit / }).click();
+    await this.row(text)
+      .getByRole('button', { name: /^Edit / })
+      .click();
     await expect(this.dialog.getByRole('heading', { name: 'Edit User' })).toBeVisible();
   }
 
   async delete(text: string) {
-    await this.row(text).getByRole('button', { name: /^Delete / }).click();
+    await this.row(text)
+      .getByRole('button', { name: /^Delete / })
+      .click();
     await expect(this.dialog.getByRole('heading', { name: 'Delete User ?' })).toBeVisible();
   }
 }

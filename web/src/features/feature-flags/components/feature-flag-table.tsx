@@ -1,16 +1,17 @@
 import { useMemo } from 'react';
-import { Avatar, Badge, Button, makeStyles, tokens, Tooltip } from '@fluentui/react-components';
+import { Button, makeStyles, tokens, Tooltip } from '@fluentui/react-components';
 import { Delete20Regular, Edit20Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
 import { DataTable } from '../../../components/data-table/data-table';
 import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
 import { EmptyState } from '../../../components/empty-state';
 import { errorMessage } from '../../../lib/api-client';
-import { formatAge, formatDateTime } from '../../../lib/format';
+import { Age } from '../../../components/status/age';
+import { PersonAvatar } from '../../../components/status/person-avatars';
+import { StatusBadge } from '../../../components/status/status-badge';
 import { isEditable, LOCAL_FLAG_TEXT, type FeatureFlag } from '../api';
 
 const useStyles = makeStyles({
   mono: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
-  person: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXXS },
 });
 
@@ -39,33 +40,21 @@ function useColumns(actions?: FlagActions): DataTableColumn<FeatureFlag>[] {
         header: 'Source',
         meta: { width: '100px' },
         cell: ({ getValue }) => (
-          <Badge appearance="tint" shape="rounded" color={getValue() === 'local' ? 'warning' : 'informative'}>
-            {getValue()}
-          </Badge>
+          <StatusBadge status={getValue()} color={getValue() === 'local' ? 'warning' : 'informative'} />
         ),
       }),
       col.accessor((f) => f.created_by?.name ?? '', {
         id: 'created_by',
         header: 'Created By',
         cell: ({ row }) =>
-          row.original.created_by && (
-            <span className={s.person}>
-              <Avatar
-                name={row.original.created_by.name}
-                image={{ src: row.original.created_by.avatar ?? undefined }}
-                size={20}
-                aria-hidden
-              />
-              {row.original.created_by.name}
-            </span>
-          ),
+          row.original.created_by && <PersonAvatar person={row.original.created_by} size={20} showName />,
       }),
       col.accessor((f) => f.updated_at ?? f.created_at ?? '', {
         id: 'updated_at',
         header: 'Updated',
         sortFn: 'datetime',
         meta: { width: '120px' },
-        cell: ({ getValue }) => <span title={formatDateTime(getValue())}>{formatAge(getValue())}</span>,
+        cell: ({ getValue }) => <Age value={getValue()} />,
       }),
     ];
     if (actions) {

@@ -1,13 +1,14 @@
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Field, Input, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { FormProvider } from 'react-hook-form';
+import { Button, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { useZodForm } from '../../../components/forms/form-dialog';
+import { TextField } from '../../../components/forms/form-fields';
 import { errorMessage } from '../../../lib/api-client';
 import { ProfileForm, useUpdateProfile } from '../api';
 import { ProfileSection } from './profile-section';
 import { useTimedMessage } from './use-timed-message';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, alignItems: 'stretch' },
+  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM },
   submit: { alignSelf: 'flex-start' },
 });
@@ -22,8 +23,7 @@ export function NameForm({ user }: { user: { name: string } }) {
   const s = useStyles();
   const update = useUpdateProfile();
   const [message, setMessage] = useTimedMessage();
-  const form = useForm({ resolver: zodResolver(ProfileForm), defaultValues: splitName(user.name) });
-  const { errors, isDirty } = form.formState;
+  const form = useZodForm(ProfileForm, splitName(user.name));
 
   const onSubmit = form.handleSubmit((values) => {
     setMessage(null);
@@ -43,51 +43,23 @@ export function NameForm({ user }: { user: { name: string } }) {
       description="How you appear to others in the console."
       message={message}
     >
-      <form className={s.form} onSubmit={onSubmit} noValidate aria-labelledby="profile-name">
-        <div className={s.row}>
-          <Field label="First name" required validationMessage={errors.firstName?.message}>
-            <Controller
-              control={form.control}
-              name="firstName"
-              render={({ field }) => (
-                <Input
-                  autoComplete="given-name"
-                  value={field.value}
-                  onChange={(_, d) => field.onChange(d.value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  name={field.name}
-                />
-              )}
-            />
-          </Field>
-          <Field label="Last name" required validationMessage={errors.lastName?.message}>
-            <Controller
-              control={form.control}
-              name="lastName"
-              render={({ field }) => (
-                <Input
-                  autoComplete="family-name"
-                  value={field.value}
-                  onChange={(_, d) => field.onChange(d.value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  name={field.name}
-                />
-              )}
-            />
-          </Field>
-        </div>
-        <Button
-          className={s.submit}
-          appearance="primary"
-          type="submit"
-          disabled={update.isPending || !isDirty}
-          icon={update.isPending ? <Spinner size="tiny" /> : undefined}
-        >
-          Save
-        </Button>
-      </form>
+      <FormProvider {...form}>
+        <form className={s.form} onSubmit={onSubmit} noValidate aria-labelledby="profile-name">
+          <div className={s.row}>
+            <TextField<ProfileForm> name="firstName" label="First name" required />
+            <TextField<ProfileForm> name="lastName" label="Last name" required />
+          </div>
+          <Button
+            className={s.submit}
+            appearance="primary"
+            type="submit"
+            disabledFocusable={update.isPending || !form.formState.isDirty}
+            icon={update.isPending ? <Spinner size="tiny" /> : undefined}
+          >
+            Save
+          </Button>
+        </form>
+      </FormProvider>
     </ProfileSection>
   );
 }

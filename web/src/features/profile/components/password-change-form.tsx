@@ -1,6 +1,7 @@
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Field, Input, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { FormProvider } from 'react-hook-form';
+import { Button, makeStyles, Spinner, tokens } from '@fluentui/react-components';
+import { useZodForm } from '../../../components/forms/form-dialog';
+import { TextField } from '../../../components/forms/form-fields';
 import { errorMessage } from '../../../lib/api-client';
 import { PasswordForm, useChangePassword } from '../api';
 import { ProfileSection } from './profile-section';
@@ -17,15 +18,14 @@ export function PasswordChangeForm({ email }: { email: string | null }) {
   const s = useStyles();
   const change = useChangePassword();
   const [message, setMessage] = useTimedMessage();
-  const form = useForm({ resolver: zodResolver(PasswordForm), defaultValues: EMPTY });
-  const { errors } = form.formState;
+  const form = useZodForm(PasswordForm, EMPTY);
 
   const onSubmit = form.handleSubmit((values) => {
     setMessage(null);
     change.mutate(values, {
       onSuccess: () => {
         form.reset(EMPTY);
-        setMessage({ intent: 'success', text: 'Your password was changed.' });
+        setMessage({ intent: 'success', text: 'Your password was changed. Other sessions were signed out.' });
       },
       onError: (err) => setMessage({ intent: 'error', text: errorMessage(err) }),
     });
@@ -33,70 +33,24 @@ export function PasswordChangeForm({ email }: { email: string | null }) {
 
   return (
     <ProfileSection id="profile-password" title="Password" description="Use at least 8 characters." message={message}>
-      <form className={s.form} onSubmit={onSubmit} noValidate aria-labelledby="profile-password">
-        {/* lets password managers tie the new password to the account */}
-        <input type="text" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
-        <Field label="Current password" required validationMessage={errors.currentPassword?.message}>
-          <Controller
-            control={form.control}
-            name="currentPassword"
-            render={({ field }) => (
-              <Input
-                type="password"
-                autoComplete="current-password"
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                name={field.name}
-              />
-            )}
-          />
-        </Field>
-        <Field label="New password" required validationMessage={errors.newPassword?.message}>
-          <Controller
-            control={form.control}
-            name="newPassword"
-            render={({ field }) => (
-              <Input
-                type="password"
-                autoComplete="new-password"
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                name={field.name}
-              />
-            )}
-          />
-        </Field>
-        <Field label="Confirm new password" required validationMessage={errors.confirmPassword?.message}>
-          <Controller
-            control={form.control}
-            name="confirmPassword"
-            render={({ field }) => (
-              <Input
-                type="password"
-                autoComplete="new-password"
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                name={field.name}
-              />
-            )}
-          />
-        </Field>
-        <Button
-          className={s.submit}
-          appearance="primary"
-          type="submit"
-          disabled={change.isPending}
-          icon={change.isPending ? <Spinner size="tiny" /> : undefined}
-        >
-          Change password
-        </Button>
-      </form>
+      <FormProvider {...form}>
+        <form className={s.form} onSubmit={onSubmit} noValidate aria-labelledby="profile-password">
+          {/* lets password managers tie the new password to the account */}
+          <input type="text" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
+          <TextField<PasswordForm> name="currentPassword" label="Current password" type="password" required />
+          <TextField<PasswordForm> name="newPassword" label="New password" type="password" required />
+          <TextField<PasswordForm> name="confirmPassword" label="Confirm new password" type="password" required />
+          <Button
+            className={s.submit}
+            appearance="primary"
+            type="submit"
+            disabledFocusable={change.isPending}
+            icon={change.isPending ? <Spinner size="tiny" /> : undefined}
+          >
+            Change password
+          </Button>
+        </form>
+      </FormProvider>
     </ProfileSection>
   );
 }

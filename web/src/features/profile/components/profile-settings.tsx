@@ -28,7 +28,11 @@ export function ProfileSettings({ user }: { user: ProfileUser }) {
             <Text as="h2" size={600} weight="semibold" className={s.heading}>
               {user.name}
             </Text>
-            {user.email && <Caption1 as="p" className={s.muted}>{user.email}</Caption1>}
+            {user.email && (
+              <Caption1 as="p" className={s.muted}>
+                {user.email}
+              </Caption1>
+            )}
           </div>
         </div>
         <NameForm user={user} />

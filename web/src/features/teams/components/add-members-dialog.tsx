@@ -1,26 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
-import {
-  Avatar,
-  Button,
-  Field,
-  makeStyles,
-  Spinner,
-  Tag,
-  TagPicker,
-  TagPickerControl,
-  TagPickerGroup,
-  TagPickerInput,
-  TagPickerList,
-  TagPickerOption,
-  tokens,
-  useTagPickerFilter,
-} from '@fluentui/react-components';
-import { AppDialog } from '../../../components/app-dialog';
+import { useEffect, useMemo } from 'react';
+import { z } from 'zod';
+import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
+import { MultiSelectField } from '../../../components/forms/form-fields';
 import { useAddTeamMembers, usePickablePeople, type PersonRef, type Team, type TeamMember } from '../api';
 
-const useStyles = makeStyles({
-  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minHeight: '160px' },
-});
+const AddMembersForm = z.object({ people: z.array(z.string()).min(1, 'Select at least one person') });
+type AddMembersForm = z.infer<typeof AddMembersForm>;
 
 export interface AddMembersDialogProps {
   team: Team;
@@ -31,119 +16,49 @@ export interface AddMembersDialogProps {
 
 /** Add Members: pick several people (not already in the team) and add them in one go. */
 export function AddMembersDialog({ team, members, open, onOpenChange }: AddMembersDialogProps) {
-  const s = useStyles();
   const people = usePickablePeople(open);
   const add = useAddTeamMembers(team.id);
-  const [selected, setSelected] = useState<string[]>([]);
-  const [query, setQuery] = useState('');
-  const [error, setError] = useState<string>();
+  const form = useZodForm(AddMembersForm, { people: [] });
 
   useEffect(() => {
-    if (!open) return;
-    setSelected([]);
-    setQuery('');
-    setError(undefined);
+    if (open) form.reset({ people: [] });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   const candidates = useMemo(() => {
     const inTeam = new Set(members.map((m) => m.person_id));
     return (people.data ?? []).filter((p) => !inTeam.has(p.id));
   }, [people.data, members]);
-  const byId = useMemo(() => new Map(candidates.map((p) => [p.id, p])), [candidates]);
+  // the email tells apart two people of the same name
+  const options = useMemo(
+    () => candidates.map((p) => ({ value: p.id, label: p.email ? `${p.name} (${p.email})` : p.name })),
+    [candidates],
+  );
 
-  const options = useTagPickerFilter({
-    query,
-    options: candidates.map((p) => p.id),
-    noOptionsElement: (
-      <TagPickerOption value="no-matches" aria-disabled>
-        {people.isLoading
-          ? 'Loading people…'
-          : candidates.length
-            ? 'No one matches'
-            : 'Everyone is already in the team'}
-      </TagPickerOption>
-    ),
-    renderOption: (id) => {
-      const p = byId.get(id)!;
-      return (
-        <TagPickerOption
-          key={id}
-          value={id}
-          text={p.name}
-          secondaryContent={p.email ?? undefined}
-          media={<Avatar name={p.name} image={{ src: p.avatar ?? undefined }} size={24} aria-hidden />}
-        >
-          {p.name}
-        </TagPickerOption>
-      );
-    },
-    filter: (id) => !selected.includes(id) && (byId.get(id)?.name ?? '').toLowerCase().includes(query.toLowerCase()),
-  });
-
-  const submit = () => {
-    const picked = selected.map((id) => byId.get(id)).filter((p): p is PersonRef => !!p);
-    if (!picked.length) {
-      setError('Select at least one person');
-      return;
-    }
+  const onSubmit = ({ people: ids }: AddMembersForm) => {
+    const picked = ids.map((id) => candidates.find((p) => p.id === id)).filter((p): p is PersonRef => !!p);
     add.mutate(picked, { onSuccess: () => onOpenChange(false) });
   };
 
   return (
-    <AppDialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title="Add Members"
-      size="small"
-      actions={
-        <>
-          <Button appearance="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            appearance="primary"
-            onClick={submit}
-            disabled={add.isPending}
-            icon={add.isPending ? <Spinner size="tiny" /> : undefined}
-          >
-            {add.isPending ? 'Adding…' : 'Add'}
-          </Button>
-        </>
-      }
+      form={form}
+      onSubmit={onSubmit}
+      submitLabel="Add"
+      busy={add.isPending}
+      busyLabel="Adding…"
     >
-      <div className={s.body}>
-        <Field label={`People to add to ${team.name}`} validationMessage={error}>
-          <TagPicker
-            selectedOptions={selected}
-            onOptionSelect={(_, d) => {
-              if (d.value === 'no-matches') return;
-              setSelected(d.selectedOptions);
-              setQuery('');
-              setError(undefined);
-            }}
-          >
-            <TagPickerControl>
-              <TagPickerGroup aria-label="Selected people">
-                {selected.map((id) => {
-                  const p = byId.get(id);
-                  return (
-                    <Tag key={id} shape="rounded" value={id} media={<Avatar name={p?.name} size={20} aria-hidden />}>
-                      {p?.name ?? id}
-                    </Tag>
-                  );
-                })}
-              </TagPickerGroup>
-              <TagPickerInput
-                aria-label="Search people"
-                placeholder={selected.length ? '' : 'Search people'}
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-              />
-            </TagPickerControl>
-            <TagPickerList>{options}</TagPickerList>
-          </TagPicker>
-        </Field>
-      </div>
-    </AppDialog>
+      <MultiSelectField<AddMembersForm>
+        name="people"
+        label="People"
+        hint={people.isLoading ? 'Loading people…' : `Type to search; everyone already in ${team.name} is left out.`}
+        placeholder="Search people"
+        options={options}
+        required
+      />
+    </FormDialog>
   );
 }

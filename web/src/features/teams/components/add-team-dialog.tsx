@@ -1,14 +1,8 @@
-import { useEffect, useId } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Field, Input, makeStyles, Spinner, tokens } from '@fluentui/react-components';
-import { AppDialog } from '../../../components/app-dialog';
+import { useEffect } from 'react';
+import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
+import { TextField } from '../../../components/forms/form-fields';
 import { toast } from '../../../lib/toast';
 import { TeamForm, useCreateTeam, type Team } from '../api';
-
-const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-});
 
 const EMPTY: TeamForm = { name: '', icon: '' };
 
@@ -23,11 +17,8 @@ export interface AddTeamDialogProps {
 
 /** Add Team: name and icon; the new team opens so members can be added. */
 export function AddTeamDialog({ open, onOpenChange, existing, currentUserId, onCreated }: AddTeamDialogProps) {
-  const s = useStyles();
-  const formId = useId();
   const create = useCreateTeam();
-  const form = useForm({ resolver: zodResolver(TeamForm), defaultValues: EMPTY });
-  const { errors } = form.formState;
+  const form = useZodForm(TeamForm, EMPTY);
 
   useEffect(() => {
     if (!open) return;
@@ -38,7 +29,7 @@ export function AddTeamDialog({ open, onOpenChange, existing, currentUserId, onC
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
-  const onSubmit = form.handleSubmit((values) => {
+  const onSubmit = (values: TeamForm) => {
     if (existing.some((t) => t.name.toLowerCase() === values.name.toLowerCase())) {
       form.setError('name', { message: `A team named ${values.name} already exists` });
       return;
@@ -53,70 +44,19 @@ export function AddTeamDialog({ open, onOpenChange, existing, currentUserId, onC
         },
       },
     );
-  });
+  };
 
   return (
-    <AppDialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title="Add Team"
-      size="small"
-      actions={
-        <>
-          <Button appearance="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            appearance="primary"
-            type="submit"
-            form={formId}
-            disabled={create.isPending}
-            icon={create.isPending ? <Spinner size="tiny" /> : undefined}
-          >
-            {create.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        </>
-      }
+      form={form}
+      onSubmit={onSubmit}
+      busy={create.isPending}
     >
-      <form id={formId} className={s.form} onSubmit={onSubmit} noValidate aria-label="Add Team">
-        <Field label="Name" required validationMessage={errors.name?.message}>
-          <Controller
-            control={form.control}
-            name="name"
-            render={({ field }) => (
-              <Input
-                autoComplete="off"
-               
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                name={field.name}
-              />
-            )}
-          />
-        </Field>
-        <Field
-          label="Icon"
-          validationMessage={errors.icon?.message}
-          hint="An icon name such as kubernetes or database (optional)."
-        >
-          <Controller
-            control={form.control}
-            name="icon"
-            render={({ field }) => (
-              <Input
-                autoComplete="off"
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                name={field.name}
-              />
-            )}
-          />
-        </Field>
-      </form>
-    </AppDialog>
+      <TextField<TeamForm> name="name" label="Name" required />
+      <TextField<TeamForm> name="icon" label="Icon" hint="An icon name such as kubernetes or database (optional)." />
+    </FormDialog>
   );
 }

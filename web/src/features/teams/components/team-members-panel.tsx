@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Avatar, Button, makeStyles, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { Button, makeStyles, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { PersonAdd20Regular, PersonDelete20Regular } from '@fluentui/react-icons';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { DataTable } from '../../../components/data-table/data-table';
 import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
 import { EmptyState } from '../../../components/empty-state';
+import { PersonAvatar } from '../../../components/status/person-avatars';
 import { errorMessage } from '../../../lib/api-client';
 import { useRemoveTeamMember, useTeamMembers, type Team, type TeamMember } from '../api';
 import { AddMembersDialog } from './add-members-dialog';
@@ -21,7 +22,6 @@ const useStyles = makeStyles({
   },
   heading: { margin: 0, display: 'block' },
   count: { color: tokens.colorNeutralForeground3, fontWeight: tokens.fontWeightRegular },
-  person: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
 });
 
 const col = dataTableColumns<TeamMember>();
@@ -41,17 +41,7 @@ export function TeamMembersPanel({ team, canWrite }: { team: Team; canWrite: boo
         id: 'name',
         header: 'Name',
         sortFn: 'text',
-        cell: ({ row }) => (
-          <span className={s.person}>
-            <Avatar
-              name={row.original.person.name}
-              image={{ src: row.original.person.avatar ?? undefined }}
-              size={24}
-              aria-hidden
-            />
-            {row.original.person.name}
-          </span>
-        ),
+        cell: ({ row }) => <PersonAvatar person={row.original.person} showName />,
       }),
       col.accessor((m) => m.person.email ?? '', { id: 'email', header: 'Email' }),
     ];

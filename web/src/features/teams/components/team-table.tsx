@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
-import { Avatar, makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { ErrorCircle24Regular } from '@fluentui/react-icons';
 import { DataTable } from '../../../components/data-table/data-table';
 import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
 import { EmptyState } from '../../../components/empty-state';
 import { errorMessage } from '../../../lib/api-client';
-import { formatAge, formatDateTime } from '../../../lib/format';
+import { Age } from '../../../components/status/age';
+import { PersonAvatar } from '../../../components/status/person-avatars';
 import type { Team } from '../api';
 import { TeamIcon } from './team-icon';
 
@@ -42,30 +43,20 @@ function useColumns(): DataTableColumn<Team>[] {
         id: 'created_by',
         header: 'Created By',
         cell: ({ row }) =>
-          row.original.created_by && (
-            <span className={s.named}>
-              <Avatar
-                name={row.original.created_by.name}
-                image={{ src: row.original.created_by.avatar ?? undefined }}
-                size={20}
-                aria-hidden
-              />
-              <span className={s.text}>{row.original.created_by.name}</span>
-            </span>
-          ),
+          row.original.created_by && <PersonAvatar person={row.original.created_by} size={20} showName />,
       }),
       col.accessor('created_at', {
         header: 'Created',
         sortFn: 'datetime',
         meta: { width: '120px' },
-        cell: ({ getValue }) => <span title={formatDateTime(getValue())}>{formatAge(getValue())}</span>,
+        cell: ({ getValue }) => <Age value={getValue()} />,
       }),
       col.accessor((t) => t.updated_at ?? '', {
         id: 'updated_at',
         header: 'Updated',
         sortFn: 'datetime',
         meta: { width: '120px' },
-        cell: ({ getValue }) => <span title={formatDateTime(getValue())}>{formatAge(getValue())}</span>,
+        cell: ({ getValue }) => <Age value={getValue()} />,
       }),
     ],
     [s],

@@ -1,28 +1,17 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Button,
-  Field,
-  Input,
-  makeStyles,
-  MessageBar,
-  MessageBarBody,
-  Select,
-  Spinner,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Field, Input, makeStyles, MessageBar, MessageBarBody, Text, tokens } from '@fluentui/react-components';
 import { Copy20Regular } from '@fluentui/react-icons';
 import { InviteUserRequest } from '@contracts/auth';
 import { ROLES } from '@contracts/rbac';
 import { AppDialog } from '../../../components/app-dialog';
+import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
+import { SelectField, TextField } from '../../../components/forms/form-fields';
 import { copyToClipboard } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/format';
 import { useInviteUser } from '../api';
 
 const useStyles = makeStyles({
-  form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM },
   muted: { color: tokens.colorNeutralForeground2 },
 });
@@ -30,16 +19,15 @@ const useStyles = makeStyles({
 type Invite = { link: string; expires_at: string; name: string; email: string };
 
 const EMPTY = { firstName: '', lastName: '', email: '', role: '' as InviteUserRequest['role'] };
+const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: r }));
 
 /** Invite User: the form, then the link to hand the new user (spec 001, "Settings screens"). */
 export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const s = useStyles();
-  const formId = useId();
   const invite = useInviteUser();
   const [sent, setSent] = useState<Invite | null>(null);
   const linkRef = useRef<HTMLInputElement>(null);
-  const form = useForm({ resolver: zodResolver(InviteUserRequest), defaultValues: EMPTY, mode: 'onTouched' });
-  const { errors } = form.formState;
+  const form = useZodForm(InviteUserRequest, EMPTY);
 
   // a new invite starts empty
   useEffect(() => {
@@ -58,12 +46,8 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
     if (sent) linkRef.current?.focus();
   }, [sent]);
 
-  const onSubmit = form.handleSubmit((body) =>
-    invite.mutate(body, {
-      onSuccess: (answer) => setSent({ ...answer, name: body.firstName, email: body.email }),
-    }),
-  );
-  const copy = () => sent && void copyToClipboard(sent.link, 'Link copied to clipboard');
+  const onSubmit = (body: InviteUserRequest) =>
+    invite.mutate(body, { onSuccess: (answer) => setSent({ ...answer, name: body.firstName, email: body.email }) });
 
   if (sent) {
     return (
@@ -77,13 +61,17 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
             <Button appearance="secondary" onClick={() => onOpenChange(false)}>
               Done
             </Button>
-            <Button appearance="primary" icon={<Copy20Regular />} onClick={copy}>
+            <Button
+              appearance="primary"
+              icon={<Copy20Regular />}
+              onClick={() => void copyToClipboard(sent.link, 'Link copied to clipboard')}
+            >
               Copy link
             </Button>
           </>
         }
       >
-        <div className={s.form}>
+        <div className={s.body}>
           <MessageBar intent="success">
             <MessageBarBody>Invitation created for {sent.email}.</MessageBarBody>
           </MessageBar>
@@ -99,106 +87,29 @@ export function InviteUserDialog({ open, onOpenChange }: { open: boolean; onOpen
   }
 
   return (
-    <AppDialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title="Invite User"
-      size="small"
-      actions={
-        <>
-          <Button appearance="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            appearance="primary"
-            type="submit"
-            form={formId}
-            disabled={invite.isPending}
-            icon={invite.isPending ? <Spinner size="tiny" /> : undefined}
-          >
-            {invite.isPending ? 'Inviting…' : 'Invite'}
-          </Button>
-        </>
-      }
+      form={form}
+      onSubmit={onSubmit}
+      submitLabel="Invite"
+      busy={invite.isPending}
+      busyLabel="Inviting…"
     >
-      <form id={formId} className={s.form} onSubmit={onSubmit} noValidate aria-label="Invite User">
-        <Text className={s.muted}>The new user gets a link to choose a password and sign in.</Text>
-        <div className={s.row}>
-          <Field label="First name" required validationMessage={errors.firstName?.message}>
-            <Controller
-              control={form.control}
-              name="firstName"
-              render={({ field }) => (
-                <Input
-                  autoComplete="off"
-                 
-                  value={field.value}
-                  onChange={(_, d) => field.onChange(d.value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  name={field.name}
-                />
-              )}
-            />
-          </Field>
-          <Field label="Last name" required validationMessage={errors.lastName?.message}>
-            <Controller
-              control={form.control}
-              name="lastName"
-              render={({ field }) => (
-                <Input
-                  autoComplete="off"
-                  value={field.value}
-                  onChange={(_, d) => field.onChange(d.value)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  name={field.name}
-                />
-              )}
-            />
-          </Field>
-        </div>
-        <Field label="Email" required validationMessage={errors.email?.message}>
-          <Controller
-            control={form.control}
-            name="email"
-            render={({ field }) => (
-              <Input
-                type="email"
-                autoComplete="off"
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                name={field.name}
-              />
-            )}
-          />
-        </Field>
-        <Field label="Role" required validationMessage={errors.role?.message}>
-          <Controller
-            control={form.control}
-            name="role"
-            render={({ field }) => (
-              <Select
-                value={field.value}
-                onChange={(_, d) => field.onChange(d.value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-              >
-                <option value="" disabled>
-                  Select a role
-                </option>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </Select>
-            )}
-          />
-        </Field>
-      </form>
-    </AppDialog>
+      <Text className={s.muted}>The new user gets a link to choose a password and sign in.</Text>
+      <div className={s.row}>
+        <TextField<InviteUserRequest> name="firstName" label="First name" required />
+        <TextField<InviteUserRequest> name="lastName" label="Last name" required />
+      </div>
+      <TextField<InviteUserRequest> name="email" label="Email" type="email" required />
+      <SelectField<InviteUserRequest>
+        name="role"
+        label="Role"
+        options={ROLE_OPTIONS}
+        placeholder="Select a role"
+        required
+      />
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Avatar, Badge, Button, makeStyles, tokens, Tooltip } from '@fluentui/react-components';
+import { Button, makeStyles, tokens, Tooltip } from '@fluentui/react-components';
 import { Delete20Regular, Edit20Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
 import type { UserSummary } from '@contracts/auth';
 import { primaryRole } from '@contracts/rbac';
@@ -7,11 +7,11 @@ import { DataTable } from '../../../components/data-table/data-table';
 import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
 import { EmptyState } from '../../../components/empty-state';
 import { errorMessage } from '../../../lib/api-client';
-import { formatAge, formatDateTime } from '../../../lib/format';
+import { Age } from '../../../components/status/age';
+import { PersonAvatar } from '../../../components/status/person-avatars';
+import { StatusBadge } from '../../../components/status/status-badge';
 
 const useStyles = makeStyles({
-  person: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
-  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   actions: { display: 'flex', gap: tokens.spacingHorizontalXXS },
 });
 
@@ -30,12 +30,7 @@ function useColumns(actions?: UserActions): DataTableColumn<UserSummary>[] {
       col.accessor('name', {
         header: 'Name',
         sortFn: 'text',
-        cell: ({ row }) => (
-          <span className={s.person}>
-            <Avatar name={row.original.name} size={24} color="colorful" aria-hidden />
-            <span className={s.name}>{row.original.name}</span>
-          </span>
-        ),
+        cell: ({ row }) => <PersonAvatar person={row.original} showName />,
       }),
       col.accessor('email', { header: 'Email', cell: ({ getValue }) => getValue() ?? '' }),
       col.accessor((u) => primaryRole(u.roles), {
@@ -45,9 +40,9 @@ function useColumns(actions?: UserActions): DataTableColumn<UserSummary>[] {
         // several roles: the highest is shown (spec 001, section 6)
         cell: ({ getValue, row }) => (
           <Tooltip content={row.original.roles.join(', ') || 'viewer'} relationship="description">
-            <Badge appearance="tint" color="brand" shape="rounded">
-              {getValue()}
-            </Badge>
+            <span>
+              <StatusBadge status={getValue()} color="brand" />
+            </span>
           </Tooltip>
         ),
       }),
@@ -55,16 +50,14 @@ function useColumns(actions?: UserActions): DataTableColumn<UserSummary>[] {
         header: 'State',
         meta: { width: '110px' },
         cell: ({ getValue }) => (
-          <Badge appearance="tint" shape="rounded" color={getValue() === 'active' ? 'success' : 'informative'}>
-            {getValue()}
-          </Badge>
+          <StatusBadge status={getValue()} color={getValue() === 'active' ? 'success' : 'subtle'} />
         ),
       }),
       col.accessor('created_at', {
         header: 'Created At',
         sortFn: 'datetime',
         meta: { width: '140px' },
-        cell: ({ getValue }) => <span title={formatDateTime(getValue())}>{formatAge(getValue())}</span>,
+        cell: ({ getValue }) => <Age value={getValue()} />,
       }),
     ];
     if (actions) {
