@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../server/contracts/rbac.js';
 import { recordResult } from '../../server/modules/health/queries.js';
+import { refreshSummaryCache } from '../../server/modules/health/read-queries.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
 // MODE=agent: no scheduler in this app, so only what a test does produces results.
@@ -206,6 +207,23 @@ describe('summary, history and graph', () => {
     const other = all.checks_summary.find((c: { id: string }) => c.id === otherId);
     expect(other).toMatchObject({ uptime: { passed: 0, failed: 0 }, latency: { p95: null } });
     expect((await inject('GET', '/api/canary/api/summary?window=forever', viewer)).statusCode).toBe(400);
+  });
+
+  it('serves the same numbers from the precomputed window stats the scheduler refreshes', async () => {
+    await t.db.query(`INSERT INTO check_summary_cache_state VALUES (3600000, now() - interval '1 hour')
+                      ON CONFLICT (window_ms) DO UPDATE SET refreshed_at = EXCLUDED.refreshed_at`);
+    await t.db.query('DELETE FROM check_summary_cache');
+    const stale = (await inject('GET', '/api/canary/api/summary?labels=tier=gold', viewer)).json();
+    expect(stale.checks_summary.find((c: { id: string }) => c.id === checkId).uptime).toMatchObject({ passed: 96, failed: 4 });
+    await refreshSummaryCache(t.db, 3_600_000);
+    const cached = (await inject('GET', '/api/canary/api/summary?labels=tier=gold&sortBy=-name', viewer)).json();
+    expect(cached.checks_summary.map((c: { name: string }) => c.name)).toEqual(['other', 'arranged']);
+    expect(cached.checks_summary[1]).toMatchObject({ uptime: { passed: 96, failed: 4 }, latency: { p95: 10, p97: 100, p99: 500 } });
+    // served from the cache, not recomputed: a value only the cache has shows up
+    const changed = await t.db.query('UPDATE check_summary_cache SET passed = 7 WHERE check_id = $1', [checkId]);
+    expect(changed.rowCount).toBe(1);
+    const again = (await inject('GET', '/api/canary/api/summary?labels=tier=gold', viewer)).json();
+    expect(again.checks_summary.find((c: { id: string }) => c.id === checkId).uptime.passed).toBe(7);
   });
 
   it('pages history newest first with status and duration filters', async () => {

@@ -178,30 +178,60 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- Uptime and latency of every check over [since, now]: whole rollup buckets overlapping the window (hourly for
--- windows up to two days, daily beyond). Reads rollups only, never the raw history.
-CREATE OR REPLACE FUNCTION check_window_stats(since timestamptz)
+-- windows up to two days, daily beyond). Reads rollups only, never the raw history; set-based (one pass over the
+-- histogram buckets of all checks) because a per-check function call costs ten times more at 10,000 checks.
+CREATE OR REPLACE FUNCTION check_window_stats(since timestamptz, only_check uuid DEFAULT NULL)
 RETURNS TABLE (check_id uuid, passed bigint, failed bigint, last_pass timestamptz, last_fail timestamptz,
                p95 double precision, p97 double precision, p99 double precision, avg double precision)
 LANGUAGE sql STABLE AS $$
-  WITH r AS (
+  WITH r AS MATERIALIZED (
     SELECT h.check_id, h.total, h.passed, h.failed, h.duration, h.latency, h.last_pass, h.last_fail
     FROM check_statuses_1h h
     WHERE now() - since <= interval '2 days' AND h.created_at >= date_trunc('hour', since, 'UTC')
+      AND (only_check IS NULL OR h.check_id = only_check)
     UNION ALL
     SELECT d.check_id, d.total, d.passed, d.failed, d.duration, d.latency, d.last_pass, d.last_fail
     FROM check_statuses_1d d
     WHERE now() - since > interval '2 days' AND d.created_at >= date_trunc('day', since, 'UTC')
+      AND (only_check IS NULL OR d.check_id = only_check)
   ), g AS (
     SELECT r.check_id, sum(r.passed) AS passed, sum(r.failed) AS failed, max(r.last_pass) AS last_pass,
-           max(r.last_fail) AS last_fail, latency_merge(r.latency) AS latency,
-           sum(r.duration)::double precision / nullif(sum(r.total), 0) AS avg
+           max(r.last_fail) AS last_fail, sum(r.duration)::double precision / nullif(sum(r.total), 0) AS avg
     FROM r GROUP BY r.check_id
+  ), b AS (
+    SELECT r.check_id, e.key::int AS bucket, sum((e.value ->> 0)::bigint) AS n, sum((e.value ->> 1)::double precision) AS s
+    FROM r, jsonb_each(r.latency) e GROUP BY 1, 2
+  ), c AS (
+    SELECT b.check_id, b.bucket, b.n, b.s, sum(b.n) OVER (PARTITION BY b.check_id ORDER BY b.bucket) AS cum,
+           sum(b.n) OVER (PARTITION BY b.check_id) AS tot
+    FROM b WHERE b.n > 0
+  ), p AS (
+    SELECT c.check_id,
+           (array_agg(c.s / c.n ORDER BY c.bucket) FILTER (WHERE c.cum >= ceil(0.95 * c.tot)))[1] AS p95,
+           (array_agg(c.s / c.n ORDER BY c.bucket) FILTER (WHERE c.cum >= ceil(0.97 * c.tot)))[1] AS p97,
+           (array_agg(c.s / c.n ORDER BY c.bucket) FILTER (WHERE c.cum >= ceil(0.99 * c.tot)))[1] AS p99
+    FROM c GROUP BY c.check_id
   )
   SELECT g.check_id, g.passed, g.failed, g.last_pass, g.last_fail,
-         latency_percentile(g.latency, 0.95), latency_percentile(g.latency, 0.97), latency_percentile(g.latency, 0.99),
-         round(g.avg::numeric, 1)::double precision
-  FROM g
+         round(p.p95::numeric, 1)::double precision, round(p.p97::numeric, 1)::double precision,
+         round(p.p99::numeric, 1)::double precision, round(g.avg::numeric, 1)::double precision
+  FROM g LEFT JOIN p ON p.check_id = g.check_id
 $$;
+
+-- The summary's standard windows, precomputed by the scheduler every minute or so (the reference refreshes its
+-- check_status_summary materialized view on a schedule too); /api/canary/api/summary reads these while they are
+-- fresh and computes other windows on the fly.
+CREATE UNLOGGED TABLE check_summary_cache (
+  window_ms bigint NOT NULL,
+  check_id uuid NOT NULL,
+  passed bigint, failed bigint, last_pass timestamptz, last_fail timestamptz,
+  p95 double precision, p97 double precision, p99 double precision, avg double precision,
+  PRIMARY KEY (window_ms, check_id)
+);
+CREATE UNLOGGED TABLE check_summary_cache_state (
+  window_ms bigint PRIMARY KEY,
+  refreshed_at timestamptz NOT NULL
+);
 
 -- One row per check, as the reference's check_summary (uptime and latency over the last hour, from the rollups).
 CREATE VIEW check_summary AS

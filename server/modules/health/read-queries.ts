@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../../lib/tx.js';
 
 /** Read-side SQL of the health module: summary, history, graph, check detail. */
 
@@ -38,11 +39,14 @@ export interface SummaryRow {
 
 export interface SummaryFilter {
   since: Date;
+  /** Read the precomputed stats of this window (check_summary_cache) instead of computing them. */
+  cachedWindowMs?: number;
   checkId?: string;
   canaryId?: string;
   labels?: Record<string, string>;
   deleteFrom?: Date;
-  desc?: boolean;
+  /** By name; unsorted when absent (the console sorts and groups on its side). */
+  sort?: 'asc' | 'desc';
 }
 
 /**
@@ -50,28 +54,70 @@ export interface SummaryFilter {
  * (check_window_stats), never the raw history. Timestamps come back as ISO text.
  */
 export async function summaryRows(c: Q, f: SummaryFilter): Promise<SummaryRow[]> {
-  const { rows } = await c.query<SummaryRow>(
-    `SELECT ch.id, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, ch.agent_id, ch.name, ch.type,
-            ch.namespace, ch.description, ch.icon, coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) AS labels,
-            ch.status, ch.severity, ch.owner,
-            coalesce(s.passed, 0)::int AS passed, coalesce(s.failed, 0)::int AS failed,
-            to_json(s.last_pass) #>> '{}' AS last_pass, to_json(s.last_fail) #>> '{}' AS last_fail,
-            s.p95, s.p97, s.p99, s.avg,
-            to_json(ch.last_transition_time) #>> '{}' AS last_transition_time,
-            to_json(u.last_runtime) #>> '{}' AS last_runtime, to_json(u.next_runtime) #>> '{}' AS next_runtime,
-            to_json(ch.created_at) #>> '{}' AS created_at, to_json(ch.updated_at) #>> '{}' AS updated_at,
-            to_json(ch.deleted_at) #>> '{}' AS deleted_at, to_json(ch.silenced_at) #>> '{}' AS silenced_at
-     FROM checks ch
-     JOIN canaries ca ON ca.id = ch.canary_id
-     LEFT JOIN checks_unlogged u ON u.check_id = ch.id
-     LEFT JOIN check_window_stats($1) s ON s.check_id = ch.id
-     WHERE (ch.deleted_at IS NULL OR ch.deleted_at > $2::timestamptz)
-       AND ($3::uuid IS NULL OR ch.id = $3) AND ($4::uuid IS NULL OR ch.canary_id = $4)
-       AND ($5::jsonb IS NULL OR coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) @> $5::jsonb)
-     ORDER BY CASE WHEN $6 THEN ch.name END DESC, ch.name, ch.id`,
-    [f.since, f.deleteFrom ?? null, f.checkId ?? null, f.canaryId ?? null, f.labels ? JSON.stringify(f.labels) : null, f.desc ?? false],
+  // The rows are built as one JSON text in SQL: for 10,000 checks one JSON.parse is several times cheaper than
+  // the driver converting 280,000 fields one by one.
+  const { rows } = await c.query<{ rows: string }>(
+    `SELECT coalesce(json_agg(x ${f.sort ? `ORDER BY x.name ${f.sort === 'desc' ? 'DESC' : 'ASC'}, x.id` : ''}), '[]')::text AS rows
+     FROM (
+       SELECT ch.id, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, ch.agent_id, ch.name, ch.type,
+              ch.namespace, ch.description, ch.icon, coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) AS labels,
+              ch.status, ch.severity, ch.owner, coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed,
+              s.last_pass, s.last_fail, s.p95, s.p97, s.p99, s.avg, ch.last_transition_time, u.last_runtime, u.next_runtime,
+              ch.created_at, ch.updated_at, ch.deleted_at, ch.silenced_at
+       FROM checks ch
+       JOIN canaries ca ON ca.id = ch.canary_id
+       LEFT JOIN checks_unlogged u ON u.check_id = ch.id
+       LEFT JOIN (
+         SELECT * FROM check_window_stats($1, $3) WHERE $6::bigint IS NULL
+         UNION ALL
+         SELECT check_id, passed, failed, last_pass, last_fail, p95, p97, p99, avg FROM check_summary_cache WHERE window_ms = $6
+       ) s ON s.check_id = ch.id
+       WHERE (ch.deleted_at IS NULL OR ch.deleted_at > $2::timestamptz)
+         AND ($3::uuid IS NULL OR ch.id = $3) AND ($4::uuid IS NULL OR ch.canary_id = $4)
+         AND ($5::jsonb IS NULL OR coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) @> $5::jsonb)
+     ) x`,
+    [f.since, f.deleteFrom ?? null, f.checkId ?? null, f.canaryId ?? null, f.labels ? JSON.stringify(f.labels) : null,
+      f.cachedWindowMs ?? null],
   );
-  return rows;
+  return JSON.parse(rows[0].rows);
+}
+
+/**
+ * Summary windows kept precomputed, and how often: 1h (the default) every minute, 1d and 7d every five. Stats older
+ * than three periods are not used (the scheduler is not running here, or is behind).
+ */
+export const CACHED_WINDOWS: ReadonlyArray<{ windowMs: number; everyMs: number }> = [
+  { windowMs: 3_600_000, everyMs: 60_000 },
+  { windowMs: 86_400_000, everyMs: 300_000 },
+  { windowMs: 7 * 86_400_000, everyMs: 300_000 },
+];
+
+/** Recomputes the precomputed stats of one window for every check. */
+export async function refreshSummaryCache(db: pg.Pool, windowMs: number): Promise<void> {
+  await inTransaction(db, async (c) => {
+    await c.query('DELETE FROM check_summary_cache WHERE window_ms = $1', [windowMs]);
+    await c.query(
+      `INSERT INTO check_summary_cache (window_ms, check_id, passed, failed, last_pass, last_fail, p95, p97, p99, avg)
+       SELECT $1, s.* FROM check_window_stats(now() - $1 * interval '1 millisecond') s`,
+      [windowMs],
+    );
+    await c.query(
+      `INSERT INTO check_summary_cache_state (window_ms, refreshed_at) VALUES ($1, now())
+       ON CONFLICT (window_ms) DO UPDATE SET refreshed_at = now()`,
+      [windowMs],
+    );
+  });
+}
+
+/** Whether the precomputed stats of a window are fresh enough to serve. */
+export async function cacheIsFresh(c: Q, windowMs: number): Promise<boolean> {
+  const w = CACHED_WINDOWS.find((x) => x.windowMs === windowMs);
+  if (!w) return false;
+  const { rowCount } = await c.query(
+    `SELECT 1 FROM check_summary_cache_state WHERE window_ms = $1 AND refreshed_at > now() - $2 * interval '1 millisecond'`,
+    [windowMs, w.everyMs * 3],
+  );
+  return (rowCount ?? 0) > 0;
 }
 
 export interface HistoryFilter {

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { Limiter } from './limiter.js';
 import { canariesSignature, insertJobHistory, loadSchedulable, type SchedulableCanary } from './queries.js';
+import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
 import { runRetention, type RetentionOptions } from './retention.js';
 import { runAndRecord, type Recorded } from './runner.js';
 import { intervalMs, nextRun, parseSchedule, type Schedule } from './schedule.js';
@@ -23,6 +24,8 @@ export interface SchedulerOptions {
   /** How often the canaries table is polled for changes made elsewhere (another replica, /api/db). */
   reloadMs?: number;
   defaultTimeoutMs?: number;
+  /** Refresh the precomputed summary windows (false in tests that arrange their own). */
+  summaryCache?: boolean;
   /** Retention job period; 0 disables it. */
   retentionEveryMs?: number;
   retention?: RetentionOptions;
@@ -79,19 +82,25 @@ export class HealthScheduler {
     };
     every(this.opts.tickMs ?? 200, () => this.tick());
     every(this.opts.reloadMs ?? 3_000, () => void this.poll());
+    if (this.opts.summaryCache !== false) {
+      for (const w of CACHED_WINDOWS) {
+        this.track(this.refreshCache(w.windowMs));
+        every(w.everyMs, () => this.track(this.refreshCache(w.windowMs)));
+      }
+    }
     const retentionMs = this.opts.retentionEveryMs ?? 3_600_000;
     if (retentionMs > 0) {
-      const first = setTimeout(() => void this.retention(), Math.min(60_000, retentionMs));
+      const first = setTimeout(() => this.track(this.retention()), Math.min(60_000, retentionMs));
       first.unref();
       this.timers.push(first);
-      every(retentionMs, () => void this.retention());
+      every(retentionMs, () => this.track(this.retention()));
     }
   }
 
   /** Stops scheduling, aborts running checks and waits (briefly) for them to record their outcome. */
   async stop(): Promise<void> {
     this.started = false;
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) clearInterval(t); // clears timeouts too
     this.timers.length = 0;
     this.stopSignal.abort();
     const all = Promise.allSettled([...this.inFlight, this.loading]);
@@ -197,8 +206,7 @@ export class HealthScheduler {
       }
       this.lags.push(now - planned);
       if (this.lags.length > LAG_SAMPLES) this.lags.splice(0, this.lags.length - LAG_SAMPLES);
-      const p = this.runCanary(e).finally(() => this.inFlight.delete(p));
-      this.inFlight.add(p);
+      this.track(this.runCanary(e));
     }
   }
 
@@ -235,6 +243,21 @@ export class HealthScheduler {
       if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, canary: canary.id }, 'health: canary run failed');
     } finally {
       e.running = false;
+    }
+  }
+
+  /** Remembers work under way, so stop() can wait for it. */
+  private track(p: Promise<void>): void {
+    const tracked = p.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  private async refreshCache(windowMs: number): Promise<void> {
+    if (!this.started) return;
+    try {
+      await refreshSummaryCache(this.db, windowMs);
+    } catch (err) {
+      if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, windowMs }, 'health: summary refresh failed');
     }
   }
 

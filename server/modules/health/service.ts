@@ -10,7 +10,9 @@ import {
   checkForRun, getCanary, insertCanary, liveChecksOf, lockCanary, reconcileChecks, softDeleteCanary, updateCanary,
   type CanaryRow,
 } from './queries.js';
-import { checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryRows, type SummaryRow } from './read-queries.js';
+import {
+  cacheIsFresh, checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryRows, type SummaryRow,
+} from './read-queries.js';
 import { RETENTION_DEFAULTS } from './retention.js';
 import { runAndRecord } from './runner.js';
 import { SpecError, validateCanarySpec } from './spec.js';
@@ -172,9 +174,13 @@ export function createHealthService(deps: HealthServiceDeps) {
     async summary(req: SummaryRequest): Promise<SummaryResponse> {
       const t0 = performance.now();
       const window = req.window ?? '1h';
+      const ms = windowMs(window);
+      // one check is cheap to compute exactly; all of them come from the precomputed stats while those are fresh
+      const cached = !req.checkID && (await cacheIsFresh(db, ms));
       const rows = await summaryRows(db, {
-        since: new Date(Date.now() - windowMs(window)), checkId: req.checkID, canaryId: req.canaryID, labels: req.labels,
-        deleteFrom: req.deleteFrom ? new Date(req.deleteFrom) : undefined, desc: req.sortBy === '-name',
+        since: new Date(Date.now() - ms), cachedWindowMs: cached ? ms : undefined, checkId: req.checkID, canaryId: req.canaryID, labels: req.labels,
+        deleteFrom: req.deleteFrom ? new Date(req.deleteFrom) : undefined,
+        sort: req.sortBy === '-name' ? 'desc' : req.sortBy === 'name' ? 'asc' : undefined,
       });
       return { duration: Math.round(performance.now() - t0), runnerName, window, checks_summary: rows.map(toSummary) };
     },
