@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { Limiter } from './limiter.js';
@@ -69,6 +70,8 @@ export class HealthScheduler {
   constructor(private readonly db: pg.Pool, private readonly opts: SchedulerOptions) {
     this.limiter = new Limiter(opts.concurrency ?? 64, (opts.concurrency ?? 64) * 4, opts.slowAfterMs ?? 2_000);
     this.now = opts.now ?? Date.now;
+    // every running check listens for shutdown on this one signal
+    setMaxListeners(0, this.stopSignal.signal);
   }
 
   async start(): Promise<void> {
