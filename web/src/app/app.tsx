@@ -1,17 +1,28 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Provider as JotaiProvider } from 'jotai';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Route, Switch } from 'wouter';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
+import { FullPageState } from '../components/full-page-state';
 import { createQueryClient } from '../lib/query-client';
 import { ToastHost } from '../lib/toast';
 import { ErrorBoundary } from './gates/error-boundary';
 import { SessionGate } from './gates/session-gate';
 import { paths } from './paths';
-import { LoginPage } from './routes/login-page';
-import { AuthStateCheckerPage, ErrorPage, SelfServicePage } from './routes/public-pages';
-import { RegistrationPage } from './routes/registration-page';
 import { SignedInRoutes } from './signed-in-routes';
+
+// The public pages load on demand: a signed-in page never needs the sign-in forms (cards, fields, message bars).
+const LoginPage = lazy(() => import('./routes/login-page').then((m) => ({ default: m.LoginPage })));
+const RegistrationPage = lazy(() => import('./routes/registration-page').then((m) => ({ default: m.RegistrationPage })));
+const publicPages = () => import('./routes/public-pages');
+const SelfServicePage = lazy(() => publicPages().then((m) => ({ default: m.SelfServicePage })));
+const ErrorPage = lazy(() => publicPages().then((m) => ({ default: m.ErrorPage })));
+const AuthStateCheckerPage = lazy(() => publicPages().then((m) => ({ default: m.AuthStateCheckerPage })));
+
+/** While a public page's code loads: the same start-up screen the session gate shows. */
+function Public({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<FullPageState busy="Loading…" />}>{children}</Suspense>;
+}
 
 /** Providers, the public pages, and everything else behind the session gate. */
 export function App() {
@@ -23,16 +34,36 @@ export function App() {
           <ToastHost />
           <ErrorBoundary>
             <Switch>
-              <Route path={paths.login} component={LoginPage} />
-              <Route path={paths.registration} component={RegistrationPage} />
+              <Route path={paths.login}>
+                <Public>
+                  <LoginPage />
+                </Public>
+              </Route>
+              <Route path={paths.registration}>
+                <Public>
+                  <RegistrationPage />
+                </Public>
+              </Route>
               <Route path={paths.recovery}>
-                <SelfServicePage title="Account recovery" />
+                <Public>
+                  <SelfServicePage title="Account recovery" />
+                </Public>
               </Route>
               <Route path={paths.verification}>
-                <SelfServicePage title="Verify your email" />
+                <Public>
+                  <SelfServicePage title="Verify your email" />
+                </Public>
               </Route>
-              <Route path={paths.error} component={ErrorPage} />
-              <Route path={paths.authStateChecker} component={AuthStateCheckerPage} />
+              <Route path={paths.error}>
+                <Public>
+                  <ErrorPage />
+                </Public>
+              </Route>
+              <Route path={paths.authStateChecker}>
+                <Public>
+                  <AuthStateCheckerPage />
+                </Public>
+              </Route>
               <Route>
                 <SessionGate>
                   <SignedInRoutes />

@@ -37,6 +37,11 @@ export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource'
  */
 export const ROUTES: AppRoute[] = [
   { path: '/__kit', title: 'UI kit', page: lazy(() => import('./routes/kit-gallery').then((m) => ({ default: m.KitGalleryPage }))) },
+  // npm run bench:web measures the DataTable here: 10,000 generated rows, signed-in users only, not in the navigation
+  {
+    path: '/__bench/table', title: 'Table benchmark',
+    page: lazy(() => import('./routes/bench-table-page').then((m) => ({ default: m.BenchTablePage }))),
+  },
   {
     path: paths.profileSettings, title: 'Your Profile',
     page: lazy(() => import('./routes/profile-settings-page').then((m) => ({ default: m.ProfileSettingsPage }))),

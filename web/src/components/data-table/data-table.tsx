@@ -1,4 +1,15 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import {
   Button,
   CounterBadge,
@@ -11,7 +22,7 @@ import {
 } from '@fluentui/react-components';
 import { ArrowSortDown16Filled, ArrowSortUp16Filled, ArrowSort16Regular, ChevronDown16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
 import { flexRender, useTable, type Cell, type ExpandedState, type Header, type RowData } from '@tanstack/react-table';
-import { measureElement, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import {
   dataTableFeatures,
   EMPTY_TABLE_MESSAGE,
@@ -37,7 +48,8 @@ const useStyles = makeStyles({
     position: 'relative',
   },
   progress: { position: 'absolute', top: 0, left: 0, right: 0, zIndex: 2 },
-  scroll: { overflow: 'auto', minHeight: 0, flex: 1 },
+  // layout and paint of the rows stay inside the scroller: a window of rows changing does not re-lay the page out
+  scroll: { overflow: 'auto', minHeight: 0, flex: 1, contain: 'content' },
   table: {
     width: '100%',
     borderCollapse: 'separate',
@@ -154,6 +166,17 @@ export interface DataTableProps<TData extends RowData> {
 }
 
 const FALLBACK_VIEWPORT_PX = 600;
+
+// The virtualizer's callbacks live at module scope: a new function per render would make it recompute the
+// position of every row (10,000 of them) on each scroll frame.
+const estimateSize = () => ROW_ESTIMATE_PX;
+// with no layout (a hidden tab, a test DOM) sizes read 0: fall back to a screenful of estimated rows
+const observeRect = (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) =>
+  observeElementRect(instance, (rect) => cb(rect.height ? rect : { ...rect, height: FALLBACK_VIEWPORT_PX }));
+const measureRow = (el: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>) =>
+  measureElement(el, entry, instance) || ROW_ESTIMATE_PX;
+// the first render already fills a screen, instead of a window sized for a 0 px viewport
+const INITIAL_RECT = { width: 0, height: FALLBACK_VIEWPORT_PX };
 
 type Item<TData extends RowData> = { kind: 'row' | 'detail'; row: DataTableRow<TData> };
 
@@ -390,35 +413,44 @@ export function DataTable<TData extends RowData>({
   });
 
   const rows = table.getRowModel().rows;
+  const hasDetail = !!renderDetail;
   const items = useMemo(() => {
     const out: Item<TData>[] = [];
     for (const row of rows) {
       out.push({ kind: 'row', row });
-      if (renderDetail && !row.getIsGrouped() && row.getIsExpanded()) out.push({ kind: 'detail', row });
+      if (hasDetail && !row.getIsGrouped() && row.getIsExpanded()) out.push({ kind: 'detail', row });
     }
     return out;
-    // `expanded` changes which detail rows exist without changing `rows`
-  }, [rows, renderDetail, expanded]);
+    // `expanded` changes which detail rows exist without changing `rows`; an inline renderDetail must not
+    // rebuild the list (and with it every row's measurements) on each render
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, hasDetail, expanded]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const getScrollElement = useCallback(() => scrollRef.current, []);
+  // stable while the rows are: a new key function makes the virtualizer rebuild every row's measurements
+  const getItemKey = useCallback((i: number) => `${items[i].kind}:${items[i].row.id}`, [items]);
   const virtualizer = useVirtualizer({
     count: items.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    getScrollElement,
+    estimateSize,
     overscan: ROW_OVERSCAN,
-    getItemKey: (i) => `${items[i].kind}:${items[i].row.id}`,
-    // with no layout (a hidden tab, a test DOM) sizes read 0: fall back to a screenful of estimated rows
-    observeElementRect: (instance, cb) =>
-      observeElementRect(instance, (rect) => cb(rect.height ? rect : { ...rect, height: FALLBACK_VIEWPORT_PX })),
-    measureElement: (el, entry, instance) => measureElement(el, entry, instance) || ROW_ESTIMATE_PX,
+    getItemKey,
+    initialRect: INITIAL_RECT,
+    observeElementRect: observeRect,
+    measureElement: measureRow,
   });
   const measure = useCallback((el: HTMLTableRowElement | null) => virtualizer.measureElement(el), [virtualizer]);
 
   const leafColumns = table.getAllLeafColumns();
   const columnCount = leafColumns.length;
-  const virtualItems = virtualizer.getVirtualItems();
+  // The window of rows follows the scroll position at transition priority: React renders newly revealed rows in
+  // slices between frames instead of one long task, and a newer scroll position interrupts a stale render. The
+  // first render and a table whose window did not move are not deferred.
+  const virtualItems = useDeferredValue(virtualizer.getVirtualItems());
+  const totalSize = virtualizer.getTotalSize();
   const padTop = virtualItems.length ? virtualItems[0].start : 0;
-  const padBottom = virtualItems.length ? virtualizer.getTotalSize() - virtualItems[virtualItems.length - 1].end : 0;
+  const padBottom = virtualItems.length ? Math.max(0, totalSize - virtualItems[virtualItems.length - 1].end) : 0;
   const expandable = !!renderDetail || !!getSubRows;
 
   const rowCount = manual ? (total ?? data.length) : table.getPrePaginatedRowModel().rows.length;
@@ -448,6 +480,8 @@ export function DataTable<TData extends RowData>({
         )}
         {virtualItems.map((v) => {
           const item = items[v.index];
+          // a deferred window can still hold an index past the end of rows that just shrank
+          if (!item) return null;
           return (
             <RowView
               key={v.key}
