@@ -34,6 +34,7 @@ function useColumns(actions?: FlagActions): DataTableColumn<FeatureFlag>[] {
       }),
       col.accessor('value', {
         header: 'Value',
+        meta: { width: '22%' },
         cell: ({ getValue }) => <span className={s.mono}>{getValue()}</span>,
       }),
       col.accessor('source', {
@@ -46,6 +47,7 @@ function useColumns(actions?: FlagActions): DataTableColumn<FeatureFlag>[] {
       col.accessor((f) => f.created_by?.name ?? '', {
         id: 'created_by',
         header: 'Created By',
+        meta: { width: '180px' },
         cell: ({ row }) =>
           row.original.created_by && <PersonAvatar person={row.original.created_by} size={20} showName />,
       }),
