@@ -54,7 +54,10 @@ export const ROUTES: AppRoute[] = [
   { path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology' },
   { path: paths.topologyDetail, title: 'Topology', resource: 'topologies', feature: 'topology' },
   { path: paths.topology, title: 'Topology', resource: 'topologies', feature: 'topology' },
-  { path: paths.health, title: 'Health', resource: 'canaries', feature: 'health', checkRunner: true },
+  {
+    path: paths.health, title: 'Health', resource: 'canaries', feature: 'health', checkRunner: true,
+    page: lazy(() => import('./routes/health-page').then((m) => ({ default: m.HealthPage }))),
+  },
   { path: paths.incident, title: 'Incident', resource: 'incident', feature: 'incidents' },
   { path: paths.incidents, title: 'Incidents', resource: 'incident', feature: 'incidents' },
   { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents' },

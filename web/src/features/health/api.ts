@@ -1,0 +1,93 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CheckDetail,
+  GraphResponse,
+  HistoryResponse,
+  RunCheckResponse,
+  SummaryResponse,
+} from '@contracts/health';
+import { api } from '../../lib/api-client';
+import { toast } from '../../lib/toast';
+import { formatDuration } from '../../lib/format';
+
+/**
+ * Under `['db', relation]`: live updates invalidate them when the scheduler writes results (checks,
+ * check_statuses, check_summary).
+ */
+export const healthKeys = {
+  summary: (window: string) => ['db', 'check_summary', window] as const,
+  detail: (id: string, window: string) => ['db', 'checks', 'detail', id, window] as const,
+  history: (id: string, params: HistoryParams) => ['db', 'check_statuses', 'history', id, params] as const,
+  graph: (id: string, window: string) => ['db', 'check_statuses', 'graph', id, window] as const,
+};
+
+/** Spec 000 §9: check history stays fresh for 10 s. */
+export const HISTORY_STALE_MS = 10_000;
+
+/**
+ * Every check with its uptime and latency over `window`. A new window or a refresh aborts the request in flight
+ * (TanStack Query hands the `signal` to the client); the last answer stays on screen meanwhile.
+ */
+export function useCheckSummary(window: string, refetchInterval: number) {
+  return useQuery({
+    queryKey: healthKeys.summary(window),
+    queryFn: ({ signal }) =>
+      api.get('/api/canary/api/summary', { query: { window }, schema: SummaryResponse, signal }).then((r) => r.checks_summary),
+    placeholderData: (prev) => prev,
+    refetchInterval: refetchInterval || false,
+  });
+}
+
+export function useCheckDetail(id: string, window: string) {
+  return useQuery({
+    queryKey: healthKeys.detail(id, window),
+    queryFn: ({ signal }) => api.get(`/api/canary/api/check/${encodeURIComponent(id)}`, { query: { window }, schema: CheckDetail, signal }),
+    enabled: !!id,
+    placeholderData: (prev) => prev,
+  });
+}
+
+export interface HistoryParams {
+  start: string;
+  page: number;
+  pageSize: number;
+  /** '1' passed only, '0' failed only. */
+  status?: '1' | '0';
+  /** Minimum duration in ms. */
+  duration?: number;
+}
+
+export function useCheckHistory(id: string, params: HistoryParams) {
+  return useQuery({
+    queryKey: healthKeys.history(id, params),
+    queryFn: ({ signal }) =>
+      api.get('/api/canary/api/history', { query: { check: id, ...params }, schema: HistoryResponse, signal }),
+    enabled: !!id,
+    staleTime: HISTORY_STALE_MS,
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function useCheckGraph(id: string, window: string) {
+  return useQuery({
+    queryKey: healthKeys.graph(id, window),
+    queryFn: ({ signal }) => api.get('/api/canary/api/graph', { query: { check: id, since: window }, schema: GraphResponse, signal }),
+    enabled: !!id,
+    staleTime: HISTORY_STALE_MS,
+    placeholderData: (prev) => prev,
+  });
+}
+
+/** Run Now: runs the check once on the server and tells the result. */
+export function useRunCheck() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.post(`/api/canary/run/check/${encodeURIComponent(id)}`, undefined, { schema: RunCheckResponse }),
+    onSuccess: (r) => {
+      const took = formatDuration(r.duration);
+      if (r.pass) toast.success(`${r.name} passed in ${took}${r.message ? `: ${r.message}` : ''}`);
+      else toast.error(`${r.name} failed in ${took}: ${r.error || r.message || 'no details'}`);
+      for (const relation of ['checks', 'check_statuses', 'check_summary']) void qc.invalidateQueries({ queryKey: ['db', relation] });
+    },
+  });
+}

@@ -1,0 +1,119 @@
+import { useMemo } from 'react';
+import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import type { CheckSummary } from '@contracts/health';
+import { DataTable } from '../../../components/data-table/data-table';
+import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
+import { HealthIndicator } from '../../../components/status/health-indicator';
+import { Age } from '../../../components/status/age';
+import { groupHealth, groupValue, latencyOf, NO_GROUPING, passingCount, uptimePercent } from '../filters';
+import { CheckName } from './check-name';
+import { LatencyText, UptimeCell } from './check-facts';
+
+const useStyles = makeStyles({
+  group: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  count: { fontVariantNumeric: 'tabular-nums', color: tokens.colorNeutralForeground2, fontWeight: tokens.fontWeightRegular },
+});
+
+const col = dataTableColumns<CheckSummary>();
+
+function GroupHealth({ rows }: { rows: CheckSummary[] }) {
+  const s = useStyles();
+  const { passing, total } = passingCount(rows);
+  return (
+    <span className={s.group}>
+      <HealthIndicator health={groupHealth(rows)} />
+      <Text size={200} className={s.count} aria-label={`${passing} of ${total} passing`}>
+        {passing}/{total}
+      </Text>
+    </span>
+  );
+}
+
+/**
+ * Grouping goes through a last, empty column holding the group (Group By): the table shows a group's value in the
+ * first cell of its row, and a grouped column's cells stay empty on the check rows.
+ */
+function useColumns(groupBy: string): DataTableColumn<CheckSummary>[] {
+  return useMemo(() => {
+    const columns: DataTableColumn<CheckSummary>[] = [
+      col.accessor('name', {
+        id: 'checks',
+        header: 'Checks',
+        sortFn: 'text',
+        cell: ({ row }) => <CheckName check={row.original} />,
+      }),
+      col.accessor((c) => c.status ?? 'unknown', {
+        id: 'health',
+        header: 'Health',
+        sortFn: 'text',
+        meta: { width: '130px', groupCell: (rows) => <GroupHealth rows={rows} /> },
+        cell: ({ getValue }) => <HealthIndicator health={getValue()} showLabel />,
+      }),
+      col.accessor((c) => uptimePercent(c) ?? -1, {
+        id: 'uptime',
+        header: 'Uptime',
+        sortFn: 'basic',
+        meta: { width: '260px' },
+        cell: ({ row }) => <UptimeCell check={row.original} />,
+      }),
+      col.accessor((c) => latencyOf(c) ?? -1, {
+        id: 'latency',
+        header: 'Latency',
+        sortFn: 'basic',
+        meta: { width: '110px', align: 'end' },
+        cell: ({ row }) => <LatencyText check={row.original} />,
+      }),
+      col.accessor((c) => c.last_transition_time ?? '', {
+        id: 'transition',
+        header: 'Transition',
+        sortFn: 'datetime',
+        meta: { width: '130px' },
+        cell: ({ getValue }) => <Age value={getValue() || null} />,
+      }),
+    ];
+    if (groupBy !== NO_GROUPING) {
+      columns.push(
+        col.accessor((c) => groupValue(c, groupBy), {
+          id: 'group',
+          header: 'Group',
+          enableSorting: false,
+          meta: { width: '1px' },
+          cell: ({ getValue }) => <span>{String(getValue())}</span>,
+        }),
+      );
+    }
+    return columns;
+  }, [groupBy]);
+}
+
+export interface CheckTableProps {
+  checks: CheckSummary[];
+  groupBy: string;
+  loading: boolean;
+  emptyMessage: string;
+  onOpen: (check: CheckSummary) => void;
+}
+
+/** The health table: virtualised, grouped by Group By, sort in the URL (`sortBy`, `sortOrder`). */
+export function CheckTable({ checks, groupBy, loading, emptyMessage, onOpen }: CheckTableProps) {
+  const columns = useColumns(groupBy);
+  const grouping = useMemo(() => (groupBy === NO_GROUPING ? undefined : ['group']), [groupBy]);
+  return (
+    <DataTable
+      // a new grouping starts with every group open
+      key={groupBy}
+      label="Health checks"
+      columns={columns}
+      data={checks}
+      getRowId={(c) => c.id}
+      loading={loading}
+      onRowClick={onOpen}
+      groupBy={grouping}
+      defaultExpanded
+      defaultSort={{ id: 'checks' }}
+      paginate={false}
+      emptyMessage={emptyMessage}
+      maxHeight="calc(100vh - 250px)"
+    />
+  );
+}

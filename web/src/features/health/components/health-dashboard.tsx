@@ -1,0 +1,245 @@
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink } from 'wouter';
+import {
+  Button,
+  Dropdown,
+  Field,
+  makeStyles,
+  Option,
+  SearchBox,
+  Tab,
+  TabList,
+  tokens,
+  ToggleButton,
+  Tooltip,
+} from '@fluentui/react-components';
+import { ErrorCircle24Regular, Grid20Regular, HeartPulse24Regular, TableSimple20Regular } from '@fluentui/react-icons';
+import type { CheckSummary } from '@contracts/health';
+import { Page } from '../../../components/page';
+import { EmptyState } from '../../../components/empty-state';
+import { TimeRangePicker } from '../../../components/time-range/time-range-picker';
+import { RefreshRateSelector, useRefreshRate } from '../../../components/refresh-rate/refresh-rate-selector';
+import { errorMessage } from '../../../lib/api-client';
+import { rangeMinutes } from '../../../lib/time-range';
+import { useUrlState } from '../../../lib/url-state';
+import { useCheckSummary } from '../api';
+import {
+  ALL_TAB,
+  filterChecks,
+  groupByOptions,
+  HEALTH_DEFAULTS,
+  inTab,
+  labelFilterDefs,
+  parseLabelSelection,
+  searchIndex,
+  serializeLabelSelection,
+  tabByOptions,
+  tabsOf,
+  type LabelSelection,
+} from '../filters';
+import { useHealthTimeRange, windowOf } from '../time-window';
+import { HealthFilters } from './health-filters';
+import { CheckTable } from './check-table';
+import { CheckCards } from './check-cards';
+
+const CheckDrawer = lazy(() => import('./check-drawer').then((m) => ({ default: m.CheckDrawer })));
+
+const useStyles = makeStyles({
+  layout: { display: 'grid', gridTemplateColumns: '220px minmax(0, 1fr)', gap: tokens.spacingHorizontalXL, alignItems: 'start' },
+  side: { position: 'sticky', top: 0 },
+  main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
+  toolbar: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM },
+  search: { flex: '1 1 280px', maxWidth: '420px' },
+  select: { minWidth: '150px' },
+  layoutToggle: { display: 'flex', gap: tokens.spacingHorizontalXXS, marginLeft: 'auto' },
+  tabs: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
+  header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+});
+
+const URL_DEFAULTS = {
+  hidePassing: HEALTH_DEFAULTS.hidePassing as boolean,
+  groupBy: HEALTH_DEFAULTS.groupBy as string,
+  tabBy: HEALTH_DEFAULTS.tabBy as string,
+  tab: ALL_TAB as string,
+  layout: 'table',
+  query: '',
+  labels: '',
+  checkId: '',
+};
+
+/** Spec 000 §9: search inputs debounce 400 ms. */
+const SEARCH_DEBOUNCE_MS = 400;
+const NO_CHECKS: CheckSummary[] = [];
+
+export interface HealthDashboardProps {
+  canRunNow: boolean;
+  canEditCanaries: boolean;
+}
+
+/** /health: every check with its health, uptime and latency; filters, tabs, grouping and the drawer live in the URL. */
+export function HealthDashboard({ canRunNow, canEditCanaries }: HealthDashboardProps) {
+  const s = useStyles();
+  const [state, set] = useUrlState(URL_DEFAULTS);
+  const [range, setRange] = useHealthTimeRange();
+  const timeWindow = windowOf(range);
+  const minutes = useMemo(() => rangeMinutes(range), [range]);
+  const refresh = useRefreshRate('health.refreshRate', minutes);
+  const summary = useCheckSummary(timeWindow, refresh.interval);
+  const checks = summary.data ?? NO_CHECKS;
+
+  // the search box answers each key at once; the URL (and the filtering) follow after 400 ms of quiet
+  const [search, setSearch] = useState(state.query);
+  useEffect(() => setSearch(state.query), [state.query]);
+  useEffect(() => {
+    if (search === state.query) return;
+    const t = setTimeout(() => set({ query: search }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [search, state.query, set]);
+
+  const labels = useMemo(() => parseLabelSelection(state.labels), [state.labels]);
+  const defs = useMemo(() => labelFilterDefs(checks), [checks]);
+  const index = useMemo(() => searchIndex(checks), [checks]);
+  const filter = useDeferredValue(useMemo(() => ({ hidePassing: state.hidePassing, labels, query: state.query }), [state.hidePassing, labels, state.query]));
+  const filtered = useMemo(() => filterChecks(checks, filter, index), [checks, filter, index]);
+  const tabs = useMemo(() => tabsOf(filtered, state.tabBy), [filtered, state.tabBy]);
+  const tab = tabs.some((t) => t.name === state.tab) ? state.tab : ALL_TAB;
+  const shown = useMemo(() => inTab(filtered, state.tabBy, tab), [filtered, state.tabBy, tab]);
+  const groupOptions = useMemo(() => groupByOptions(defs), [defs]);
+  const tabOptions = useMemo(() => tabByOptions(defs), [defs]);
+
+  const onLabels = useCallback((next: LabelSelection) => set({ labels: serializeLabelSelection(next) }), [set]);
+  const onHidePassing = useCallback((v: boolean) => set({ hidePassing: v }), [set]);
+  const open = useCallback((c: CheckSummary) => set({ checkId: c.id }, { replace: false }), [set]);
+  const openCheck = state.checkId ? checks.find((c) => c.id === state.checkId) : undefined;
+
+  const emptyMessage = !checks.length
+    ? 'No health checks yet'
+    : state.hidePassing && filterChecks(checks, { ...filter, hidePassing: false }, index).length
+      ? 'All checks are passing. Turn off Hide Passing to see them.'
+      : 'No checks match these filters';
+
+  let body;
+  if (summary.error && !summary.data) {
+    body = (
+      <EmptyState
+        icon={<ErrorCircle24Regular />}
+        title="Health checks could not be loaded"
+        description={errorMessage(summary.error)}
+        role="alert"
+        actions={<Button onClick={() => void summary.refetch()}>Try again</Button>}
+      />
+    );
+  } else if (summary.isSuccess && !checks.length) {
+    body = (
+      <EmptyState
+        icon={<HeartPulse24Regular />}
+        title="No health checks yet"
+        description="Health checks come from canaries. Add a canary to start checking your endpoints."
+        actions={canEditCanaries && (
+          <RouterLink href="/settings/canaries" asChild>
+            <Button appearance="primary" as="a">Add a canary</Button>
+          </RouterLink>
+        )}
+      />
+    );
+  } else {
+    body = (
+      <>
+        <div className={s.tabs}>
+          <TabList
+            size="small"
+            selectedValue={tab}
+            onTabSelect={(_, d) => set({ tab: String(d.value) })}
+            aria-label={`Tabs by ${tabOptions.find((o) => o.value === state.tabBy)?.label ?? state.tabBy}`}
+          >
+            {tabs.map((t) => (
+              <Tab key={t.name} value={t.name}>
+                {t.name} ({t.count})
+              </Tab>
+            ))}
+          </TabList>
+        </div>
+        {state.layout === 'card' ? (
+          <CheckCards key={`${tab}|${state.query}`} checks={shown} emptyMessage={summary.isLoading ? 'Loading…' : emptyMessage} onOpen={open} />
+        ) : (
+          <CheckTable checks={shown} groupBy={state.groupBy} loading={summary.isFetching} emptyMessage={emptyMessage} onOpen={open} />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <Page
+      title="Health"
+      onRefresh={() => void summary.refetch()}
+      refreshing={summary.isFetching}
+      extra={
+        <span className={s.header}>
+          <TimeRangePicker value={range} onChange={setRange} showFuture={false} />
+          <RefreshRateSelector value={refresh.chosen} onChange={refresh.setRate} rangeMinutes={minutes} />
+        </span>
+      }
+    >
+      <div className={s.layout}>
+        <aside className={s.side}>
+          <HealthFilters hidePassing={state.hidePassing} onHidePassing={onHidePassing} defs={defs} labels={labels} onLabels={onLabels} />
+        </aside>
+        <div className={s.main}>
+          <div className={s.toolbar}>
+            <Field label="Search" className={s.search}>
+              <SearchBox
+                placeholder="Search by name, description, or endpoint"
+                value={search}
+                onChange={(_, d) => setSearch(d.value)}
+              />
+            </Field>
+            <Field label="Group By">
+              <Dropdown
+                className={s.select}
+                value={groupOptions.find((o) => o.value === state.groupBy)?.label ?? state.groupBy}
+                selectedOptions={[state.groupBy]}
+                onOptionSelect={(_, d) => d.optionValue && set({ groupBy: d.optionValue })}
+              >
+                {groupOptions.map((o) => (
+                  <Option key={o.value} value={o.value}>{o.label}</Option>
+                ))}
+              </Dropdown>
+            </Field>
+            <Field label="Tab By">
+              <Dropdown
+                className={s.select}
+                value={tabOptions.find((o) => o.value === state.tabBy)?.label ?? state.tabBy}
+                selectedOptions={[state.tabBy]}
+                onOptionSelect={(_, d) => d.optionValue && set({ tabBy: d.optionValue, tab: ALL_TAB })}
+              >
+                {tabOptions.map((o) => (
+                  <Option key={o.value} value={o.value}>{o.label}</Option>
+                ))}
+              </Dropdown>
+            </Field>
+            <div className={s.layoutToggle} role="group" aria-label="Layout">
+              <Tooltip content="Table" relationship="label">
+                <ToggleButton icon={<TableSimple20Regular />} checked={state.layout !== 'card'} onClick={() => set({ layout: 'table' })} />
+              </Tooltip>
+              <Tooltip content="Cards" relationship="label">
+                <ToggleButton icon={<Grid20Regular />} checked={state.layout === 'card'} onClick={() => set({ layout: 'card' })} />
+              </Tooltip>
+            </div>
+          </div>
+          {body}
+        </div>
+      </div>
+      {state.checkId && (
+        <Suspense fallback={null}>
+          <CheckDrawer
+            checkId={state.checkId}
+            summary={openCheck}
+            window={timeWindow}
+            canRunNow={canRunNow}
+            onClose={() => set({ checkId: '' })}
+          />
+        </Suspense>
+      )}
+    </Page>
+  );
+}
