@@ -61,6 +61,29 @@ test.describe('Settings → Teams', () => {
     await expect(row.getByRole('cell').nth(1)).toHaveText('1');
   });
 
+  test('rename a team, then delete it', async ({ page }) => {
+    const shell = await signIn(page);
+    const teams = new TeamsPage(page);
+    await teams.goto();
+    const name = `Day Shift ${unique()}`;
+    await teams.addTeam(name);
+    await expect(page).toHaveURL(/\/settings\/teams\/[0-9a-f-]{36}$/);
+
+    const renamed = `${name} (EMEA)`;
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await expect(teams.dialog.getByRole('textbox', { name: 'Name' })).toHaveValue(name);
+    await teams.dialog.getByRole('textbox', { name: 'Name' }).fill(renamed);
+    await teams.dialog.getByRole('button', { name: 'Update' }).click();
+    await expect(shell.toast(`${renamed} updated successfully`)).toBeVisible();
+    await expect(page.getByRole('heading', { name: renamed, level: 2 })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await teams.dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(shell.toast(`${renamed} deleted successfully`)).toBeVisible();
+    await expect(page).toHaveURL(/\/settings\/teams$/);
+    await expect(teams.table.getByRole('row').filter({ hasText: renamed })).toHaveCount(0);
+  });
+
   test('a team name is required and unique', async ({ page }) => {
     await signIn(page);
     const teams = new TeamsPage(page);

@@ -106,6 +106,32 @@ export function useCreateTeam() {
   });
 }
 
+/** Renames a team or changes its icon. */
+export function useUpdateTeam(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (form: TeamForm) =>
+      api.patch('/api/db/teams', { name: form.name, icon: form.icon || null }, { query: { id: `eq.${id}` } }),
+    onSuccess: (_, form) => {
+      toast.success(`${form.name} updated successfully`);
+      void qc.invalidateQueries({ queryKey: teamKeys.all });
+    },
+  });
+}
+
+/** Soft-deletes a team (spec 001, section 4: deleted_at set to now); its members stay recorded. */
+export function useDeleteTeam() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (team: Pick<Team, 'id' | 'name'>) =>
+      api.patch('/api/db/teams', { deleted_at: new Date().toISOString() }, { query: { id: `eq.${team.id}` } }),
+    onSuccess: (_, team) => {
+      toast.success(`${team.name} deleted successfully`);
+      void qc.invalidateQueries({ queryKey: teamKeys.all });
+    },
+  });
+}
+
 /** The team's members by name. */
 export function useTeamMembers(teamId: string) {
   return useQuery({

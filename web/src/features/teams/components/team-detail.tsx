@@ -1,7 +1,9 @@
-import { Link } from 'wouter';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
 import {
   Breadcrumb,
   BreadcrumbButton,
+  Button,
   BreadcrumbDivider,
   BreadcrumbItem,
   Caption1,
@@ -10,12 +12,14 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { ErrorCircle24Regular, PeopleTeam24Regular } from '@fluentui/react-icons';
+import { Delete20Regular, Edit20Regular, ErrorCircle24Regular, PeopleTeam24Regular } from '@fluentui/react-icons';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
 import { formatAge, formatDateTime } from '../../../lib/format';
-import { useTeam } from '../api';
+import { useDeleteTeam, useTeam, useTeams } from '../api';
+import { TeamDialog } from './team-dialog';
 import { TeamIcon } from './team-icon';
 import { TeamMembersPanel } from './team-members-panel';
 
@@ -41,6 +45,11 @@ export interface TeamDetailProps {
 export function TeamDetail({ id, canWrite, teamsHref }: TeamDetailProps) {
   const s = useStyles();
   const team = useTeam(id);
+  const teams = useTeams();
+  const remove = useDeleteTeam();
+  const [, navigate] = useLocation();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const crumbs = (name?: string) => (
     <Breadcrumb aria-label="Breadcrumb" size="medium">
       <BreadcrumbItem>
@@ -85,7 +94,23 @@ export function TeamDetail({ id, canWrite, teamsHref }: TeamDetailProps) {
   }
   const t = team.data;
   return (
-    <Page title={t.name} onRefresh={() => void team.refetch()} refreshing={team.isFetching}>
+    <Page
+      title={t.name}
+      onRefresh={() => void team.refetch()}
+      refreshing={team.isFetching}
+      extra={
+        canWrite && (
+          <>
+            <Button icon={<Edit20Regular />} onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+            <Button icon={<Delete20Regular />} onClick={() => setDeleting(true)}>
+              Delete
+            </Button>
+          </>
+        )
+      }
+    >
       {crumbs(t.name)}
       <div className={s.header}>
         <TeamIcon team={t} size={48} />
@@ -105,6 +130,19 @@ export function TeamDetail({ id, canWrite, teamsHref }: TeamDetailProps) {
         </div>
       </div>
       <TeamMembersPanel team={t} canWrite={canWrite} />
+      {canWrite && <TeamDialog open={editing} onOpenChange={setEditing} team={t} existing={teams.data ?? []} />}
+      {deleting && (
+        <ConfirmDialog
+          open
+          title="Delete Team"
+          description={`Delete ${t.name}? It leaves the teams list; its members keep their accounts.`}
+          confirmLabel="Delete"
+          danger
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate(t, { onSuccess: () => navigate(teamsHref, { replace: true }) })}
+          onCancel={() => setDeleting(false)}
+        />
+      )}
     </Page>
   );
 }

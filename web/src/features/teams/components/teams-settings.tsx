@@ -4,7 +4,7 @@ import { Button } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
 import { Page } from '../../../components/page';
 import { useTeams } from '../api';
-import { AddTeamDialog } from './add-team-dialog';
+import { TeamDialog } from './team-dialog';
 import { TeamTable } from './team-table';
 
 export interface TeamsSettingsProps {
@@ -39,7 +39,7 @@ export function TeamsSettings({ canWrite, currentUserId, teamHref }: TeamsSettin
         onOpen={(t) => navigate(teamHref(t.id))}
       />
       {canWrite && (
-        <AddTeamDialog
+        <TeamDialog
           open={adding}
           onOpenChange={setAdding}
           existing={teams.data ?? []}
