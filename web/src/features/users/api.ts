@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { InviteUserResponse, UserSummary, type IdentityState, type InviteUserRequest } from '@contracts/auth';
-import type { Role } from '@contracts/rbac';
+import { primaryRole, type Role } from '@contracts/rbac';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 
@@ -45,7 +45,8 @@ export function useUpdateUser() {
   return useMutation({
     mutationFn: async ({ user, role, active }: UserUpdate) => {
       const id = encodeURIComponent(user.id);
-      if (user.roles.length !== 1 || user.roles[0] !== role) await api.post(`/api/auth/${id}/properties`, { role });
+      // the form shows the highest role: keep a user's other roles unless that one was changed
+      if (role !== primaryRole(user.roles)) await api.post(`/api/auth/${id}/properties`, { role });
       const state: IdentityState = active ? 'active' : 'inactive';
       if (state !== user.state) await api.post(`/api/auth/${id}/update_state`, { state });
     },
