@@ -15,6 +15,7 @@ import { dbRoutes } from './modules/db/routes.js';
 import { spaPlugin } from './plugins/spa.js';
 import { wsPlugin } from './plugins/ws.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { healthSchemaRoutes } from './modules/health/schema-routes.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(propertiesRoutes, { prefix: '/api/properties' });
   await app.register(dbRoutes, { prefix: '/api/db' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
+  await app.register(healthSchemaRoutes, { prefix: '/api/schemas' });
   await app.register(spaPlugin); // last: it owns the GET /* fallback
   return app;
 }

@@ -32,7 +32,7 @@ export const CommonCheck = z.object({
 }).loose();
 export type CommonCheck = z.infer<typeof CommonCheck>;
 
-const CanaryFields = z.object({
+export const CanaryFields = z.object({
   schedule: z.string().optional(),
   interval: z.number().int().min(0).optional(),
   replicas: z.number().int().min(0).optional(),
