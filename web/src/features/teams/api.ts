@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
+import { requiredText } from '../../lib/validation';
 
 /** Under `['db', relation]`: live updates invalidate by relation. */
 export const teamKeys = {
@@ -51,7 +52,7 @@ export type TeamMember = z.infer<typeof TeamMember>;
 
 /** The Add Team form: spec 001 "Resource form" (name required). */
 export const TeamForm = z.object({
-  name: z.string().trim().min(1, 'This field is required').max(255, 'Name is too long'),
+  name: requiredText().max(255, 'Name is too long'),
   icon: z.string().trim().max(100, 'Icon is too long'),
 });
 export type TeamForm = z.infer<typeof TeamForm>;
