@@ -171,6 +171,18 @@ const FALLBACK_VIEWPORT_PX = 600;
 // position of every row (10,000 of them) on each scroll frame.
 const estimateSize = () => ROW_ESTIMATE_PX;
 // with no layout (a hidden tab, a test DOM) sizes read 0: fall back to a screenful of estimated rows
+// Columns without a fixed width get at least this much before the table scrolls sideways instead of squeezing them.
+const FLEX_COLUMN_MIN_PX = 140;
+
+/** The width below which the table scrolls horizontally: fixed pixel widths plus a floor for flexible columns. */
+function minTableWidth(columns: readonly { columnDef: { meta?: { width?: string | number } } }[]): number {
+  return columns.reduce((sum, c) => {
+    const w = c.columnDef.meta?.width;
+    const px = typeof w === 'number' ? w : typeof w === 'string' && /^\d+(\.\d+)?px$/.test(w) ? parseFloat(w) : NaN;
+    return sum + (Number.isFinite(px) ? px : FLEX_COLUMN_MIN_PX);
+  }, 0);
+}
+
 const observeRect = (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: { width: number; height: number }) => void) =>
   observeElementRect(instance, (rect) => cb(rect.height ? rect : { ...rect, height: FALLBACK_VIEWPORT_PX }));
 const measureRow = (el: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>) =>
@@ -510,7 +522,7 @@ export function DataTable<TData extends RowData>({
     <div className={mergeClasses(s.root, className)}>
       {loading && rows.length > 0 && <ProgressBar className={s.progress} thickness="medium" aria-label="Refreshing" />}
       <div ref={scrollRef} className={s.scroll} style={{ maxHeight }}>
-        <table className={s.table} aria-label={label} aria-busy={loading || undefined}>
+        <table className={s.table} style={{ minWidth: minTableWidth(leafColumns) }} aria-label={label} aria-busy={loading || undefined}>
           <colgroup>
             {leafColumns.map((c) => (
               <col key={c.id} style={c.columnDef.meta?.width ? { width: c.columnDef.meta.width } : undefined} />
