@@ -23,6 +23,8 @@ export default defineConfig({
     // .vite/manifest.json: scripts/bench-web.ts follows it to size the initial JavaScript of a route
     manifest: true,
     chunkSizeWarningLimit: 1500,
+    // every browser the console supports runs ES2022 as is (no down-levelled class fields or private methods)
+    target: 'es2022',
     rolldownOptions: {
       output: {
         // everything main.tsx imports statically goes into one chunk: Rolldown would otherwise split the start-up code

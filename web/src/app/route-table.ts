@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { Action, Feature, Resource } from '@contracts/rbac';
+import type { Action, Feature, Resource } from '@contracts/rbac-table';
 import { paths } from './paths';
 
 /** A signed-in route: what it needs, and its page once the feature is built. */
@@ -93,6 +93,19 @@ export const ROUTES: AppRoute[] = [
   {
     path: '/settings/teams', title: 'Teams', resource: 'database', feature: 'settings.teams',
     page: lazy(() => import('./routes/settings-teams-page').then((m) => ({ default: m.SettingsTeamsPage }))),
+  },
+  // Health checks (canaries): /new needs write and comes ahead of /:id
+  {
+    path: '/settings/canaries/new', title: 'Add Health Check', resource: 'canaries', action: 'write', feature: 'settings.health',
+    page: lazy(() => import('./routes/canaries-page').then((m) => ({ default: m.CanaryPage }))),
+  },
+  {
+    path: '/settings/canaries/:id', title: 'Health Check', resource: 'canaries', feature: 'settings.health',
+    page: lazy(() => import('./routes/canaries-page').then((m) => ({ default: m.CanaryPage }))),
+  },
+  {
+    path: '/settings/canaries', title: 'Health Checks', resource: 'canaries', feature: 'settings.health',
+    page: lazy(() => import('./routes/canaries-page').then((m) => ({ default: m.CanariesPage }))),
   },
   { path: paths.settingsJobs, title: 'Job History', resource: 'database', feature: 'settings.job_history' },
   {

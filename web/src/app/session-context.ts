@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { can, effectiveRoles, type Action, type Feature, type Resource } from '@contracts/rbac';
+import { can, effectiveRoles, type Action, type Feature, type Resource } from '@contracts/rbac-table';
 import type { Session } from '../features/auth/api';
 import type { About } from '@contracts/system';
 

@@ -36,6 +36,10 @@ export function errorMessage(err: unknown): string {
   return MESSAGES.generic;
 }
 
+interface Schema<T> {
+  parse(value: unknown): T;
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type QueryValue = string | number | boolean | null | undefined;
 
@@ -46,8 +50,12 @@ export interface RequestOptions<T> {
   /** Sent as JSON. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** A zod contract that checks the answer; its output is what the call returns. */
-  schema?: { parse(value: unknown): T };
+  /**
+   * A zod contract that checks the answer; its output is what the call returns. Or a function loading it
+   * (`() => import('@contracts/…').then((m) => m.X)`): called as the request starts, so the contract's code (and
+   * zod) download alongside the request instead of sitting in the start-up bundle.
+   */
+  schema?: Schema<T> | (() => Promise<Schema<T>>);
   /** TanStack Query's abort signal: an aborted call rejects quietly. */
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -160,6 +168,9 @@ function toApiError(status: number, body: unknown): ApiError {
 /** Calls the console's API. Every component reaches the server through feature hooks built on this. */
 export async function apiRequest<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
   const method = opts.method ?? 'GET';
+  const schema = typeof opts.schema === 'function' ? opts.schema() : opts.schema;
+  // a failed contract load surfaces when the answer is parsed, not as an unhandled rejection before
+  if (schema instanceof Promise) schema.catch(() => undefined);
   const write = WRITES.has(method) && opts.csrf !== false;
   let res = await send(path, opts, write ? await ensureCsrfToken() : null);
   // a token from before a restart or a second tab's login: fetch the current one and try once more
@@ -176,7 +187,7 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
     }
     throw err;
   }
-  return opts.schema ? opts.schema.parse(body) : (body as T);
+  return schema ? (await schema).parse(body) : (body as T);
 }
 
 type Opts<T> = Omit<RequestOptions<T>, 'method' | 'body'>;

@@ -1,6 +1,18 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { LiveMessage, WS_CLOSE_SESSION_ENDED } from '@contracts/events';
+import type { LiveMessage } from '@contracts/events';
+
+// The message contract (zod) loads with the first socket rather than with the start-up bundle.
+type Contract = typeof import('@contracts/events');
+let contract: Promise<Contract> | null = null;
+const loadContract = () =>
+  (contract ??= import('@contracts/events').catch((err: unknown) => {
+    contract = null; // a failed download is tried again with the next message
+    throw err;
+  }));
+
+/** events.ts's WS_CLOSE_SESSION_ENDED, repeated so closing needs no contract; the type keeps the two equal. */
+const WS_CLOSE_SESSION_ENDED: Contract['WS_CLOSE_SESSION_ENDED'] = 4401;
 
 /*
  * Live updates: one WebSocket per tab (`/api/ws`), whose events invalidate TanStack Query caches instead of polling.
@@ -83,19 +95,11 @@ class LiveSocket {
       return;
     }
     this.socket = socket;
+    // messages are handled in arrival order once the contract is there (normally before the socket opens)
+    void loadContract().catch(() => undefined);
+    let queue = Promise.resolve();
     socket.onmessage = (e) => {
-      let message: LiveMessage;
-      try {
-        message = LiveMessage.parse(JSON.parse(String(e.data)));
-      } catch {
-        return; // a message of a newer server: ignore it
-      }
-      if (message.type === 'ready') {
-        this.attempt = 0;
-        if (this.dropped) this.invalidate(null);
-        return;
-      }
-      this.invalidate(keysToInvalidate(message));
+      queue = queue.then(loadContract).then((c) => this.receive(c, e.data), () => undefined);
     };
     socket.onclose = (e) => {
       if (this.socket !== socket) return;
@@ -109,6 +113,22 @@ class LiveSocket {
       }
       this.retry();
     };
+  }
+
+  private receive({ LiveMessage }: Contract, data: unknown): void {
+    if (this.stopped) return;
+    let message: LiveMessage;
+    try {
+      message = LiveMessage.parse(JSON.parse(String(data)));
+    } catch {
+      return; // a message of a newer server: ignore it
+    }
+    if (message.type === 'ready') {
+      this.attempt = 0;
+      if (this.dropped) this.invalidate(null);
+      return;
+    }
+    this.invalidate(keysToInvalidate(message));
   }
 
   private retry(): void {

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Auto-refresh intervals (spec 000 §9, spec 001 §9). `0` is "None". */
 export const REFRESH_RATES = [
   { value: 0, label: 'None' },
@@ -14,9 +12,7 @@ export const REFRESH_RATES = [
 ] as const;
 
 export type RefreshRate = (typeof REFRESH_RATES)[number]['value'];
-export const RefreshRate = z
-  .number()
-  .refine((v): v is RefreshRate => REFRESH_RATES.some((r) => r.value === v)) as unknown as z.ZodType<RefreshRate>;
+const isRefreshRate = (v: number): v is RefreshRate => REFRESH_RATES.some((r) => r.value === v);
 
 export const REFRESH_RATE_STORAGE_KEY = 'refreshRate';
 
@@ -47,8 +43,8 @@ export function refreshRateLabel(rate: number): string {
 /** The locally saved interval for `key` (one per page), or None. */
 export function loadRefreshRate(key = REFRESH_RATE_STORAGE_KEY, storage = globalThis.localStorage): RefreshRate {
   try {
-    const parsed = RefreshRate.safeParse(Number(storage?.getItem(key)));
-    return parsed.success ? parsed.data : 0;
+    const rate = Number(storage?.getItem(key));
+    return isRefreshRate(rate) ? rate : 0;
   } catch {
     return 0;
   }

@@ -1,45 +1,47 @@
-import { z } from 'zod';
-
 /**
  * Time ranges as every screen with a time filter uses them (spec 001 §4 "Time range kinds"):
  * - relative: two expressions such as `now-2d` .. `now`, re-evaluated on every fetch;
  * - mapped: a named span from the lookup table (`1h`, `3mo`), as the health page's `timeRange` query uses;
  * - absolute: two instants, shown as "Custom".
+ * Plain types (no zod): every page with a time filter loads this at start-up.
  */
 
-export const RelativeTimeRange = z.object({
-  type: z.literal('relative'),
-  display: z.string(),
-  from: z.string(),
-  to: z.string(),
-});
-export type RelativeTimeRange = z.infer<typeof RelativeTimeRange>;
+export interface RelativeTimeRange {
+  type: 'relative';
+  display: string;
+  from: string;
+  to: string;
+}
 
 export const MAPPED_RANGE_KEYS = [
   '15m', '1h', '2h', '3h', '6h', '12h', '1d', '2d', '3d', '1w', '2w', '3w',
   '1mo', '2mo', '3mo', '6mo', '1y', '2y', '3y', '5y',
 ] as const;
-export const MappedRangeKey = z.enum(MAPPED_RANGE_KEYS);
-export type MappedRangeKey = z.infer<typeof MappedRangeKey>;
+export type MappedRangeKey = (typeof MAPPED_RANGE_KEYS)[number];
 
-export const MappedTimeRange = z.object({
-  type: z.literal('mapped'),
-  display: z.string(),
-  range: MappedRangeKey,
-});
-export type MappedTimeRange = z.infer<typeof MappedTimeRange>;
+export interface MappedTimeRange {
+  type: 'mapped';
+  display: string;
+  range: MappedRangeKey;
+}
 
-export const AbsoluteTimeRange = z.object({
-  type: z.literal('absolute'),
-  display: z.literal('Custom'),
+export interface AbsoluteTimeRange {
+  type: 'absolute';
+  display: 'Custom';
   /** ISO 8601 instants. */
-  from: z.string(),
-  to: z.string(),
-});
-export type AbsoluteTimeRange = z.infer<typeof AbsoluteTimeRange>;
+  from: string;
+  to: string;
+}
 
-export const TimeRange = z.discriminatedUnion('type', [RelativeTimeRange, MappedTimeRange, AbsoluteTimeRange]);
-export type TimeRange = z.infer<typeof TimeRange>;
+export type TimeRange = RelativeTimeRange | MappedTimeRange | AbsoluteTimeRange;
+
+/** A stored absolute range, checked field by field; only the known fields are kept. */
+function storedAbsoluteRange(value: unknown): AbsoluteTimeRange | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (v.type !== 'absolute' || v.display !== 'Custom' || typeof v.from !== 'string' || typeof v.to !== 'string') return null;
+  return { type: 'absolute', display: 'Custom', from: v.from, to: v.to };
+}
 
 export const INVALID_MAPPED_RANGE = 'Invalid mapped time range';
 
@@ -175,9 +177,9 @@ function mappedExpression(key: MappedRangeKey): string {
 
 /** The mapped range for a key such as `1h` or `3mo`; throws "Invalid mapped time range" for an unknown key. */
 export function mappedRange(key: string): MappedTimeRange {
-  const parsed = MappedRangeKey.safeParse(key);
-  if (!parsed.success) throw new Error(INVALID_MAPPED_RANGE);
-  return { type: 'mapped', display: `Last ${spanName(parsed.data).label}`, range: parsed.data };
+  if (!(MAPPED_RANGE_KEYS as readonly string[]).includes(key)) throw new Error(INVALID_MAPPED_RANGE);
+  const range = key as MappedRangeKey;
+  return { type: 'mapped', display: `Last ${spanName(range).label}`, range };
 }
 
 /** Every mapped range in order (for selects such as the check drawer's Time Range dropdown). */
@@ -325,8 +327,11 @@ export function loadRecentRanges(storage: Storage | undefined = globalThis.local
   try {
     const raw = storage?.getItem(RECENT_RANGES_KEY);
     if (!raw) return [];
-    const parsed = z.array(AbsoluteTimeRange).safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data.slice(0, RECENT_RANGES_MAX) : [];
+    const parsed: unknown = JSON.parse(raw);
+    if (!Array.isArray(parsed)) return [];
+    const ranges = parsed.map(storedAbsoluteRange);
+    // as the zod check did: one bad entry makes the whole list unreadable
+    return ranges.every((r) => r !== null) ? (ranges as AbsoluteTimeRange[]).slice(0, RECENT_RANGES_MAX) : [];
   } catch {
     return [];
   }

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Toast, ToastTitle, Toaster, useId, useToastController, type ToastIntent } from '@fluentui/react-components';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { ToastIntent } from '@fluentui/react-components';
 
 /** How long a toast stays (spec 001, section 9: toasts last 5 s). */
 export const TOAST_TIMEOUT_MS = 5_000;
@@ -7,6 +7,8 @@ export const TOAST_TIMEOUT_MS = 5_000;
 type Show = (message: string, intent: ToastIntent) => void;
 
 let show: Show | null = null;
+// the mounted host, waiting for its first toast to load the toaster
+let wake: (() => void) | null = null;
 // toasts raised before the host mounted (e.g. by a request fired during start-up)
 const pending: Array<[string, ToastIntent]> = [];
 // the same message raised many times at once (ten requests timing out together) shows once
@@ -19,7 +21,21 @@ function raise(message: string, intent: ToastIntent) {
   if ((recent.get(key) ?? 0) > now - DEDUPE_MS) return;
   recent.set(key, now);
   if (show) show(message, intent);
-  else pending.push([message, intent]);
+  else {
+    pending.push([message, intent]);
+    wake?.();
+  }
+}
+
+// Fluent's toaster (about 6 kB gzip) loads with the first toast, not with the start-up bundle.
+const ToastRenderer = lazy(() => import('./toaster').then((m) => ({ default: m.ToastRenderer })));
+
+function register(next: Show): () => void {
+  show = next;
+  pending.splice(0).forEach(([m, i]) => next(m, i));
+  return () => {
+    if (show === next) show = null;
+  };
 }
 
 /** The one way to tell the user something happened: top right, 5 seconds. */
@@ -32,20 +48,18 @@ export const toast = {
 
 /** Mount once near the root; `toast.*` calls render here. */
 export function ToastHost() {
-  const toasterId = useId('toaster');
-  const { dispatchToast } = useToastController(toasterId);
+  const [needed, setNeeded] = useState(false);
   useEffect(() => {
-    show = (message, intent) =>
-      dispatchToast(
-        <Toast>
-          <ToastTitle>{message}</ToastTitle>
-        </Toast>,
-        { intent, timeout: TOAST_TIMEOUT_MS, position: 'top-end' },
-      );
-    pending.splice(0).forEach(([m, i]) => show!(m, i));
+    wake = () => setNeeded(true);
+    if (pending.length) setNeeded(true);
     return () => {
-      show = null;
+      wake = null;
     };
-  }, [dispatchToast]);
-  return <Toaster toasterId={toasterId} position="top-end" timeout={TOAST_TIMEOUT_MS} pauseOnHover />;
+  }, []);
+  if (!needed) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToastRenderer register={register} />
+    </Suspense>
+  );
 }

@@ -2,10 +2,9 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { Button } from '@fluentui/react-components';
 import { CloudOff24Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
 import { FullPageState } from '../../components/full-page-state';
-import { useWhoami } from '../../features/auth/api';
-import { useAbout } from '../../features/system/api';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { SessionContext, toSessionInfo } from '../session-context';
+import { useSessionAbout, useSessionWhoami } from './session-queries';
 
 export const PROVISIONING_TEXT = 'Please wait, instance provisioning in-progress ...';
 
@@ -21,8 +20,8 @@ function isProvisioning(err: unknown) {
  * Not signed in: the API client already sent the browser to /login?return_to=….
  */
 export function SessionGate({ children }: { children: ReactNode }) {
-  const whoami = useWhoami();
-  const about = useAbout();
+  const whoami = useSessionWhoami();
+  const about = useSessionAbout();
   const session = useMemo(
     () => (whoami.data && about.data ? toSessionInfo(whoami.data, about.data) : null),
     [whoami.data, about.data],

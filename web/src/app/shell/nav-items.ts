@@ -7,7 +7,7 @@ import {
   Play20Regular,
   Warning20Regular,
 } from '@fluentui/react-icons';
-import type { Feature, Resource } from '@contracts/rbac';
+import type { Feature, Resource } from '@contracts/rbac-table';
 import type { SessionInfo } from '../session-context';
 import { paths } from '../paths';
 

@@ -1,82 +1,62 @@
-import { useState } from 'react';
-import { useLocation } from 'wouter';
-import {
-  Avatar,
-  Button,
-  Caption1,
-  makeStyles,
-  Menu,
-  MenuDivider,
-  MenuGroup,
-  MenuGroupHeader,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  tokens,
-} from '@fluentui/react-components';
-import { ArrowDownload20Regular, Person20Regular, SignOut20Regular } from '@fluentui/react-icons';
-import { primaryRole } from '@contracts/rbac';
-import { useLogout } from '../../features/auth/api';
-import { FRONTEND_VERSION } from '../../lib/brand';
-import { paths } from '../paths';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Avatar, Button, Menu, MenuPopover, MenuTrigger, Spinner } from '@fluentui/react-components';
 import { useSession } from '../session-context';
-import { KubeconfigDialog } from './kubeconfig-dialog';
 
-const useStyles = makeStyles({
-  greeting: { fontSize: tokens.fontSizeBase300, color: tokens.colorNeutralForeground1 },
-  versions: {
-    display: 'flex',
-    flexDirection: 'column',
-    padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalS}`,
-    color: tokens.colorNeutralForeground3,
-  },
-});
+// The menu's items and the kubeconfig dialog load on demand: a first paint shows only the avatar. The items are
+// fetched once the browser is idle after start-up (or when the pointer/focus reaches the avatar), so the menu
+// normally opens with them already there.
+const loadMenuList = () => import('./user-menu-list');
+const UserMenuList = lazy(() => loadMenuList().then((m) => ({ default: m.UserMenuList })));
+const KubeconfigDialog = lazy(() => import('./kubeconfig-dialog').then((m) => ({ default: m.KubeconfigDialog })));
+
+function whenIdle(run: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 2_000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(run, 200);
+  return () => clearTimeout(id);
+}
 
 /** Avatar menu: greeting, profile, kubeconfig, versions, sign out. */
 export function UserMenu() {
-  const s = useStyles();
   const session = useSession();
-  const [, navigate] = useLocation();
   const [kubeconfig, setKubeconfig] = useState(false);
-  const logout = useLogout();
+  // mounted from the first opening on, so the dialog's closing animation still plays
+  const [kubeconfigUsed, setKubeconfigUsed] = useState(false);
   const name = session.user.name || session.user.email || 'there';
-  const signOut = () => logout.mutate(undefined, { onSettled: () => navigate(paths.login, { replace: true }) });
+  const openKubeconfig = () => {
+    setKubeconfigUsed(true);
+    setKubeconfig(true);
+  };
+  useEffect(() => whenIdle(() => void loadMenuList()), []);
 
   return (
     <>
       <Menu positioning="below-end">
         <MenuTrigger disableButtonEnhancement>
-          <Button appearance="subtle" aria-label={`Account: ${name}`} shape="circular" style={{ minWidth: 0, padding: 2 }}>
+          <Button
+            appearance="subtle"
+            aria-label={`Account: ${name}`}
+            shape="circular"
+            style={{ minWidth: 0, padding: 2 }}
+            onPointerEnter={() => void loadMenuList()}
+            onFocus={() => void loadMenuList()}
+          >
             <Avatar name={name} size={28} color="brand" />
           </Button>
         </MenuTrigger>
         <MenuPopover>
-          <MenuList>
-            <MenuGroup>
-              <MenuGroupHeader className={s.greeting}>Hi, {name}</MenuGroupHeader>
-              <Caption1 className={s.versions}>{primaryRole(session.roles)}</Caption1>
-            </MenuGroup>
-            <MenuDivider />
-            <MenuItem icon={<Person20Regular />} onClick={() => navigate(paths.profileSettings)}>
-              Your Profile
-            </MenuItem>
-            <MenuItem icon={<ArrowDownload20Regular />} onClick={() => setKubeconfig(true)}>
-              Download kubeconfig
-            </MenuItem>
-            <MenuDivider />
-            <div className={s.versions} role="presentation">
-              <Caption1>Frontend v{FRONTEND_VERSION}</Caption1>
-              <Caption1>Backend v{session.about.appVersion}</Caption1>
-            </div>
-            <MenuDivider />
-            <MenuItem icon={<SignOut20Regular />} onClick={signOut} disabled={logout.isPending}>
-              Sign out
-            </MenuItem>
-          </MenuList>
+          <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
+            <UserMenuList name={name} onKubeconfig={openKubeconfig} />
+          </Suspense>
         </MenuPopover>
       </Menu>
-      <KubeconfigDialog open={kubeconfig} onOpenChange={setKubeconfig} />
+      {kubeconfigUsed && (
+        <Suspense fallback={null}>
+          <KubeconfigDialog open={kubeconfig} onOpenChange={setKubeconfig} />
+        </Suspense>
+      )}
     </>
   );
 }

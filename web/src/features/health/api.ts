@@ -1,14 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  CheckDetail,
-  GraphResponse,
-  HistoryResponse,
-  RunCheckResponse,
-  SummaryResponse,
-} from '@contracts/health';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { formatDuration } from '../../lib/format';
+
+// The zod contracts (and zod) load with the first request instead of with the page's code.
+const contract = () => import('@contracts/health');
 
 /**
  * Under `['db', relation]`: live updates invalidate them when the scheduler writes results (checks,
@@ -32,7 +28,7 @@ export function useCheckSummary(window: string, refetchInterval: number) {
   return useQuery({
     queryKey: healthKeys.summary(window),
     queryFn: ({ signal }) =>
-      api.get('/api/canary/api/summary', { query: { window }, schema: SummaryResponse, signal }).then((r) => r.checks_summary),
+      api.get('/api/canary/api/summary', { query: { window }, schema: () => contract().then((m) => m.SummaryResponse), signal }).then((r) => r.checks_summary),
     placeholderData: (prev) => prev,
     refetchInterval: refetchInterval || false,
   });
@@ -41,7 +37,7 @@ export function useCheckSummary(window: string, refetchInterval: number) {
 export function useCheckDetail(id: string, window: string) {
   return useQuery({
     queryKey: healthKeys.detail(id, window),
-    queryFn: ({ signal }) => api.get(`/api/canary/api/check/${encodeURIComponent(id)}`, { query: { window }, schema: CheckDetail, signal }),
+    queryFn: ({ signal }) => api.get(`/api/canary/api/check/${encodeURIComponent(id)}`, { query: { window }, schema: () => contract().then((m) => m.CheckDetail), signal }),
     enabled: !!id,
     placeholderData: (prev) => prev,
   });
@@ -61,7 +57,7 @@ export function useCheckHistory(id: string, params: HistoryParams) {
   return useQuery({
     queryKey: healthKeys.history(id, params),
     queryFn: ({ signal }) =>
-      api.get('/api/canary/api/history', { query: { check: id, ...params }, schema: HistoryResponse, signal }),
+      api.get('/api/canary/api/history', { query: { check: id, ...params }, schema: () => contract().then((m) => m.HistoryResponse), signal }),
     enabled: !!id,
     staleTime: HISTORY_STALE_MS,
     placeholderData: (prev) => prev,
@@ -71,7 +67,7 @@ export function useCheckHistory(id: string, params: HistoryParams) {
 export function useCheckGraph(id: string, window: string) {
   return useQuery({
     queryKey: healthKeys.graph(id, window),
-    queryFn: ({ signal }) => api.get('/api/canary/api/graph', { query: { check: id, since: window }, schema: GraphResponse, signal }),
+    queryFn: ({ signal }) => api.get('/api/canary/api/graph', { query: { check: id, since: window }, schema: () => contract().then((m) => m.GraphResponse), signal }),
     enabled: !!id,
     staleTime: HISTORY_STALE_MS,
     placeholderData: (prev) => prev,
@@ -82,7 +78,7 @@ export function useCheckGraph(id: string, window: string) {
 export function useRunCheck() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post(`/api/canary/run/check/${encodeURIComponent(id)}`, undefined, { schema: RunCheckResponse }),
+    mutationFn: (id: string) => api.post(`/api/canary/run/check/${encodeURIComponent(id)}`, undefined, { schema: () => contract().then((m) => m.RunCheckResponse) }),
     onSuccess: (r) => {
       const took = formatDuration(r.duration);
       if (r.pass) toast.success(`${r.name} passed in ${took}${r.message ? `: ${r.message}` : ''}`);

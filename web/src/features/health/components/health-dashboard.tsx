@@ -7,6 +7,7 @@ import {
   makeStyles,
   Option,
   SearchBox,
+  Spinner,
   Tab,
   TabList,
   tokens,
@@ -40,8 +41,9 @@ import {
 import { useHealthTimeRange, windowOf } from '../time-window';
 import { HealthFilters } from './health-filters';
 import { CheckTable } from './check-table';
-import { CheckCards } from './check-cards';
 
+// The card layout (Fluent Card) and the drawer load when first shown: the default layout is the table.
+const CheckCards = lazy(() => import('./check-cards').then((m) => ({ default: m.CheckCards })));
 const CheckDrawer = lazy(() => import('./check-drawer').then((m) => ({ default: m.CheckDrawer })));
 
 const useStyles = makeStyles({
@@ -160,7 +162,9 @@ export function HealthDashboard({ canRunNow, canEditCanaries }: HealthDashboardP
           </TabList>
         </div>
         {state.layout === 'card' ? (
-          <CheckCards key={`${tab}|${state.query}`} checks={shown} emptyMessage={summary.isLoading ? 'Loading…' : emptyMessage} onOpen={open} />
+          <Suspense fallback={<Spinner size="small" label="Loading…" />}>
+            <CheckCards key={`${tab}|${state.query}`} checks={shown} emptyMessage={summary.isLoading ? 'Loading…' : emptyMessage} onOpen={open} />
+          </Suspense>
         ) : (
           <CheckTable checks={shown} groupBy={state.groupBy} loading={summary.isFetching} emptyMessage={emptyMessage} onOpen={open} />
         )}
