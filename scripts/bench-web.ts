@@ -9,7 +9,7 @@
  *    painted (median of BENCH_LOADS loads, default 5). Scroll: the table body from top to bottom in BENCH_STEPS steps
  *    (default 100, a frame between steps) while a PerformanceObserver collects long tasks; frame times from rAF.
  *
- * `--bundle-only` stops after step 1. BENCH_SKIP_BUILD=1 never builds; BENCH_BUILD=1 always rebuilds;
+ * `--bundle-only` stops after step 1. BENCH_SKIP_BUILD=1 never builds; BENCH_DIST=<dir> sizes another build's output (`vite build --outDir`); BENCH_BUILD=1 always rebuilds;
  * BENCH_CPU_PROFILE=<file> saves a V8 CPU profile of the scroll (build with `--minify false` for readable names).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -22,7 +22,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = join(ROOT, 'dist/web');
+const DIST = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : join(ROOT, 'dist/web');
 const MANIFEST = join(DIST, '.vite/manifest.json');
 const BUDGET_KB = 250;
 const FIRST_SCREEN_TARGET_MS = 300;

@@ -26,7 +26,12 @@ export function UserMenuList({ name, onKubeconfig }: { name: string; onKubeconfi
   const session = useSession();
   const [, navigate] = useLocation();
   const logout = useLogout();
-  const signOut = () => logout.mutate(undefined, { onSettled: () => navigate(paths.login, { replace: true }) });
+  // the menu (and this component) closes on the click: mutate()'s own callbacks would be dropped with it, the
+  // returned promise is not
+  const signOut = () => {
+    const toLogin = () => navigate(paths.login, { replace: true });
+    logout.mutateAsync().then(toLogin, toLogin);
+  };
 
   return (
     <MenuList>
