@@ -51,15 +51,22 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(cookie);
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
   await app.register(authPlugin);
+  // MODE (DESIGN.md "Modes"): console = everything; check-runner = the health view and the health API only (sign-in,
+  // the health relations of /api/db, live updates, probes, metrics); agent = no UI (its trimming to what pushes to
+  // UPSTREAM_URL comes with the agent issue; its scheduler is off until then).
+  const { MODE } = config;
+  const full = MODE !== 'check-runner';
   await app.register(wsPlugin, { config });
 
   await app.register(systemRoutes, { config });
-  await app.register(authRoutes, { prefix: '/api/auth', config });
-  await app.register(peopleRoutes, { prefix: '/api' });
-  await app.register(propertiesRoutes, { prefix: '/api/properties' });
-  await app.register(dbRoutes, { prefix: '/api/db' });
+  await app.register(authRoutes, { prefix: '/api/auth', config, invites: full });
+  if (full) {
+    await app.register(peopleRoutes, { prefix: '/api' });
+    await app.register(propertiesRoutes, { prefix: '/api/properties' });
+  }
+  await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
   await app.register(healthSchemaRoutes, { prefix: '/api/schemas' });
-  await app.register(spaPlugin); // last: it owns the GET /* fallback
+  if (MODE !== 'agent') await app.register(spaPlugin); // last: it owns the GET /* fallback
   return app;
 }

@@ -7,7 +7,7 @@ import { sessionRoutes, type AuthRoutesOptions } from './session-routes.js';
 import { tokenRoutes } from './token-routes.js';
 
 /** Everything under /api/auth that concerns signing in: sessions, access tokens, invites, your own profile. */
-export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { config }) => {
+export const authRoutes: FastifyPluginAsync<AuthRoutesOptions & { invites?: boolean }> = async (app, { config, invites = true }) => {
   // the login form may be a plain HTML form post
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -21,6 +21,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { c
   // not the whole options object: it carries this plugin's prefix, which would apply twice
   await app.register(sessionRoutes, { config });
   await app.register(tokenRoutes, { config });
-  await app.register(inviteRoutes, { config });
+  // invitations and self-registration belong to the console (people administration); the check runner has none
+  if (invites) await app.register(inviteRoutes, { config });
   await app.register(profileRoutes, { config });
 };

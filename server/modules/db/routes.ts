@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import type { DbRequest, DbResponse } from './http.js';
+import type { RegistryFilter } from './schema-cache.js';
 import { createDbService } from './service.js';
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
@@ -29,8 +30,8 @@ function send(reply: FastifyReply, res: DbResponse) {
  * /api/db: the PostgREST-compatible API over the relations and functions of ./registry.ts. Access is checked per
  * relation, embed and function inside the service ('custom'); the auth plugin guarantees a principal and CSRF.
  */
-export const dbRoutes: FastifyPluginAsync = async (app) => {
-  const service = createDbService(app.db);
+export const dbRoutes: FastifyPluginAsync<{ only?: RegistryFilter }> = async (app, opts) => {
+  const service = createDbService(app.db, opts.only);
   app.addHook('onReady', async () => {
     await service.load();
   });

@@ -1,5 +1,8 @@
 import type pg from 'pg';
-import { FUNCTIONS, RELATIONS, type FunctionSpec, type RelationSpec } from './registry.js';
+import { FUNCTIONS as ALL_FUNCTIONS, RELATIONS as ALL_RELATIONS, type FunctionSpec, type RelationSpec } from './registry.js';
+
+/** Which registry entries a mode exposes (the check runner: the health relations only); all when unset. */
+export type RegistryFilter = (name: string, resource: string) => boolean;
 import { deriveRelationships, type Relationship } from './relationships.js';
 
 export interface Column {
@@ -100,7 +103,11 @@ type ColumnRow = { rel: string; kind: string; col: string; type: string; cat: st
  * Reads columns, keys, foreign keys and functions from pg_catalog once (at start-up, after migrations) and joins
  * them with the registry. A registry entry naming a missing relation or function is a start-up error.
  */
-export async function loadSchemaCache(db: pg.Pool): Promise<SchemaCache> {
+export async function loadSchemaCache(db: pg.Pool, only?: RegistryFilter): Promise<SchemaCache> {
+  const keep = <S extends { resource: string }>(reg: Readonly<Record<string, S>>) =>
+    Object.fromEntries(Object.entries(reg).filter(([name, spec]) => !only || only(name, spec.resource)));
+  const RELATIONS = keep(ALL_RELATIONS);
+  const FUNCTIONS = keep(ALL_FUNCTIONS);
   const [cols, uniques, fks, fns, ts] = await Promise.all([
     db.query<ColumnRow>(COLUMNS_SQL),
     db.query<{ rel: string; pk: boolean; cols: string[] }>(UNIQUES_SQL),

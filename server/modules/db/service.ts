@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { DbRequest, DbResponse } from './http.js';
 import { readRelation } from './read-service.js';
 import { callFunction } from './rpc-service.js';
-import { loadSchemaCache, type SchemaCache } from './schema-cache.js';
+import { loadSchemaCache, type RegistryFilter, type SchemaCache } from './schema-cache.js';
 import { writeRelation } from './write-service.js';
 
 export interface DbService {
@@ -13,13 +13,13 @@ export interface DbService {
   rpc(req: DbRequest): Promise<DbResponse>;
 }
 
-/** The /api/db service over one pool, with its schema cache. */
-export function createDbService(db: pg.Pool): DbService {
+/** The /api/db service over one pool, with its schema cache (of the registry entries `only` keeps). */
+export function createDbService(db: pg.Pool, only?: RegistryFilter): DbService {
   let cache: SchemaCache | undefined;
   let loading: Promise<SchemaCache> | undefined;
   const load = async () => {
     if (cache) return cache;
-    loading ??= loadSchemaCache(db).then(
+    loading ??= loadSchemaCache(db, only).then(
       (c) => (cache = c),
       (err) => {
         loading = undefined; // retry on the next request instead of caching the failure
