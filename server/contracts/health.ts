@@ -203,3 +203,47 @@ export const CanaryResponse = z.object({
   checks: z.array(z.object({ id: z.string(), type: z.string(), name: z.string() })),
 });
 export type CanaryResponse = z.infer<typeof CanaryResponse>;
+
+/**
+ * POST /api/canary/api/push: a check (by `id`, or by `name` + `namespace`, created when missing) and one result,
+ * inline as the reference's pkg.Check + pkg.CheckStatus.
+ */
+export const PushRequest = z.object({
+  id: z.string().uuid().optional(),
+  name: z.string().min(1).max(255).optional(),
+  namespace: z.string().min(1).max(253).default('default'),
+  /** The canary the check is created in (by name, in `namespace`); defaults to the check's name. */
+  canary_name: z.string().min(1).max(255).optional(),
+  type: z.string().min(1).max(63).default('push'),
+  description: z.string().max(4_000).optional(),
+  icon: z.string().max(255).optional(),
+  owner: z.string().max(255).optional(),
+  severity: Severity.optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  status: z.boolean(),
+  invalid: z.boolean().default(false),
+  time: z.string().datetime({ offset: true }).optional(),
+  duration: z.number().int().min(0).max(2_147_483_647).default(0),
+  message: z.string().max(100_000).optional(),
+  error: z.string().max(100_000).optional(),
+  detail: z.unknown().optional(),
+}).refine((v) => v.id !== undefined || v.name !== undefined, { message: 'id or name is required', path: ['name'] });
+export type PushRequest = z.infer<typeof PushRequest>;
+
+export const PushResponse = z.object({
+  id: z.string(),
+  canary_id: z.string(),
+  status: CheckStatus,
+  transitioned: z.boolean(),
+});
+export type PushResponse = z.infer<typeof PushResponse>;
+
+/** POST /api/canary/webhook/:id answer. */
+export const WebhookResponse = z.object({
+  id: z.string(),
+  status: CheckStatus,
+  pass: z.boolean(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+});
+export type WebhookResponse = z.infer<typeof WebhookResponse>;

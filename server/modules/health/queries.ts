@@ -229,3 +229,79 @@ export async function setNextRuntime(c: Q, checkIds: string[], next: Date | null
   if (!checkIds.length) return;
   await c.query('UPDATE checks_unlogged SET next_runtime = $2 WHERE check_id = ANY($1::uuid[])', [checkIds, next]);
 }
+
+/** A live check with what recording a pushed result needs. */
+export interface PushTarget {
+  id: string;
+  type: string;
+  name: string;
+  spec: Record<string, unknown> | null;
+  labels: Record<string, string> | null;
+  severity: string | null;
+  canary_id: string;
+}
+
+const PUSH_TARGET_COLS = 'ch.id, ch.type, ch.name, ch.spec, ch.labels, ch.severity, ch.canary_id';
+
+/** A live webhook check by id (a UUID) or by name (the oldest of that name). */
+export async function findWebhookCheck(c: Q, idOrName: string, isId: boolean): Promise<PushTarget | undefined> {
+  const { rows } = await c.query<PushTarget>(
+    `SELECT ${PUSH_TARGET_COLS} FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
+     WHERE ${isId ? 'ch.id = $1::uuid' : 'ch.name = $1'} AND ch.type = 'webhook'
+       AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL
+     ORDER BY ch.created_at LIMIT 1`,
+    [idOrName],
+  );
+  return rows[0];
+}
+
+export async function findLiveCheck(c: Q, id: string): Promise<PushTarget | undefined> {
+  const { rows } = await c.query<PushTarget>(
+    `SELECT ${PUSH_TARGET_COLS} FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
+     WHERE ch.id = $1 AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL`,
+    [id],
+  );
+  return rows[0];
+}
+
+/**
+ * The live local canary of that name and namespace (any source), created (source `push`, empty spec: never
+ * scheduled) when there is none. Concurrent pushes of a new name meet at the unique index: the loser reads it.
+ */
+export async function ensurePushCanary(c: Q, name: string, namespace: string, createdBy: string | null): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rows } = await c.query<{ id: string }>(
+      `WITH found AS (
+         SELECT id FROM canaries WHERE agent_id = $4 AND name = $1 AND namespace = $2 AND deleted_at IS NULL
+         ORDER BY (source = 'push') DESC NULLS LAST, created_at LIMIT 1
+       ), ins AS (
+         INSERT INTO canaries (name, namespace, spec, source, is_pushed, created_by)
+         SELECT $1, $2, '{}'::jsonb, 'push', true, $3 WHERE NOT EXISTS (SELECT 1 FROM found)
+         ON CONFLICT DO NOTHING RETURNING id
+       )
+       SELECT id FROM found UNION ALL SELECT id FROM ins`,
+      [name, namespace, createdBy, LOCAL_AGENT],
+    );
+    if (rows[0]) return rows[0].id;
+  }
+  throw new Error(`could not create canary ${namespace}/${name}`);
+}
+
+/** Creates (or revives) a pushed check in a canary; its descriptive fields follow the latest push. */
+export async function upsertPushedCheck(c: Q, v: {
+  canaryId: string; type: string; name: string; namespace: string; description?: string; icon?: string; owner?: string;
+  severity?: string; labels?: Record<string, string>;
+}): Promise<PushTarget> {
+  const { rows } = await c.query<PushTarget>(
+    `INSERT INTO checks AS ch (canary_id, type, name, namespace, description, icon, owner, severity, labels, is_pushed, spec)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, '{}'::jsonb)
+     ON CONFLICT (canary_id, type, name, agent_id) DO UPDATE SET deleted_at = NULL,
+       description = coalesce(EXCLUDED.description, ch.description), icon = coalesce(EXCLUDED.icon, ch.icon),
+       owner = coalesce(EXCLUDED.owner, ch.owner), severity = coalesce(EXCLUDED.severity, ch.severity),
+       labels = coalesce(EXCLUDED.labels, ch.labels)
+     RETURNING ${PUSH_TARGET_COLS}`,
+    [v.canaryId, v.type, v.name, v.namespace, v.description ?? null, v.icon ?? null, v.owner ?? null, v.severity ?? null,
+      v.labels ?? null],
+  );
+  return rows[0];
+}

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import { CanaryInput, CanaryPatch, GraphRequest, HistoryRequest, SummaryRequest } from '../../contracts/health.js';
+import { CanaryInput, CanaryPatch, GraphRequest, HistoryRequest, PushRequest, SummaryRequest } from '../../contracts/health.js';
 import type { Role } from '../../contracts/rbac.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import { parseBody, parseId } from '../../lib/validation.js';
 import { ChangeFeed } from './change-feed.js';
+import { webhookToken } from './checks/webhook.js';
 import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
 import { createHealthService } from './service.js';
 
@@ -18,6 +19,8 @@ type IdParams = { Params: { id: string } };
 const READ = { access: { resource: 'canaries', action: 'read' } } as const;
 const WRITE = { access: { resource: 'canaries', action: 'write' } } as const;
 /** Run Now is for these roles (spec 000 §6); responders and commanders have no write on canaries. */
+/** Webhook bodies: JSON or any text, up to 1 MiB. */
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const RUN_NOW_ROLES: readonly Role[] = ['admin', 'editor', 'responder', 'commander'];
 
 // The reference binds summary options case-insensitively; `timeRange` is the UI's name for the window.
@@ -83,6 +86,27 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
   app.post<IdParams>('/run/check/:id', { config: { access: 'custom' } }, (req: FastifyRequest<IdParams>) => {
     if (!req.principal!.roles.some((r) => RUN_NOW_ROLES.includes(r))) throw new ForbiddenError();
     return health.runCheck(parseId(req.params.id, 'check id'));
+  });
+
+  // Pushed results. The webhook is public (the check's own token, `?token=` or `Webhook-Token`, guards it), as the
+  // reference's /webhook/:id; push needs write on canaries and creates the canary and check when missing.
+  await app.register(async (hooks) => {
+    // any other content type arrives as text (JSON and text/plain keep Fastify's own parsers)
+    hooks.addContentTypeParser('*', { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    hooks.post<IdParams>('/webhook/:id', { config: { access: 'public' }, bodyLimit: WEBHOOK_BODY_LIMIT }, (req) => {
+      const id = req.params.id;
+      if (!id || id.length > 255) throw new BadRequestError('invalid webhook check id');
+      const body = req.body;
+      const isJson = (req.headers['content-type'] ?? '').toLowerCase().includes('json') && typeof body !== 'string';
+      return health.webhook(id, webhookToken(req.query as Record<string, unknown>, req.headers), {
+        headers: req.headers as Record<string, string | string[] | undefined>,
+        ...(isJson ? { json: body } : body === undefined || body === null ? {} : { content: String(body) }),
+      });
+    });
+  });
+  app.post('/api/push', { config: WRITE }, async (req, reply) => {
+    const out = await health.push(parseBody(PushRequest, req.body), req.principal!.id);
+    return reply.status(201).send(out);
   });
 
   app.get<IdParams>('/:id', { config: READ }, (req) => health.getCanary(parseId(req.params.id, 'canary id')));

@@ -6,6 +6,8 @@ import { clip, errorText } from './checks/util.js';
 import { recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
 
+type ParsedCommon = Extract<ReturnType<typeof parseCheck>, { ok: true }>['common'];
+
 /** Default per-check timeout, also capped by the canary's interval. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long past its timeout a check that ignores its AbortSignal is waited for before it is abandoned. */
@@ -85,9 +87,17 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
     abandon.cancel();
     opts.signal?.removeEventListener('abort', onParentAbort);
   }
-  const out: Outcome = { ...result, invalid: result.invalid ?? false, start };
+  return applyCommon(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }, took);
+}
+
+/**
+ * The steps shared by every result, run or pushed: thresholdMillis, then `test.expr` (must be true) and
+ * `display.expr` (sets the message). Mutates and returns `out`.
+ */
+export function applyCommon(
+  check: RunnableCheck, common: ParsedCommon, out: Outcome, took: () => number = () => out.duration,
+): Outcome {
   if (!Number.isFinite(out.duration) || out.duration < 0) out.duration = took();
-  const common = parsed.common;
 
   if (out.pass && common.thresholdMillis !== undefined && out.duration > common.thresholdMillis) {
     out.pass = false;
@@ -142,13 +152,29 @@ export interface Recorded {
 export async function runAndRecord(
   db: pg.Pool, check: RunnableCheck, opts: RunOptions & { nextRuntime?: Date | null } = {},
 ): Promise<Recorded> {
-  const outcome = await executeCheck(check, opts);
+  return recordOutcome(db, check, await executeCheck(check, opts), opts.nextRuntime ?? null);
+}
+
+/**
+ * A result the check did not run itself (a webhook push): the check's spec must be valid, then the shared steps
+ * (threshold, test, display) apply and the result is stored like a scheduled run's.
+ */
+export async function recordPushed(db: pg.Pool, check: RunnableCheck, result: CheckResult, start = new Date()): Promise<Recorded> {
+  const parsed = parseCheck(check.type, check.spec);
+  const outcome: Outcome = parsed.ok
+    ? applyCommon(check, parsed.common, { ...result, invalid: result.invalid ?? false, start })
+    : { pass: false, invalid: true, duration: 0, data: {}, start, error: parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') };
+  return recordOutcome(db, check, outcome, null);
+}
+
+/** Stores an outcome: raw row, latest state, rollups, status transition. */
+export async function recordOutcome(db: pg.Pool, check: RunnableCheck, outcome: Outcome, nextRuntime: Date | null): Promise<Recorded> {
   const status = outcome.pass ? 'healthy' : 'unhealthy';
   const { previous } = await recordResult(db, {
     checkId: check.id, canaryId: check.canaryId, time: outcome.start, duration: outcome.duration, pass: outcome.pass,
     invalid: outcome.invalid, message: outcome.message ? clip(outcome.message, MAX_MESSAGE) : null,
     error: outcome.error ? clip(outcome.error, MAX_MESSAGE) : null, details: boundedDetail(outcome.detail),
-    severity: check.severity ?? null, nextRuntime: opts.nextRuntime ?? null,
+    severity: check.severity ?? null, nextRuntime,
   });
   return { outcome, status, transitioned: previous !== status };
 }

@@ -43,6 +43,8 @@ interface Entry {
 }
 
 const LAG_SAMPLES = 4_096;
+/** Check types whose results arrive by push, not by a run. */
+const PUSHED_TYPES = new Set(['webhook']);
 
 /**
  * Runs canaries on their schedules: each canary at a stable place in its interval, never two runs of one canary at
@@ -157,7 +159,9 @@ export class HealthScheduler {
   private async apply(canaries: SchedulableCanary[]): Promise<void> {
     const now = this.now();
     const seen = new Set<string>();
-    for (const c of canaries) {
+    for (const loaded of canaries) {
+      // results of webhook checks are pushed (POST /api/canary/webhook/:id): never scheduled
+      const c = { ...loaded, checks: loaded.checks.filter((ch) => !PUSHED_TYPES.has(ch.type)) };
       const replicas = typeof c.spec.replicas === 'number' ? c.spec.replicas : 1;
       if (replicas === 0 || c.checks.length === 0) continue;
       let schedule: Schedule;

@@ -1,20 +1,22 @@
 import type pg from 'pg';
 import type {
   CanaryInput, CanaryPatch, CanaryResponse, CheckDetail, CheckSummary, GraphResponse, HistoryRequest, HistoryResponse,
-  RunCheckResponse, SummaryRequest, SummaryResponse,
+  PushRequest, PushResponse, RunCheckResponse, SummaryRequest, SummaryResponse, WebhookResponse,
 } from '../../contracts/health.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import {
-  checkForRun, getCanary, insertCanary, liveChecksOf, lockCanary, reconcileChecks, softDeleteCanary, updateCanary,
-  type CanaryRow,
+  checkForRun, ensurePushCanary, findLiveCheck, findWebhookCheck, getCanary, insertCanary, liveChecksOf, lockCanary,
+  reconcileChecks, softDeleteCanary, updateCanary, upsertPushedCheck, type CanaryRow, type PushTarget,
 } from './queries.js';
 import {
   cacheIsFresh, checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryRows, type SummaryRow,
 } from './read-queries.js';
 import { RETENTION_DEFAULTS } from './retention.js';
-import { runAndRecord } from './runner.js';
+import { InvalidSpecError } from './checks/lib/result.js';
+import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from './checks/webhook.js';
+import { recordOutcome, recordPushed, runAndRecord, type RunnableCheck } from './runner.js';
 import { SpecError, validateCanarySpec } from './spec.js';
 
 export interface HealthServiceDeps {
@@ -62,6 +64,14 @@ function toSummary(r: SummaryRow): CheckSummary {
     latency: { p95: r.p95, p97: r.p97, p99: r.p99, avg: r.avg, rolling1h: 0 },
     last_transition_time: r.last_transition_time, last_runtime: r.last_runtime, next_runtime: r.next_runtime,
     created_at: r.created_at, updated_at: r.updated_at, deleted_at: r.deleted_at, silenced_at: r.silenced_at,
+  };
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function runnable(t: PushTarget): RunnableCheck {
+  return {
+    id: t.id, canaryId: t.canary_id, type: t.type, name: t.name, spec: t.spec ?? {}, severity: t.severity, labels: t.labels,
   };
 }
 
@@ -169,6 +179,52 @@ export function createHealthService(deps: HealthServiceDeps) {
         id: check.id, name: check.name, start: o.start.toISOString(), pass: o.pass, invalid: o.invalid,
         duration: o.duration, message: o.message, error: o.error, detail: o.detail, status: r.status, transitioned: r.transitioned,
       };
+    },
+
+    /**
+     * One webhook push: the check (id, or name) must be a live `webhook` check and the token its spec's; the body
+     * becomes its result through the shared threshold / test / display steps and is stored like a scheduled run.
+     */
+    async webhook(idOrName: string, token: string | undefined, payload: WebhookPayload): Promise<WebhookResponse> {
+      const target = await findWebhookCheck(db, idOrName, UUID_RE.test(idOrName));
+      if (!target) throw new NotFoundError('webhook check', idOrName.slice(0, 100));
+      const spec = (target.spec ?? {}) as WebhookCheckSpec;
+      let ok: boolean;
+      try {
+        ok = webhookTokenMatches(spec, token);
+      } catch (err) {
+        if (!(err instanceof InvalidSpecError)) throw err;
+        ok = false; // a token that cannot be resolved accepts nobody
+      }
+      if (!ok) throw new UnauthorizedError('invalid webhook token');
+      const r = await recordPushed(db, runnable(target), resultFromWebhook(spec, payload));
+      deps.onResults?.([target.id]);
+      const o = r.outcome;
+      return { id: target.id, status: r.status, pass: o.pass, message: o.message, error: o.error };
+    },
+
+    /** POST /api/push: finds or creates the canary and check, then stores the pushed status as given. */
+    async push(req: PushRequest, createdBy: string | null): Promise<PushResponse> {
+      let target: PushTarget | undefined;
+      if (req.id) {
+        target = await findLiveCheck(db, req.id);
+        if (!target) throw new NotFoundError('check', req.id);
+      } else {
+        target = await inTransaction(db, async (c) => {
+          const canaryId = await ensurePushCanary(c, req.canary_name ?? req.name!, req.namespace, createdBy);
+          return upsertPushedCheck(c, {
+            canaryId, type: req.type, name: req.name!, namespace: req.namespace, description: req.description,
+            icon: req.icon, owner: req.owner, severity: req.severity, labels: req.labels,
+          });
+        });
+      }
+      const start = req.time ? new Date(req.time) : new Date();
+      const r = await recordOutcome(db, runnable(target), {
+        pass: req.status, invalid: req.invalid, duration: req.duration, message: req.message, error: req.error,
+        detail: req.detail, data: {}, start,
+      }, null);
+      deps.onResults?.([target.id]);
+      return { id: target.id, canary_id: target.canary_id, status: r.status, transitioned: r.transitioned };
     },
 
     async summary(req: SummaryRequest): Promise<SummaryResponse> {

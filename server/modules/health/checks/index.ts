@@ -12,6 +12,7 @@ import { prometheusCheck } from './prometheus.js';
 import { redisCheck } from './redis.js';
 import { tcpCheck } from './tcp.js';
 import type { CheckType } from './types.js';
+import { webhookCheck } from './webhook.js';
 
 /**
  * Every check type the runner knows, by Canary spec key (which is also `checks.type`). Adding a type is one import
@@ -31,6 +32,8 @@ export const CHECK_TYPES: Readonly<Record<string, CheckType<any>>> = {
   elasticsearch: elasticsearchCheck,
   opensearch: opensearchCheck,
   icmp: icmpCheck,
+  // pushed, never scheduled: POST /api/canary/webhook/:id
+  webhook: webhookCheck,
 };
 
 /** The type for a spec key, if this console runs it. */
