@@ -4,63 +4,21 @@
  * server's event loop): a single row by id, and a 1,000-row page with two embeds and an exact count, compared with
  * the same SQL sent straight through the app's pool. BENCH_SECONDS (default 10) sets the length of each run.
  */
-import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { startEmbeddedPostgres } from '../server/db/embedded.js';
-import { insertAccessToken } from '../server/modules/auth/tokens.js';
 import { buildReadStatement } from '../server/modules/db/read-service.js';
 import { loadSchemaCache } from '../server/modules/db/schema-cache.js';
+import { adminToken, fmt, loadGenerator, overHttp, summarise, type Figures, type LoadSpec } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TEAMS = 100_000;
 const PAGE = 1_000;
 const PAGE_QUERY = (offset: number) =>
   `select=id,name,created_at,created_by(id,name),team_members(person_id)&order=name.asc&limit=${PAGE}&offset=${offset}`;
-
-interface LoadSpec {
-  url: string;
-  headers: Record<string, string>;
-  paths: string[];
-  connections: number;
-  duration: number;
-}
-
-interface Figures {
-  requests: number;
-  failures: number;
-  seconds: number;
-  latencies: number[];
-}
-
-/** Child process: runs autocannon over the given paths (picked at random) and reports every latency. */
-async function loadGenerator() {
-  const spec = await new Promise<LoadSpec>((ok) => process.once('message', (m) => ok(m as LoadSpec)));
-  const latencies: number[] = [];
-  const pick = () => spec.paths[Math.floor(Math.random() * spec.paths.length)];
-  const instance = autocannon({
-    url: spec.url, connections: spec.connections, duration: spec.duration, headers: spec.headers,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pick() }) }],
-  });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
-  const r = await instance;
-  const figures: Figures = { requests: r.requests.total, failures: r.errors + r.timeouts + r.non2xx, seconds: r.duration, latencies };
-  process.send!(figures, () => process.exit(0));
-}
-
-async function overHttp(spec: LoadSpec): Promise<Figures> {
-  const child = fork(process.argv[1], ['--load'], { stdio: 'inherit' });
-  const result = new Promise<Figures>((ok, fail) => {
-    child.once('message', (m) => ok(m as Figures));
-    child.once('exit', (code) => fail(new Error(`load generator exited with ${code}`)));
-  });
-  child.send(spec);
-  return result;
-}
 
 /** The same closed loop as autocannon's, without HTTP: `connections` callers sending statements back to back. */
 async function overPool(pool: import('pg').Pool, statements: { sql: string; params: unknown[] }[], connections: number, seconds: number): Promise<Figures> {
@@ -82,15 +40,6 @@ async function overPool(pool: import('pg').Pool, statements: { sql: string; para
   return { requests: latencies.length, failures, seconds, latencies };
 }
 
-function percentile(sorted: number[], p: number) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : NaN;
-}
-
-function summarise(f: Figures) {
-  const s = [...f.latencies].sort((a, b) => a - b);
-  return { n: f.requests, rps: f.requests / f.seconds, p50: percentile(s, 0.5), p95: percentile(s, 0.95), p99: percentile(s, 0.99), failures: f.failures };
-}
-
 async function seed(pool: import('pg').Pool) {
   await pool.query(`INSERT INTO people (name, email, type)
     SELECT 'Bench Person ' || i, 'bench' || i || '@example.test', 'identity' FROM generate_series(1, 1000) i`);
@@ -104,17 +53,6 @@ async function seed(pool: import('pg').Pool) {
     FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM teams) t, p, generate_series(0, 2) j`);
   await pool.query('ANALYZE');
 }
-
-async function adminToken(pool: import('pg').Pool): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    'INSERT INTO identities (traits) VALUES ($1) RETURNING id', [{ email: 'bench-admin@example.test', name: { first: 'Bench', last: 'Admin' } }],
-  );
-  await pool.query("INSERT INTO person_roles (person_id, role) VALUES ($1, 'admin')", [rows[0].id]);
-  const t = await insertAccessToken(pool, { personId: rows[0].id, name: 'bench', createdBy: rows[0].id, expiresAt: null, autoRenew: false });
-  return t.token;
-}
-
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'console-bench-'));

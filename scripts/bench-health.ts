@@ -15,38 +15,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import type pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { startEmbeddedPostgres } from '../server/db/embedded.js';
-import { insertAccessToken } from '../server/modules/auth/tokens.js';
 import { CACHED_WINDOWS, refreshSummaryCache } from '../server/modules/health/read-queries.js';
 import { HealthScheduler } from '../server/modules/health/scheduler.js';
+import { adminToken, fmt, loadGenerator, overHttp, summarise, type LoadSpec } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNNER_SECONDS = Number(process.env.BENCH_RUNNER_SECONDS ?? 120);
 const SEEDED_CHECKS = 10_000;
 const RUNNER_CANARIES = 500;
 const CHECKS_PER_CANARY = 10;
-
-interface LoadSpec { url: string; headers: Record<string, string>; paths: string[]; connections: number; duration: number }
-interface Figures { requests: number; failures: number; seconds: number; latencies: number[] }
-
-/** Child process: autocannon over the paths (picked at random), every latency reported back. */
-async function loadGenerator() {
-  const spec = await new Promise<LoadSpec>((ok) => process.once('message', (m) => ok(m as LoadSpec)));
-  const latencies: number[] = [];
-  const pick = () => spec.paths[Math.floor(Math.random() * spec.paths.length)];
-  const instance = autocannon({
-    url: spec.url, connections: spec.connections, duration: spec.duration, headers: spec.headers,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pick() }) }],
-  });
-  instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
-  const r = await instance;
-  process.send!({ requests: r.requests.total, failures: r.errors + r.timeouts + r.non2xx, seconds: r.duration, latencies } satisfies Figures,
-    () => process.exit(0));
-}
 
 /** Child process: the HTTP target the checks call (own event loop, so it does not weigh on the server's). */
 async function target() {
@@ -58,24 +39,6 @@ async function target() {
   server.listen(0, '127.0.0.1', () => process.send!((server.address() as AddressInfo).port));
   process.on('disconnect', () => process.exit(0));
 }
-
-function overHttp(spec: LoadSpec): Promise<Figures> {
-  const child = fork(process.argv[1], ['--load'], { stdio: 'inherit' });
-  const result = new Promise<Figures>((ok, fail) => {
-    child.once('message', (m) => ok(m as Figures));
-    child.once('exit', (code) => fail(new Error(`load generator exited with ${code}`)));
-  });
-  child.send(spec);
-  return result;
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : NaN;
-function summarise(f: Figures) {
-  const s = [...f.latencies].sort((a, b) => a - b);
-  return { n: f.requests, rps: f.requests / f.seconds, p50: percentile(s, 0.5), p95: percentile(s, 0.95), p99: percentile(s, 0.99), failures: f.failures };
-}
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 /** 100 canaries x 100 checks, never scheduled; 7 days of hourly and daily rollups, the last hour raw (1/min). */
 async function seedHistory(db: pg.Pool) {
@@ -115,14 +78,6 @@ async function seedRunnerCanaries(db: pg.Pool, url: string) {
   await db.query(`INSERT INTO checks (canary_id, type, name, namespace, spec)
     SELECT ca.id, 'http', ca.name || '-' || j, 'runner', jsonb_build_object('name', ca.name || '-' || j, 'url', $1::text, 'timeout', '10s')
     FROM canaries ca, generate_series(1, ${CHECKS_PER_CANARY}) j WHERE ca.namespace = 'runner'`, [url]);
-}
-
-async function adminToken(db: pg.Pool): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    'INSERT INTO identities (traits) VALUES ($1) RETURNING id', [{ email: 'bench-admin@example.test', name: { first: 'Bench', last: 'Admin' } }],
-  );
-  await db.query("INSERT INTO person_roles (person_id, role) VALUES ($1, 'admin')", [rows[0].id]);
-  return (await insertAccessToken(db, { personId: rows[0].id, name: 'bench', createdBy: rows[0].id, expiresAt: null, autoRenew: false })).token;
 }
 
 function table(head: string[], rows: string[][]) {
