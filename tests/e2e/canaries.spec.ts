@@ -64,9 +64,12 @@ test.describe('Settings → Health Checks', () => {
     await expect(page).toHaveURL(url);
 
     // Code tab: the form's check is there; a valid YAML edit saves and flows back into the form.
-    // (Schema markers in this editor are not asserted yet: they do not appear here, see the issue note.)
     await canaries.tab('Code').click();
     await expect(canaries.editor).toContainText('console-healthz');
+    // a key the schema does not allow shows a marker and blocks Update
+    await canaries.setYaml(`{schedule: "@every 30s", bogusField: 1, http: [{name: console-healthz, url: "${BASE_URL}/healthz"}]}`);
+    await expect(canaries.errorMarkers().first()).toBeVisible();
+    await expect(canaries.saveButton('Update')).toBeDisabled();
     await canaries.setYaml(`{schedule: "@every 1m", http: [{name: console-healthz, url: "${BASE_URL}/healthz", thresholdMillis: 1500, responseCodes: [200]}]}`);
     await expect(canaries.errorMarkers()).toHaveCount(0);
     await expect(canaries.saveButton('Update')).toBeEnabled();

@@ -31,6 +31,8 @@ const SEVERITY: Record<number, YamlProblem['severity']> = {
   [monaco.MarkerSeverity.Warning]: 'warning',
 };
 
+const isSchemaWarning = (m: monaco.editor.IMarker) => m.severity === monaco.MarkerSeverity.Warning && !!m.source?.startsWith('yaml-schema:');
+
 const useStyles = makeStyles({
   root: {
     border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
@@ -66,6 +68,13 @@ export function MonacoYamlEditor({ value, onChange, schema, schemaId, readOnly, 
     const changes = model.onDidChangeContent(() => callbacks.current.onChange?.(model.getValue()));
     const markers = monaco.editor.onDidChangeMarkers((uris) => {
       if (!uris.some((u) => u.toString() === uri.toString())) return;
+      // yaml-language-server reports every schema violation as a warning; here they are errors (the YAML does not fit)
+      const own = monaco.editor.getModelMarkers({ resource: uri, owner: 'yaml' });
+      if (own.some(isSchemaWarning)) {
+        // re-setting the markers fires this listener again, then with nothing left to promote
+        monaco.editor.setModelMarkers(model, 'yaml', own.map((m) => (isSchemaWarning(m) ? { ...m, severity: monaco.MarkerSeverity.Error } : m)));
+        return;
+      }
       const problems = monaco.editor.getModelMarkers({ resource: uri }).map((m) => ({
         message: m.message,
         severity: SEVERITY[m.severity] ?? 'info',

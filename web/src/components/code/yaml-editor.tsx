@@ -14,7 +14,8 @@ export interface YamlEditorProps {
   onChange?: (value: string) => void;
   /** A JSON schema the YAML is checked against (problems show as markers and reach `onValidate`). */
   schema?: object;
-  /** Distinguishes schemas when several editors are open (default derived from the schema's title). */
+  /** Distinguishes schemas when several editors are open (default derived from the schema's title). An absolute URI
+   * (`inmemory://schema/x.json`): a relative one is taken for a file to fetch, and the schema is never applied. */
   schemaId?: string;
   readOnly?: boolean;
   /** Editor height (default 360px). */

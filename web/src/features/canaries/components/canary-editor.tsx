@@ -185,7 +185,7 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref }: CanaryE
               value={yaml}
               onChange={setYaml}
               schema={schema.data}
-              schemaId="canary.schema.json"
+              schemaId="inmemory://schema/canary.schema.json"
               onValidate={setMarkers}
               readOnly={readOnly}
               height="480px"
