@@ -57,7 +57,9 @@ test.describe('Settings → Health Checks', () => {
     await expect(page).toHaveURL(url);
 
     const health = new HealthPage(page);
-    await health.goto();
+    // the 1h/1d/7d summaries are precomputed once a minute; a 15-minute window is computed live, so a check made
+    // a moment ago is listed at once
+    await health.goto('?timeRange=15m');
     await expect(health.row('console-healthz')).toBeVisible();
     await health.row('console-healthz').click();
     await health.drawer.getByRole('link', { name: 'Edit' }).click();
