@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../server/contracts/rbac.js';
 import { recordResult } from '../../server/modules/health/queries.js';
-import { refreshSummaryCache } from '../../server/modules/health/read-queries.js';
+import { refreshSummaryCache, summaryRows } from '../../server/modules/health/read-queries.js';
+import { CheckSummary, SummaryResponse } from '../../server/contracts/health.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
 // MODE=agent: no scheduler in this app, so only what a test does produces results.
@@ -207,6 +208,30 @@ describe('summary, history and graph', () => {
     const other = all.checks_summary.find((c: { id: string }) => c.id === otherId);
     expect(other).toMatchObject({ uptime: { passed: 0, failed: 0 }, latency: { p95: null } });
     expect((await inject('GET', '/api/canary/api/summary?window=forever', viewer)).statusCode).toBe(400);
+  });
+
+  it('sends PostgreSQL\'s JSON text in the CheckSummary shape: same keys in the same order, nulls kept', async () => {
+    const res = await inject('GET', '/api/canary/api/summary', viewer);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = res.json();
+    expect(Object.keys(body)).toEqual(['duration', 'runnerName', 'window', 'checks_summary']);
+    expect(SummaryResponse.safeParse(body).success).toBe(true);
+    const rows = await summaryRows(t.db, { since: new Date(Date.now() - 3_600_000) });
+    expect(body.checks_summary).toHaveLength(rows.length);
+    for (const c of body.checks_summary) {
+      expect(Object.keys(c)).toEqual(Object.keys(CheckSummary.shape));
+      expect(Object.keys(c.uptime)).toEqual(['passed', 'failed', 'last_pass', 'last_fail']);
+      expect(Object.keys(c.latency)).toEqual(['p95', 'p97', 'p99', 'avg', 'rolling1h']);
+      const r = rows.find((x) => x.id === c.id)!;
+      expect(c).toMatchObject({
+        canary_name: r.canary_name, labels: r.labels, status: r.status, created_at: r.created_at, deleted_at: r.deleted_at,
+        uptime: { passed: r.passed, failed: r.failed, last_pass: r.last_pass }, latency: { p95: r.p95, avg: r.avg, rolling1h: 0 },
+      });
+    }
+    const posted = await inject('POST', '/api/canary/api/summary', viewer, { checkID: checkId });
+    expect(posted.headers['content-type']).toMatch(/^application\/json/);
+    expect(posted.json().checks_summary.map((c: { id: string }) => c.id)).toEqual([checkId]);
+    expect((await inject('GET', '/api/canary/api/summary?labels=tier=nothing', viewer)).json().checks_summary).toEqual([]);
   });
 
   it('serves the same numbers from the precomputed window stats the scheduler refreshes', async () => {

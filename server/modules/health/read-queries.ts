@@ -49,16 +49,8 @@ export interface SummaryFilter {
   sort?: 'asc' | 'desc';
 }
 
-/**
- * One row per check with uptime and latency over the window, from the rollups and the latest-state table
- * (check_window_stats), never the raw history. Timestamps come back as ISO text.
- */
-export async function summaryRows(c: Q, f: SummaryFilter): Promise<SummaryRow[]> {
-  // The rows are built as one JSON text in SQL: for 10,000 checks one JSON.parse is several times cheaper than
-  // the driver converting 280,000 fields one by one.
-  const { rows } = await c.query<{ rows: string }>(
-    `SELECT coalesce(json_agg(x ${f.sort ? `ORDER BY x.name ${f.sort === 'desc' ? 'DESC' : 'ASC'}, x.id` : ''}), '[]')::text AS rows
-     FROM (
+/** The summary's columns, joins and filters; `$1`..`$6` as bound by summaryParams. */
+const SUMMARY_FROM = `
        SELECT ch.id, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, ch.agent_id, ch.name, ch.type,
               ch.namespace, ch.description, ch.icon, coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) AS labels,
               ch.status, ch.severity, ch.owner, coalesce(s.passed, 0) AS passed, coalesce(s.failed, 0) AS failed,
@@ -74,12 +66,49 @@ export async function summaryRows(c: Q, f: SummaryFilter): Promise<SummaryRow[]>
        ) s ON s.check_id = ch.id
        WHERE (ch.deleted_at IS NULL OR ch.deleted_at > $2::timestamptz)
          AND ($3::uuid IS NULL OR ch.id = $3) AND ($4::uuid IS NULL OR ch.canary_id = $4)
-         AND ($5::jsonb IS NULL OR coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) @> $5::jsonb)
-     ) x`,
-    [f.since, f.deleteFrom ?? null, f.checkId ?? null, f.canaryId ?? null, f.labels ? JSON.stringify(f.labels) : null,
-      f.cachedWindowMs ?? null],
+         AND ($5::jsonb IS NULL OR coalesce(ca.labels, '{}'::jsonb) || coalesce(ch.labels, '{}'::jsonb) @> $5::jsonb)`;
+
+const summaryOrder = (f: SummaryFilter) => (f.sort ? `ORDER BY x.name ${f.sort === 'desc' ? 'DESC' : 'ASC'}, x.id` : '');
+
+const summaryParams = (f: SummaryFilter) => [
+  f.since, f.deleteFrom ?? null, f.checkId ?? null, f.canaryId ?? null, f.labels ? JSON.stringify(f.labels) : null,
+  f.cachedWindowMs ?? null,
+];
+
+/**
+ * One row per check with uptime and latency over the window, from the rollups and the latest-state table
+ * (check_window_stats), never the raw history. Timestamps come back as ISO text.
+ */
+export async function summaryRows(c: Q, f: SummaryFilter): Promise<SummaryRow[]> {
+  // The rows are built as one JSON text in SQL: for 10,000 checks one JSON.parse is several times cheaper than
+  // the driver converting 280,000 fields one by one.
+  const { rows } = await c.query<{ rows: string }>(
+    `SELECT coalesce(json_agg(x ${summaryOrder(f)}), '[]')::text AS rows FROM (${SUMMARY_FROM}) x`,
+    summaryParams(f),
   );
   return JSON.parse(rows[0].rows);
+}
+
+/**
+ * The `checks_summary` array as JSON text, each element already in the CheckSummary shape (same keys, same order,
+ * nulls kept, `latency.rolling1h` 0): built by PostgreSQL and meant to be sent as is, never parsed in Node.
+ * row_to_json with the row types of 0011_health_summary.sql writes it compact (json_build_object would add spaces).
+ */
+export async function summaryJson(c: Q, f: SummaryFilter): Promise<string> {
+  const order = f.sort ? `ORDER BY y.name ${f.sort === 'desc' ? 'DESC' : 'ASC'}, y.id` : '';
+  const { rows } = await c.query<{ body: string }>(
+    `SELECT '[' || coalesce(string_agg(row_to_json(y)::text, ',' ${order}), '') || ']' AS body
+     FROM (
+       SELECT x.id, x.canary_id, x.canary_name, x.canary_namespace, x.agent_id, x.name, x.type, x.namespace, x.description,
+              x.icon, x.labels, x.status, x.severity, x.owner,
+              ROW(x.passed, x.failed, x.last_pass, x.last_fail)::health_summary_uptime AS uptime,
+              ROW(x.p95, x.p97, x.p99, x.avg, 0)::health_summary_latency AS latency,
+              x.last_transition_time, x.last_runtime, x.next_runtime, x.created_at, x.updated_at, x.deleted_at, x.silenced_at
+       FROM (${SUMMARY_FROM}) x
+     ) y`,
+    summaryParams(f),
+  );
+  return rows[0].body;
 }
 
 /**

@@ -76,8 +76,12 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     });
   }
 
-  app.get('/api/summary', { config: READ }, (req) => health.summary(summaryOptions(req.query)));
-  app.post('/api/summary', { config: READ }, (req) => health.summary(summaryOptions({ ...(req.query as object), ...(req.body as object) })));
+  // The summary body is PostgreSQL's JSON text (SummaryResponse), sent as is.
+  app.get('/api/summary', { config: READ }, async (req, reply) =>
+    reply.type('application/json; charset=utf-8').send(await health.summary(summaryOptions(req.query))));
+  app.post('/api/summary', { config: READ }, async (req, reply) =>
+    reply.type('application/json; charset=utf-8')
+      .send(await health.summary(summaryOptions({ ...(req.query as object), ...(req.body as object) }))));
   app.get('/api/history', { config: READ }, (req) => health.history(parseBody(HistoryRequest, req.query)));
   app.get('/api/graph', { config: READ }, (req) => health.graph(parseBody(GraphRequest, req.query)));
   app.get<IdParams & { Querystring: { window?: string } }>('/api/check/:id', { config: READ }, (req) =>
