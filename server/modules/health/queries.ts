@@ -161,6 +161,24 @@ export interface ResultRow {
 }
 
 /**
+ * The CTE that folds one result ($1 check, $2 time, $3 duration, $4 pass) into an hourly or daily rollup row; table
+ * and unit are constants of this module, never request input.
+ */
+function rollupCte(name: string, table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day'): string {
+  return `${name} AS (
+       INSERT INTO ${table} AS t (check_id, created_at, duration, total, passed, failed, latency, last_pass, last_fail)
+       SELECT $1, date_trunc('${unit}', $2::timestamptz, 'UTC'), $3, 1, $4::int, (NOT $4)::int, latency_add('{}', $3),
+              CASE WHEN $4 THEN $2::timestamptz END, CASE WHEN NOT $4 THEN $2::timestamptz END FROM ins
+       ON CONFLICT (check_id, created_at) DO UPDATE SET duration = t.duration + EXCLUDED.duration, total = t.total + 1,
+         passed = t.passed + EXCLUDED.passed, failed = t.failed + EXCLUDED.failed, latency = latency_add(t.latency, $3),
+         last_pass = greatest(t.last_pass, EXCLUDED.last_pass), last_fail = greatest(t.last_fail, EXCLUDED.last_fail)
+       RETURNING check_id
+     )`;
+}
+const ROLLUP_HOUR = rollupCte('hour', 'check_statuses_1h', 'hour');
+const ROLLUP_DAY = rollupCte('day', 'check_statuses_1d', 'day');
+
+/**
  * Stores one result in one round trip: the raw row, the latest state, the hourly and daily rollups, and the check's
  * status when it changed (a trigger then moves last_transition_time). Returns the status before this result.
  */
@@ -185,24 +203,8 @@ export async function recordResult(c: Q, r: ResultRow): Promise<{ inserted: bool
        WHERE u.last_runtime IS NULL OR u.last_runtime <= EXCLUDED.last_runtime
        RETURNING check_id
      ),
-     hour AS (
-       INSERT INTO check_statuses_1h AS t (check_id, created_at, duration, total, passed, failed, latency, last_pass, last_fail)
-       SELECT $1, date_trunc('hour', $2::timestamptz, 'UTC'), $3, 1, $4::int, (NOT $4)::int, latency_add('{}', $3),
-              CASE WHEN $4 THEN $2::timestamptz END, CASE WHEN NOT $4 THEN $2::timestamptz END FROM ins
-       ON CONFLICT (check_id, created_at) DO UPDATE SET duration = t.duration + EXCLUDED.duration, total = t.total + 1,
-         passed = t.passed + EXCLUDED.passed, failed = t.failed + EXCLUDED.failed, latency = latency_add(t.latency, $3),
-         last_pass = greatest(t.last_pass, EXCLUDED.last_pass), last_fail = greatest(t.last_fail, EXCLUDED.last_fail)
-       RETURNING check_id
-     ),
-     day AS (
-       INSERT INTO check_statuses_1d AS t (check_id, created_at, duration, total, passed, failed, latency, last_pass, last_fail)
-       SELECT $1, date_trunc('day', $2::timestamptz, 'UTC'), $3, 1, $4::int, (NOT $4)::int, latency_add('{}', $3),
-              CASE WHEN $4 THEN $2::timestamptz END, CASE WHEN NOT $4 THEN $2::timestamptz END FROM ins
-       ON CONFLICT (check_id, created_at) DO UPDATE SET duration = t.duration + EXCLUDED.duration, total = t.total + 1,
-         passed = t.passed + EXCLUDED.passed, failed = t.failed + EXCLUDED.failed, latency = latency_add(t.latency, $3),
-         last_pass = greatest(t.last_pass, EXCLUDED.last_pass), last_fail = greatest(t.last_fail, EXCLUDED.last_fail)
-       RETURNING check_id
-     )
+     ${ROLLUP_HOUR},
+     ${ROLLUP_DAY}
      -- data-modifying CTEs run to completion whether or not the final SELECT reads them
      SELECT EXISTS (SELECT 1 FROM ins) AS inserted, (SELECT status FROM prev) AS previous`,
     [r.checkId, r.time, r.duration, r.pass, r.invalid, r.message, r.error, r.details === undefined ? null : JSON.stringify(r.details),
