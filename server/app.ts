@@ -67,6 +67,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
   await app.register(healthSchemaRoutes, { prefix: '/api/schemas' });
-  if (MODE !== 'agent') await app.register(spaPlugin); // last: it owns the GET /* fallback
+  if (MODE !== 'agent') await app.register(spaPlugin, { root: config.WEB_DIR }); // last: it owns the GET /* fallback
   return app;
 }

@@ -25,6 +25,8 @@ const Env = z.object({
   /** Trust X-Forwarded-* headers (set when behind an ingress); off by default so clients cannot spoof their address. */
   TRUST_PROXY: bool.default(false),
   DB_POOL_MAX: z.coerce.number().int().positive().default(20),
+  /** The built web bundle to serve; defaults to dist/web at the repository root. */
+  WEB_DIR: z.string().optional(),
   UPSTREAM_URL: z.string().url().optional(),
   AGENT_TOKEN: z.string().optional(),
 });

@@ -10,13 +10,17 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name) => join(root, 'node_modules/.bin', name);
 
+// E2E_DIST builds into (and serves from) a private directory, so two Playwright runs on one machine (with different
+// E2E_PORTs) do not overwrite each other's bundle in dist/web
+const webDir = process.env.E2E_DIST;
 if (process.env.E2E_SKIP_BUILD !== '1') {
-  const build = spawnSync(bin('vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const out = webDir ? ['--outDir', webDir, '--emptyOutDir'] : [];
+  const build = spawnSync(bin('vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', ...out], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
-const server = spawn(bin('tsx'), ['server/main.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, DATA_DIR: dataDir } });
+const server = spawn(bin('tsx'), ['server/main.ts'], { cwd: root, stdio: 'inherit', env: { ...process.env, DATA_DIR: dataDir, ...(webDir ? { WEB_DIR: webDir } : {}) } });
 
 let stopping = false;
 const stop = (signal) => {
