@@ -25,6 +25,21 @@ const Env = z.object({
   /** Trust X-Forwarded-* headers (set when behind an ingress); off by default so clients cannot spoof their address. */
   TRUST_PROXY: bool.default(false),
   DB_POOL_MAX: z.coerce.number().int().positive().default(20),
+  /**
+   * Kubernetes: `auto` connects when KUBECONFIG is set or the pod has in-cluster credentials, `off` never connects.
+   * With a connection the console watches its custom resources, proxies kubectl (/kubeproxy) and elects a leader.
+   */
+  KUBERNETES: z.enum(['auto', 'off']).default('auto'),
+  /** Path of a kubeconfig file (its current context is used); without it, in-cluster credentials when present. */
+  KUBECONFIG: z.string().optional(),
+  /** Namespaces to watch, comma separated; unset watches all namespaces. */
+  WATCH_NAMESPACES: z.string().optional(),
+  /** Namespace of the leader-election Lease (the chart sets it to the release namespace). */
+  POD_NAMESPACE: z.string().default('default'),
+  /** This replica's identity in the Lease; defaults to the host name. */
+  POD_NAME: z.string().optional(),
+  /** Name of the leader-election Lease. */
+  LEADER_LEASE_NAME: z.string().default('ops-console-leader'),
   /** The built web bundle to serve; defaults to dist/web at the repository root. */
   WEB_DIR: z.string().optional(),
   UPSTREAM_URL: z.string().url().optional(),
