@@ -7,7 +7,7 @@ export default defineConfig({
   },
   test: {
     // web component tests pick their DOM per file with `// @vitest-environment jsdom`
-    include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/kube/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     globalSetup: ['tests/server/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
