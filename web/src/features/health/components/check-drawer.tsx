@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'wouter';
 import {
   Badge,
@@ -90,11 +90,13 @@ export interface CheckDrawerProps {
   /** The page's window: where the drawer's Time Range starts. */
   window: string;
   canRunNow: boolean;
+  /** More footer actions for the open check (the incidents feature's Link to Incident), given by the route. */
+  checkActions?: (check: CheckSummary) => ReactNode;
   onClose: () => void;
 }
 
 /** The check drawer (spec 000 §2): full size, opened by `checkId` in the URL. */
-export function CheckDrawer({ checkId, summary, window: pageWindow, canRunNow, onClose }: CheckDrawerProps) {
+export function CheckDrawer({ checkId, summary, window: pageWindow, canRunNow, checkActions, onClose }: CheckDrawerProps) {
   const s = useStyles();
   const [window, setWindow] = useState(pageWindow);
   const [tab, setTab] = useState<TabId>('history');
@@ -243,6 +245,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, canRunNow, o
       </DrawerHeader>
       <DrawerBody>{content}</DrawerBody>
       <DrawerFooter className={s.footer}>
+        {check && checkActions?.(check)}
         {check && (
           <RouterLink href={`/settings/canaries/${check.canary_id}`} asChild>
             <Button as="a" icon={<Edit20Regular />}>Edit</Button>

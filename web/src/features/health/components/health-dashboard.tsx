@@ -40,6 +40,7 @@ import {
 import { useHealthTimeRange, windowOf } from '../time-window';
 import { HealthFilters } from './health-filters';
 import { CheckTable } from './check-table';
+import type { CheckDrawerProps } from './check-drawer';
 
 // The card layout (Fluent Card) and the drawer load when first shown: the default layout is the table.
 const CheckCards = lazy(() => import('./check-cards').then((m) => ({ default: m.CheckCards })));
@@ -81,10 +82,12 @@ const NO_CHECKS: CheckSummary[] = [];
 export interface HealthDashboardProps {
   canRunNow: boolean;
   canEditCanaries: boolean;
+  /** Extra actions in the check drawer's footer (passed through to CheckDrawer). */
+  checkActions?: CheckDrawerProps['checkActions'];
 }
 
 /** /health: every check with its health, uptime and latency; filters, tabs, grouping and the drawer live in the URL. */
-export function HealthDashboard({ canRunNow, canEditCanaries }: HealthDashboardProps) {
+export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: HealthDashboardProps) {
   const s = useStyles();
   const [state, set] = useUrlState(URL_DEFAULTS);
   const [range, setRange] = useHealthTimeRange();
@@ -254,6 +257,7 @@ export function HealthDashboard({ canRunNow, canEditCanaries }: HealthDashboardP
             summary={openCheck}
             window={timeWindow}
             canRunNow={canRunNow}
+            checkActions={checkActions}
             onClose={() => set({ checkId: '' })}
           />
         </Suspense>
