@@ -7,11 +7,15 @@
 export const ROLES = ['admin', 'editor', 'commander', 'responder', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** RBAC resources of the spec (document 000, section 6). */
+/**
+ * RBAC resources of the spec (document 000, section 6), plus `kubernetes-proxy` (the reference system's object for
+ * /api/kubeconfig and /kubeproxy): it follows the table like any resource, so admin and editor write (download a
+ * kubeconfig, act as the cluster writer) and every other role reads (acts as the cluster reader).
+ */
 export const RESOURCES = [
   'database', 'rbac', 'auth', 'responder', 'incident', 'evidences', 'comments', 'canaries', 'topologies',
   'config_scrapers', 'identities', 'connections', 'kratos', 'agents', 'feature_flags', 'logging_backends',
-  'integrations', 'notifications', 'playbooks', 'playbook_runs',
+  'integrations', 'notifications', 'playbooks', 'playbook_runs', 'kubernetes-proxy',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 
