@@ -63,6 +63,15 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   job_history: { resource: 'database' },
   job_histories: { resource: 'database', base: 'job_history' },
   job_history_names: { resource: 'database' },
+  // Kubernetes (0020): read-only here. Rows of custom resources are written by the informers (the CR is the source of
+  // truth; a console edit patches the CR); UI-sourced writes come with each feature's own routes.
+  topologies: { resource: 'topologies' },
+  config_scrapers: { resource: 'config_scrapers' },
+  playbooks: { resource: 'playbooks' },
+  // a Connection's spec may carry inline secret values, as password and certificate do
+  connections: { resource: 'connections', hidden: ['password', 'certificate', 'spec'] },
+  notifications: { resource: 'notifications' },
+  notification_silences: { resource: 'notifications' },
 };
 
 /** Functions defined by migrations and exposed through /rpc (0003_db_api.sql). */
