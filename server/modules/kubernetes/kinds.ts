@@ -1,0 +1,265 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { CHECK_TYPES } from '../health/checks/index.js';
+import { CanaryFields, CommonCheck, SpecError, validateCanarySpec } from '../health/spec.js';
+
+/**
+ * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
+ * reconcile into, and the zod schema of `spec`. `crds/<plural>.<group>.yaml` is generated from these descriptors
+ * (`npx tsx scripts/gen-crds.ts`), and `tests/kube/kinds.test.ts` fails when the two drift apart.
+ *
+ * `spec` validates a CR's spec; reconcilers should store the spec as written, since the parse output may carry
+ * defaults and normalised values (e.g. a lower-cased severity).
+ */
+export interface KindDef {
+  kind: string;
+  group: string;
+  version: string;
+  plural: string;
+  singular: string;
+  shortNames: readonly string[];
+  /** The table the CRs of this kind reconcile into (rows with source = 'KubernetesCRD'). */
+  table: 'canaries' | 'topologies' | 'config_scrapers' | 'playbooks' | 'connections' | 'notifications' | 'notification_silences';
+  spec: z.ZodType;
+}
+
+// ---- shared shapes (reference: duty types) ----
+
+const KeyRef = z.object({ name: z.string().optional(), key: z.string() }).loose();
+
+/** duty's EnvVar: a literal `value` or `valueFrom` a secret, config map, helm release or service-account token. */
+export const EnvVar = z.object({
+  name: z.string().optional(),
+  value: z.string().optional(),
+  valueFrom: z.object({
+    secretKeyRef: KeyRef.optional(),
+    configMapKeyRef: KeyRef.optional(),
+    helmRef: KeyRef.optional(),
+    serviceAccount: z.string().optional(),
+  }).loose().optional(),
+}).loose();
+
+/** duty's ResourceSelector, as NotificationSilence, Playbook and Topology use it. */
+export const ResourceSelector = z.object({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  agent: z.string().optional(),
+  scope: z.string().optional(),
+  cache: z.string().optional(),
+  search: z.string().optional(),
+  types: z.array(z.string()).optional(),
+  statuses: z.array(z.string()).optional(),
+  health: z.string().optional(),
+  labelSelector: z.string().optional(),
+  fieldSelector: z.string().optional(),
+  tagSelector: z.string().optional(),
+  includeDeleted: z.boolean().optional(),
+  limit: z.number().int().optional(),
+}).loose();
+
+const StringMap = z.record(z.string(), z.string());
+/** An open-ended block whose inner fields the console does not interpret (yet): any object. */
+const Block = z.object({}).loose();
+
+// ---- Canary: the health module's spec, one typed array per check type the runner knows ----
+
+function checkEntry(schema: z.ZodType): z.ZodType {
+  // a check entry must satisfy both the common fields and its type's fields; validateCanarySpec checks both
+  return schema instanceof z.ZodObject ? CommonCheck.extend(schema.shape).loose() : CommonCheck.and(schema);
+}
+
+const canaryShape = {
+  ...CanaryFields.shape,
+  ...Object.fromEntries(Object.entries(CHECK_TYPES).map(([key, t]) => [key, z.array(checkEntry(t.schema)).optional()])),
+};
+
+/**
+ * The Canary spec. The typed shape documents and generates the CRD schema; the refinement runs the health
+ * module's own validation (schedules, CEL, unsupported check types, duplicate names), so a CR is judged exactly
+ * as a canary saved in the console is. Unknown keys are kept: the reference's other check types apply to the
+ * cluster and are reported as unsupported on the CR's status.
+ */
+export const CanarySpec = z.object(canaryShape).loose().superRefine((spec, ctx) => {
+  try {
+    validateCanarySpec(spec);
+  } catch (err) {
+    if (!(err instanceof SpecError)) throw err;
+    for (const p of err.problems) {
+      const path = p.path.split('.').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      ctx.addIssue({ code: 'custom', path, message: p.message });
+    }
+  }
+});
+
+// ---- the other kinds: known fields typed, the rest kept ----
+
+export const TopologySpec = z.object({
+  type: z.string().optional(),
+  id: Block.optional(),
+  schedule: z.string().optional(),
+  tooltip: z.string().optional(),
+  icon: z.string().optional(),
+  text: z.string().optional(),
+  label: Block.optional(),
+  owner: z.string().optional(),
+  components: z.array(z.object({ name: z.string().optional(), type: z.string().optional(), icon: z.string().optional() }).loose()).optional(),
+  healthExpr: z.string().optional(),
+  statusExpr: z.string().optional(),
+  properties: z.array(z.object({ name: z.string().optional() }).loose()).optional(),
+  configs: z.array(Block).optional(),
+  groupBy: Block.optional(),
+  push: Block.optional(),
+}).loose();
+
+const SCRAPERS = ['aws', 'azure', 'azureDevops', 'gcp', 'file', 'kubernetes', 'kubernetesFile', 'github', 'githubActions',
+  'postgres', 'sql', 'clickhouse', 'slack', 'trivy', 'terraform', 'http', 'logs', 'pubsub', 'exec', 'playwright',
+  'system', 'crdSync'] as const;
+
+export const ScrapeConfigSpec = z.object({
+  logLevel: z.string().optional(),
+  schedule: z.string().optional(),
+  retention: Block.optional(),
+  full: z.boolean().optional(),
+  ...Object.fromEntries(SCRAPERS.map((s) => [s, z.array(Block).optional()])),
+}).loose();
+
+const ActionSpec = z.object({
+  name: z.string().min(1),
+  if: z.string().optional(),
+  delay: z.string().optional(),
+  timeout: z.string().optional(),
+  runsOn: z.array(z.string()).optional(),
+  templatesOn: z.string().optional(),
+}).loose();
+
+export const PlaybookSpec = z.object({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  icon: z.string().optional(),
+  category: z.string().optional(),
+  on: z.object({
+    canary: z.array(Block).optional(),
+    component: z.array(Block).optional(),
+    config: z.array(Block).optional(),
+    schedule: z.array(Block).optional(),
+    webhook: Block.optional(),
+  }).loose().optional(),
+  checks: z.array(ResourceSelector).optional(),
+  configs: z.array(ResourceSelector).optional(),
+  components: z.array(ResourceSelector).optional(),
+  parameters: z.array(z.object({
+    name: z.string().min(1),
+    label: z.string().optional(),
+    default: z.string().optional(),
+    required: z.boolean().optional(),
+    icon: z.string().optional(),
+    description: z.string().optional(),
+    type: z.string().optional(),
+    properties: Block.optional(),
+    dependsOn: z.array(z.string()).optional(),
+  }).loose()).optional(),
+  actions: z.array(ActionSpec).min(1, 'a playbook needs at least one action'),
+  filters: z.array(z.string()).optional(),
+  runsOn: z.array(z.string()).optional(),
+  templatesOn: z.string().optional(),
+  env: z.array(Block).optional(),
+  approval: Block.optional(),
+  permissions: z.array(Block).optional(),
+  timeout: z.string().optional(),
+}).loose();
+
+export const ConnectionSpec = z.object({
+  type: z.string().optional(),
+  url: EnvVar.optional(),
+  username: EnvVar.optional(),
+  password: EnvVar.optional(),
+  certificate: EnvVar.optional(),
+  insecure_tls: z.boolean().optional(),
+  port: EnvVar.optional(),
+  properties: StringMap.optional(),
+}).loose();
+
+const Recipient = {
+  person: z.string().optional(),
+  team: z.string().optional(),
+  email: z.string().optional(),
+  connection: z.string().optional(),
+  url: z.string().optional(),
+  playbook: z.string().optional(),
+  webhook: z.string().optional(),
+  properties: StringMap.optional(),
+};
+
+export const NotificationSpec = z.object({
+  events: z.array(z.string().min(1)).min(1, 'a notification needs at least one event'),
+  to: z.object(Recipient).loose(),
+  title: z.string().optional(),
+  template: z.string().optional(),
+  filter: z.string().optional(),
+  repeatInterval: z.string().optional(),
+  waitFor: z.string().optional(),
+  waitForEvalPeriod: z.string().optional(),
+  groupBy: z.array(z.string()).optional(),
+  groupByInterval: z.string().optional(),
+  inhibitions: z.array(z.object({
+    direction: z.string().optional(),
+    soft: z.boolean().optional(),
+    depth: z.number().int().optional(),
+    from: z.string().optional(),
+    to: z.array(z.string()).optional(),
+  }).loose()).optional(),
+  fallback: z.object({ ...Recipient, delay: z.string().optional() }).loose().optional(),
+}).loose();
+
+export const NotificationSilenceSpec = z.object({
+  description: z.string().optional(),
+  filter: z.string().optional(),
+  from: z.string().optional(),
+  until: z.string().optional(),
+  recursive: z.boolean().optional(),
+  selectors: z.array(ResourceSelector).optional(),
+}).loose();
+
+// ---- the registry ----
+
+const CANARIES = 'canaries.flanksource.com';
+const CONFIGS = 'configs.flanksource.com';
+const MISSION_CONTROL = 'mission-control.flanksource.com';
+
+export const KINDS: readonly KindDef[] = [
+  { kind: 'Canary', group: CANARIES, version: 'v1', plural: 'canaries', singular: 'canary', shortNames: [], table: 'canaries', spec: CanarySpec },
+  { kind: 'Topology', group: CANARIES, version: 'v1', plural: 'topologies', singular: 'topology', shortNames: [], table: 'topologies', spec: TopologySpec },
+  { kind: 'ScrapeConfig', group: CONFIGS, version: 'v1', plural: 'scrapeconfigs', singular: 'scrapeconfig', shortNames: [], table: 'config_scrapers', spec: ScrapeConfigSpec },
+  { kind: 'Playbook', group: MISSION_CONTROL, version: 'v1', plural: 'playbooks', singular: 'playbook', shortNames: [], table: 'playbooks', spec: PlaybookSpec },
+  { kind: 'Connection', group: MISSION_CONTROL, version: 'v1', plural: 'connections', singular: 'connection', shortNames: [], table: 'connections', spec: ConnectionSpec },
+  { kind: 'Notification', group: MISSION_CONTROL, version: 'v1', plural: 'notifications', singular: 'notification', shortNames: [], table: 'notifications', spec: NotificationSpec },
+  { kind: 'NotificationSilence', group: MISSION_CONTROL, version: 'v1', plural: 'notificationsilences', singular: 'notificationsilence', shortNames: [], table: 'notification_silences', spec: NotificationSilenceSpec },
+];
+
+/** The kind served at `plural` (optionally in `group`, since plurals are unique only per group). */
+export function kindByPlural(plural: string, group?: string): KindDef | undefined {
+  return KINDS.find((k) => k.plural === plural && (group === undefined || k.group === group));
+}
+
+/** The kind called `kind` (optionally in `group`). */
+export function kindByKind(kind: string, group?: string): KindDef | undefined {
+  return KINDS.find((k) => k.kind === kind && (group === undefined || k.group === group));
+}
+
+/** `<group>/<version>`, as in a manifest's apiVersion. */
+export function apiVersionOf(k: KindDef): string {
+  return `${k.group}/${k.version}`;
+}
+
+/** The CRD's name, `<plural>.<group>`. */
+export function crdName(k: KindDef): string {
+  return `${k.plural}.${k.group}`;
+}
+
+/** Absolute path of the kind's CRD file in `crds/` (`<plural>.<group>.yaml`); accepts a KindDef or a kind name. */
+export function crdFile(kind: KindDef | string): string {
+  const k = typeof kind === 'string' ? kindByKind(kind) : kind;
+  if (!k) throw new Error(`unknown kind ${String(kind)}`);
+  return fileURLToPath(new URL(`../../../crds/${crdName(k)}.yaml`, import.meta.url));
+}
