@@ -63,6 +63,8 @@ export interface RequestOptions<T> {
   allowUnauthorized?: boolean;
   /** Public writes (login, registration, logout) need no CSRF token; skip fetching one. */
   csrf?: boolean;
+  /** Sees the answer's headers (a paged read's `Content-Range` total) before the body is parsed. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 const WRITES = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -179,6 +181,7 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
     if (JSON.stringify(body ?? '').includes('CSRF')) res = await send(path, opts, await ensureCsrfToken(true));
   }
   const body = await readBody(res);
+  if (res.ok) opts.onHeaders?.(res.headers);
   if (!res.ok) {
     const err = toApiError(res.status, body);
     if (res.status === 401 && !opts.allowUnauthorized) {
@@ -191,6 +194,13 @@ export async function apiRequest<T = unknown>(path: string, opts: RequestOptions
 }
 
 type Opts<T> = Omit<RequestOptions<T>, 'method' | 'body'>;
+
+/** The total of a `Prefer: count=exact` read, from `Content-Range: 0-49/1234`; null when the server gave none. */
+export function contentRangeTotal(headers: Headers): number | null {
+  const total = headers.get('content-range')?.split('/')[1];
+  const n = total === undefined || total === '*' ? NaN : Number(total);
+  return Number.isFinite(n) ? n : null;
+}
 
 /** Shorthands over `apiRequest`. */
 export const api = {

@@ -36,6 +36,12 @@ const RELATED: Record<string, readonly string[]> = {
   people: ['people_roles', 'teams', 'team_members'],
   team_members: ['teams'],
   teams: ['team_members'],
+  // an incident page reads its hypotheses, evidences and responders embedded in the incident, and its changelog
+  incidents: ['incident_histories', 'incident_summary'],
+  hypotheses: ['incidents', 'incident_histories'],
+  evidences: ['incidents', 'incident_histories'],
+  comments: ['incident_histories'],
+  responders: ['incidents', 'incident_histories'],
 };
 
 /** Changes that can alter whoami (name, roles, feature flags) or the Users, Tokens and invite screens. */
