@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { CanaryInput, CanaryPatch, GraphRequest, HistoryRequest, PushRequest, SummaryRequest } from '../../contracts/health.js';
 import type { Role } from '../../contracts/rbac.js';
@@ -7,7 +7,7 @@ import { parseBody, parseId } from '../../lib/validation.js';
 import { ChangeFeed } from './change-feed.js';
 import { webhookToken } from './checks/webhook.js';
 import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
-import { createHealthService } from './service.js';
+import { createHealthService, type SummaryBody } from './service.js';
 
 export interface HealthRoutesOptions {
   config: Config;
@@ -22,6 +22,8 @@ const WRITE = { access: { resource: 'canaries', action: 'write' } } as const;
 /** Webhook bodies: JSON or any text, up to 1 MiB. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const RUN_NOW_ROLES: readonly Role[] = ['admin', 'editor', 'responder', 'commander'];
+/** Live-update relations that can change what the summary shows (canaries invalidate it outright). */
+const SUMMARY_RELATIONS = new Set(['checks', 'check_statuses', 'check_summary', 'checks_unlogged']);
 
 // The reference binds summary options case-insensitively; `timeRange` is the UI's name for the window.
 const SUMMARY_KEYS: Record<string, string> = {
@@ -45,6 +47,25 @@ function parseLabels(v: unknown): unknown {
   }));
 }
 
+/** Whether an Accept-Encoding header takes gzip (`gzip` or `*`, with q above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (name === 'gzip' || name === '*') && (!q || Number(q.slice(2)) > 0);
+  });
+}
+
+/** The summary body as is (PostgreSQL's JSON text); the ready gzip copy to clients that take gzip. */
+function sendSummary(req: FastifyRequest, reply: FastifyReply, body: SummaryBody) {
+  reply.type('application/json; charset=utf-8');
+  if (!body.gzip) return reply.send(body.json);
+  reply.header('vary', 'accept-encoding');
+  if (!acceptsGzip(req.headers['accept-encoding'])) return reply.send(body.json);
+  return reply.header('content-encoding', 'gzip').send(body.gzip);
+}
+
 function summaryOptions(raw: unknown): SummaryRequest {
   const out: Record<string, unknown> = {};
   if (raw && typeof raw === 'object') {
@@ -59,12 +80,25 @@ function summaryOptions(raw: unknown): SummaryRequest {
 /** Health: /api/canary/* (the reference's canary-checker paths) and canary CRUD. */
 export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, opts) => {
   const feed = app.hasDecorator('events') ? new ChangeFeed((change) => app.events.publish(change)) : null;
-  const onResults = (ids: string[]) => feed?.add(['checks', 'check_statuses', 'check_summary'], ids);
+  const onResults = (ids: string[]) => {
+    feed?.add(['checks', 'check_statuses', 'check_summary'], ids);
+    health.resultsChanged();
+  };
   const runs = opts.scheduler !== false && (opts.config.MODE === 'console' || opts.config.MODE === 'check-runner');
   const scheduler = runs
     ? new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults })
     : undefined;
   const health = createHealthService({ db: app.db, scheduler, onResults });
+  // Other replicas' changes reach the ready whole-fleet summary through the live-update bus.
+  if (app.hasDecorator('events')) {
+    const off = app.events.bus.subscribe((event) => {
+      if (event.type === 'change' && event.relation === 'canaries') health.checksChanged();
+      else if (event.type === 'resync' || (event.type === 'change' && SUMMARY_RELATIONS.has(event.relation))) health.resultsChanged();
+    });
+    app.addHook('onClose', async () => {
+      off();
+    });
+  }
 
   if (scheduler) {
     app.addHook('onReady', async () => {
@@ -78,10 +112,9 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
 
   // The summary body is PostgreSQL's JSON text (SummaryResponse), sent as is.
   app.get('/api/summary', { config: READ }, async (req, reply) =>
-    reply.type('application/json; charset=utf-8').send(await health.summary(summaryOptions(req.query))));
+    sendSummary(req, reply, await health.summary(summaryOptions(req.query))));
   app.post('/api/summary', { config: READ }, async (req, reply) =>
-    reply.type('application/json; charset=utf-8')
-      .send(await health.summary(summaryOptions({ ...(req.query as object), ...(req.body as object) }))));
+    sendSummary(req, reply, await health.summary(summaryOptions({ ...(req.query as object), ...(req.body as object) }))));
   app.get('/api/history', { config: READ }, (req) => health.history(parseBody(HistoryRequest, req.query)));
   app.get('/api/graph', { config: READ }, (req) => health.graph(parseBody(GraphRequest, req.query)));
   app.get<IdParams & { Querystring: { window?: string } }>('/api/check/:id', { config: READ }, (req) =>

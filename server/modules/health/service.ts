@@ -13,6 +13,7 @@ import {
 import {
   cacheIsFresh, checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryJson, summaryRows, type SummaryRow,
 } from './read-queries.js';
+import { FleetSummaryCache, type FleetSummaryOptions } from './fleet-summary.js';
 import { RETENTION_DEFAULTS } from './retention.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from './checks/webhook.js';
@@ -26,6 +27,14 @@ export interface HealthServiceDeps {
   scheduler?: { reload(): Promise<void>; nextRunOf(canaryId: string): number | null };
   /** Results of Run Now, for live updates. */
   onResults?: (checkIds: string[]) => void;
+  /** How long the ready whole-fleet summary may lag behind results (tests shorten it). */
+  fleetSummary?: FleetSummaryOptions;
+}
+
+/** A summary answer: JSON bytes or text, and for the whole fleet a gzip copy of the same bytes. */
+export interface SummaryBody {
+  json: Buffer | string;
+  gzip?: Buffer;
 }
 
 const UNIT_MS: Record<string, number> = {
@@ -100,6 +109,31 @@ export function createHealthService(deps: HealthServiceDeps) {
   const runnerName = deps.runnerName ?? 'local';
   const reload = () => deps.scheduler?.reload().catch(() => undefined);
 
+  /**
+   * The SummaryResponse body as JSON text: PostgreSQL builds `checks_summary` in the final shape and its text is
+   * spliced into the envelope, so 10,000 rows are never parsed, reshaped or re-serialised in Node.
+   */
+  async function summaryText(req: SummaryRequest): Promise<string> {
+    const t0 = performance.now();
+    const window = req.window ?? '1h';
+    const ms = windowMs(window);
+    // one check is cheap to compute exactly; all of them come from the precomputed stats while those are fresh
+    const cached = !req.checkID && (await cacheIsFresh(db, ms));
+    const checks = await summaryJson(db, {
+      since: new Date(Date.now() - ms), cachedWindowMs: cached ? ms : undefined, checkId: req.checkID, canaryId: req.canaryID, labels: req.labels,
+      deleteFrom: req.deleteFrom ? new Date(req.deleteFrom) : undefined,
+      sort: req.sortBy === '-name' ? 'desc' : req.sortBy === 'name' ? 'asc' : undefined,
+    });
+    const duration = Math.round(performance.now() - t0);
+    return `{"duration":${duration},"runnerName":${JSON.stringify(runnerName)},"window":${JSON.stringify(window)},"checks_summary":${checks}}`;
+  }
+
+  // Whole-fleet answers by `window|sortBy`; `duration` in them is the time their build took.
+  const fleet = new FleetSummaryCache((key) => {
+    const [window, sortBy] = key.split('|');
+    return summaryText({ window, ...(sortBy ? { sortBy: sortBy as 'name' | '-name' } : {}) });
+  }, deps.fleetSummary);
+
   async function canaryResponse(row: CanaryRow, checks?: Array<{ id: string; type: string; name: string }>): Promise<CanaryResponse> {
     return { ...row, checks: checks ?? (await liveChecksOf(db, row.id)) };
   }
@@ -124,6 +158,7 @@ export function createHealthService(deps: HealthServiceDeps) {
       await notifyChange(c, { relation: 'checks', ids: checks.map((x) => x.id) });
       return { row, checks };
     });
+    fleet.invalidate();
     await reload();
     return canaryResponse(out.row, out.checks);
   }
@@ -160,6 +195,7 @@ export function createHealthService(deps: HealthServiceDeps) {
         await notifyChange(c, { relation: 'canaries', ids: [id] });
         await notifyChange(c, { relation: 'checks' });
       });
+      fleet.invalidate();
       await reload();
     },
 
@@ -173,6 +209,8 @@ export function createHealthService(deps: HealthServiceDeps) {
         id: check.id, canaryId: check.canary_id, type: check.type, name: check.name, spec: check.spec,
         severity: typeof check.spec.severity === 'string' ? check.spec.severity.toLowerCase() : canarySeverity,
       }, { nextRuntime: next ? new Date(next) : null });
+      // someone asked for this result: the list shows it at once
+      fleet.invalidate();
       deps.onResults?.([check.id]);
       const o = r.outcome;
       return {
@@ -198,6 +236,7 @@ export function createHealthService(deps: HealthServiceDeps) {
       }
       if (!ok) throw new UnauthorizedError('invalid webhook token');
       const r = await recordPushed(db, runnable(target), resultFromWebhook(spec, payload));
+      fleet.changed();
       deps.onResults?.([target.id]);
       const o = r.outcome;
       return { id: target.id, status: r.status, pass: o.pass, message: o.message, error: o.error };
@@ -223,27 +262,31 @@ export function createHealthService(deps: HealthServiceDeps) {
         pass: req.status, invalid: req.invalid, duration: req.duration, message: req.message, error: req.error,
         detail: req.detail, data: {}, start,
       }, null);
+      // by name, the check may be new: the list shows it at once
+      if (req.id) fleet.changed();
+      else fleet.invalidate();
       deps.onResults?.([target.id]);
       return { id: target.id, canary_id: target.canary_id, status: r.status, transitioned: r.transitioned };
     },
 
     /**
-     * The SummaryResponse body as JSON text: PostgreSQL builds `checks_summary` in the final shape and its text is
-     * spliced into the envelope, so 10,000 rows are never parsed, reshaped or re-serialised in Node.
+     * GET/POST /api/summary. The whole fleet comes ready (FleetSummaryCache: at most a few seconds behind results);
+     * filtered and one-check summaries are computed on demand.
      */
-    async summary(req: SummaryRequest): Promise<string> {
-      const t0 = performance.now();
-      const window = req.window ?? '1h';
-      const ms = windowMs(window);
-      // one check is cheap to compute exactly; all of them come from the precomputed stats while those are fresh
-      const cached = !req.checkID && (await cacheIsFresh(db, ms));
-      const checks = await summaryJson(db, {
-        since: new Date(Date.now() - ms), cachedWindowMs: cached ? ms : undefined, checkId: req.checkID, canaryId: req.canaryID, labels: req.labels,
-        deleteFrom: req.deleteFrom ? new Date(req.deleteFrom) : undefined,
-        sort: req.sortBy === '-name' ? 'desc' : req.sortBy === 'name' ? 'asc' : undefined,
-      });
-      const duration = Math.round(performance.now() - t0);
-      return `{"duration":${duration},"runnerName":${JSON.stringify(runnerName)},"window":${JSON.stringify(window)},"checks_summary":${checks}}`;
+    async summary(req: SummaryRequest): Promise<SummaryBody> {
+      windowMs(req.window ?? '1h'); // a bad window is refused before any cache lookup
+      if (!req.checkID && !req.canaryID && !req.labels && !req.deleteFrom) return fleet.get(`${req.window ?? '1h'}|${req.sortBy ?? ''}`);
+      return { json: await summaryText(req) };
+    },
+
+    /** New results (this replica's scheduler, or any replica through live-update events). */
+    resultsChanged(): void {
+      fleet.changed();
+    },
+
+    /** Canaries or checks changed elsewhere (another replica, /api/db). */
+    checksChanged(): void {
+      fleet.invalidate();
     },
 
     async history(req: HistoryRequest): Promise<HistoryResponse> {

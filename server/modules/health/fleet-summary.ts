@@ -1,0 +1,133 @@
+import { promisify } from 'node:util';
+import { gzip as gzipCb, constants as zlib } from 'node:zlib';
+
+const gzip = promisify(gzipCb);
+
+/** A ready answer: the body bytes, a gzip copy of them, and when and from which state it was built. */
+export interface ReadyBody {
+  json: Buffer;
+  gzip: Buffer;
+  builtAt: number;
+}
+
+export interface FleetSummaryOptions {
+  /**
+   * Results changed since an answer was built: it is rebuilt on the next request once it is this old. This bounds
+   * how stale the whole-fleet status is (see FleetSummaryCache).
+   */
+  refreshMs?: number;
+  /** Rebuilt on the next request once this old even when no change was seen (changes this replica cannot see). */
+  maxAgeMs?: number;
+  /** Answers kept (window x sort); the least recently used goes first. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface Slot {
+  entry: ReadyBody | null;
+  /** The change counter and generation the entry was built from. */
+  seq: number;
+  generation: number;
+  building: { promise: Promise<ReadyBody>; generation: number; seq: number } | null;
+}
+
+/**
+ * The whole-fleet `checks_summary` answer (no checkID, canaryID, labels or deleteFrom), kept ready per window and
+ * sort as the body bytes plus a gzip copy: at 10,000 checks PostgreSQL spends ~100-150 ms turning the rows into
+ * 7 MB of JSON, so building it per request cannot meet the 100 ms target once a few clients ask at once.
+ *
+ * Staleness, on purpose:
+ * - `invalidate()` (a canary or check created, updated or deleted here or, through the event bus, on another
+ *   replica): answers built before are never served again; the next request waits for a new build. So a new check
+ *   appears, and a deleted one disappears, at once.
+ * - `changed()` (new results, from this replica's scheduler, Run Now, pushes, or other replicas' live-update
+ *   events): the answer is rebuilt on the next request once it is `refreshMs` (3 s) old. Status and uptime in the
+ *   whole-fleet list are therefore at most about 3 s (plus one build) behind the newest result, and a browser that
+ *   refetched within those 3 s sees the result on its next refetch. Filtered and one-check summaries are computed
+ *   on demand and never stale.
+ * - Whatever happens unseen (another replica without the event bus, the precomputed window stats refreshed every
+ *   minute) shows within `maxAgeMs` (60 s).
+ * Builds are single-flight: concurrent requests for one key share one build.
+ */
+export class FleetSummaryCache {
+  private readonly slots = new Map<string, Slot>();
+  private generation = 0;
+  private seq = 0;
+  private readonly refreshMs: number;
+  private readonly maxAgeMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(private readonly build: (key: string) => Promise<string>, opts: FleetSummaryOptions = {}) {
+    this.refreshMs = opts.refreshMs ?? 3_000;
+    this.maxAgeMs = opts.maxAgeMs ?? 60_000;
+    this.maxEntries = opts.maxEntries ?? 4;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Checks were added, changed or removed: nothing built before is served again. */
+  invalidate(): void {
+    this.generation++;
+    this.seq++;
+  }
+
+  /** Results changed: answers are rebuilt once `refreshMs` old. */
+  changed(): void {
+    this.seq++;
+  }
+
+  /** The ready answer of `key`, building it first when there is none or it is too stale. */
+  async get(key: string): Promise<ReadyBody> {
+    let slot = this.slots.get(key);
+    if (slot) {
+      // most recently used last, so the first key is the one to evict
+      this.slots.delete(key);
+      this.slots.set(key, slot);
+    } else {
+      slot = { entry: null, seq: -1, generation: -1, building: null };
+      this.slots.set(key, slot);
+      for (const k of this.slots.keys()) {
+        if (this.slots.size <= this.maxEntries) break;
+        if (k !== key) this.slots.delete(k);
+      }
+    }
+    const e = slot.entry;
+    if (e && slot.generation === this.generation) {
+      const age = this.now() - e.builtAt;
+      if (age < this.maxAgeMs && (slot.seq === this.seq || age < this.refreshMs)) return e;
+    }
+    return this.rebuild(key, slot);
+  }
+
+  private rebuild(key: string, slot: Slot): Promise<ReadyBody> {
+    const b = slot.building;
+    // single flight: a build that started after the last invalidation serves everyone who asks meanwhile
+    if (b && b.generation === this.generation) return b.promise;
+    const generation = this.generation;
+    const seq = this.seq;
+    const builtAt = this.now();
+    const promise = (async () => {
+      const json = Buffer.from(await this.build(key));
+      // level 4: about a third of level 6's time on this JSON for a few percent more bytes; done once per build
+      const gz = await gzip(json, { level: 4, strategy: zlib.Z_DEFAULT_STRATEGY });
+      return { json, gzip: gz, builtAt };
+    })();
+    const building = { promise, generation, seq };
+    slot.building = building;
+    promise.then(
+      (entry) => {
+        if (slot.building === building) slot.building = null;
+        // a newer build may have finished first; keep the newest
+        if (generation === this.generation && (!slot.entry || slot.seq <= seq)) {
+          slot.entry = entry;
+          slot.seq = seq;
+          slot.generation = generation;
+        }
+      },
+      () => {
+        if (slot.building === building) slot.building = null;
+      },
+    );
+    return promise;
+  }
+}
