@@ -16,6 +16,7 @@ import { spaPlugin } from './plugins/spa.js';
 import { wsPlugin } from './plugins/ws.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { healthSchemaRoutes } from './modules/health/schema-routes.js';
+import { kubernetesProxyRoutes } from './modules/kubernetes/proxy-routes.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   if (full) {
     await app.register(peopleRoutes, { prefix: '/api' });
     await app.register(propertiesRoutes, { prefix: '/api/properties' });
+    await app.register(kubernetesProxyRoutes, { config }); // GET /api/kubeconfig and /kubeproxy/*
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
