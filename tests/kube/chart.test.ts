@@ -1,0 +1,213 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parse, parseAllDocuments } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KINDS } from '../../server/modules/kubernetes/kinds.js';
+import { helmPath } from '../support/kube-tools.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const chartDir = join(root, 'chart');
+
+type Json = Record<string, any>;
+let helm: string;
+
+beforeAll(async () => {
+  helm = await helmPath();
+});
+
+/** `helm template` with --set pairs; the rendered documents, parsed. */
+async function render(sets: string[] = [], release = 'ops'): Promise<Json[]> {
+  const args = ['template', release, chartDir, '--namespace', 'ops', ...sets.flatMap((s) => ['--set', s])];
+  const { stdout } = await run(helm, args, { maxBuffer: 32 * 1024 * 1024 });
+  return parseAllDocuments(stdout).map((d) => d.toJS()).filter(Boolean);
+}
+
+/** helm's error for values it must refuse. */
+async function renderError(sets: string[]): Promise<string> {
+  try {
+    await render(sets);
+  } catch (err) {
+    return String((err as { stderr?: string }).stderr ?? err);
+  }
+  throw new Error(`helm template accepted ${sets.join(' ')}`);
+}
+
+const find = (docs: Json[], kind: string, name?: string) =>
+  docs.filter((d) => d.kind === kind && (name === undefined || d.metadata.name === name));
+const one = (docs: Json[], kind: string, name?: string) => {
+  const found = find(docs, kind, name);
+  expect(found, `${kind} ${name ?? ''}`).toHaveLength(1);
+  return found[0];
+};
+const container = (docs: Json[]) => one(docs, 'Deployment').spec.template.spec.containers[0];
+const env = (docs: Json[]) => Object.fromEntries(container(docs).env.map((e: Json) => [e.name, e.value ?? e.valueFrom]));
+
+/** Verbs a role grants on `group/resource` (rules may list several groups and resources). */
+function verbs(role: Json, group: string, resource: string): string[] {
+  return role.rules
+    .filter((r: Json) => r.apiGroups.includes(group) && (r.resources.includes(resource) || r.resources.includes('*')))
+    .flatMap((r: Json) => r.verbs);
+}
+
+describe('chart', () => {
+  it('passes helm lint --strict', async () => {
+    const { stdout } = await run(helm, ['lint', '--strict', chartDir]);
+    expect(stdout).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+
+  it('carries the console version as appVersion and the CRDs of crds/ unchanged', () => {
+    const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8'));
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(chart.appVersion).toBe(pkg.version);
+    const files = readdirSync(join(root, 'crds'));
+    expect(readdirSync(join(chartDir, 'crds')).sort()).toEqual(files.sort());
+    for (const f of files) expect(readFileSync(join(chartDir, 'crds', f), 'utf8'), f).toBe(readFileSync(join(root, 'crds', f), 'utf8'));
+  });
+
+  it('default values: one replica on the embedded database, its volume, hardened pod, probes and env', async () => {
+    const docs = await render();
+    const deploy = one(docs, 'Deployment');
+    expect(deploy.metadata.namespace).toBe('ops');
+    expect(deploy.spec.replicas).toBe(1);
+    expect(deploy.spec.strategy).toEqual({ type: 'Recreate' });
+    const pod = deploy.spec.template.spec;
+    expect(pod.serviceAccountName).toBe('ops-ops-console');
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001, fsGroup: 10001, seccompProfile: { type: 'RuntimeDefault' } });
+    const c = container(docs);
+    expect(c.image).toBe('ghcr.io/ops-console/ops-console:0.1.0');
+    expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(c.startupProbe.httpGet.path).toBe('/healthz');
+    expect(c.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(c.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+
+    const e = env(docs);
+    expect(e).toMatchObject({ PORT: '8080', MODE: 'console', DATA_DIR: '/data', PUBLIC_URL: 'http://localhost:8080', CHART_VERSION: '0.1.0' });
+    expect(e).not.toHaveProperty('DATABASE_URL');
+    expect(e).not.toHaveProperty('TRUST_PROXY');
+    expect(e.POD_NAMESPACE).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
+    expect(e.POD_NAME).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
+    expect(e.ADMIN_PASSWORD).toEqual({ secretKeyRef: { name: 'ops-ops-console-admin', key: 'password' } });
+
+    // the generated admin password is in the chart's Secret, 24 characters
+    const admin = one(docs, 'Secret', 'ops-ops-console-admin');
+    expect(Buffer.from(admin.data.password, 'base64').toString()).toMatch(/^[A-Za-z0-9]{24}$/);
+
+    // the data volume is a PVC kept on uninstall; /tmp is an emptyDir for the read-only root
+    const pvc = one(docs, 'PersistentVolumeClaim');
+    expect(pvc.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    expect(pvc.spec.resources.requests.storage).toBe('5Gi');
+    const volumes = Object.fromEntries(pod.volumes.map((v: Json) => [v.name, v]));
+    expect(volumes.data.persistentVolumeClaim.claimName).toBe(pvc.metadata.name);
+    expect(volumes.tmp.emptyDir).toEqual({});
+    expect(c.volumeMounts).toEqual(expect.arrayContaining([{ name: 'tmp', mountPath: '/tmp' }, { name: 'data', mountPath: '/data' }]));
+
+    expect(one(docs, 'Service').spec.ports[0]).toMatchObject({ port: 8080, targetPort: 'http' });
+    expect(find(docs, 'Ingress')).toHaveLength(0);
+  });
+
+  it('RBAC: the console watches and writes its kinds and their status, leases in its namespace, impersonates only the two identities', async () => {
+    const docs = await render();
+    const role = one(docs, 'ClusterRole', 'ops-ops-console');
+    for (const k of KINDS) {
+      expect(verbs(role, k.group, k.plural).sort(), k.plural).toEqual(['get', 'list', 'patch', 'update', 'watch']);
+      expect(verbs(role, k.group, `${k.plural}/status`).sort(), `${k.plural}/status`).toEqual(['get', 'patch', 'update']);
+    }
+    expect(verbs(role, '', 'secrets')).toEqual([]);
+    const impersonate = role.rules.filter((r: Json) => r.verbs.includes('impersonate'));
+    expect(impersonate.flatMap((r: Json) => r.resources).sort()).toEqual(['groups', 'users']);
+    expect(impersonate.flatMap((r: Json) => r.resourceNames).sort())
+      .toEqual(['ops-console-reader', 'ops-console-writer', 'ops-console:readers', 'ops-console:writers']);
+    const binding = one(docs, 'ClusterRoleBinding', 'ops-ops-console');
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'ops-ops-console', namespace: 'ops' }]);
+
+    const leases = one(docs, 'Role', 'ops-ops-console-leader');
+    expect(leases.metadata.namespace).toBe('ops');
+    expect(verbs(leases, 'coordination.k8s.io', 'leases')).toEqual(expect.arrayContaining(['create', 'get', 'update']));
+    expect(one(docs, 'RoleBinding', 'ops-ops-console-leader').subjects[0].name).toBe('ops-ops-console');
+    expect(env(docs).LEADER_LEASE_NAME).toBe('ops-ops-console-leader');
+  });
+
+  it('RBAC: the writer identity may do everything on the kinds, the reader only read; neither reads secrets', async () => {
+    const docs = await render();
+    const writer = one(docs, 'ClusterRole', 'ops-ops-console-writer');
+    const reader = one(docs, 'ClusterRole', 'ops-ops-console-reader');
+    for (const k of KINDS) {
+      expect(verbs(writer, k.group, k.plural)).toEqual(expect.arrayContaining(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']));
+      expect(verbs(reader, k.group, k.plural).sort()).toEqual(['get', 'list', 'watch']);
+    }
+    for (const r of reader.rules) expect(r.verbs.every((v: string) => ['get', 'list', 'watch'].includes(v)), JSON.stringify(r)).toBe(true);
+    expect(verbs(writer, '', 'pods')).toEqual(['get', 'list', 'watch']);
+    expect(verbs(writer, 'apps', 'deployments')).toEqual(['get', 'list', 'watch']);
+    expect(verbs(writer, '', 'secrets')).toEqual([]);
+    expect(verbs(reader, '', 'secrets')).toEqual([]);
+    expect(one(docs, 'ClusterRoleBinding', 'ops-ops-console-writer').subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'ops-console-writer' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'ops-console:writers' },
+    ]);
+    expect(one(docs, 'ClusterRoleBinding', 'ops-ops-console-reader').subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'ops-console-reader' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'ops-console:readers' },
+    ]);
+  });
+
+  it('external database: several replicas rolling, DATABASE_URL from a Secret, no volume', async () => {
+    const url = 'postgres://console:s3cret@db.example.com:5432/console?sslmode=require';
+    const docs = await render(['database.external.enabled=true', `database.external.url=${url}`, 'replicas=3']);
+    const deploy = one(docs, 'Deployment');
+    expect(deploy.spec.replicas).toBe(3);
+    expect(deploy.spec.strategy.type).toBe('RollingUpdate');
+    const e = env(docs);
+    expect(e.DATABASE_URL).toEqual({ secretKeyRef: { name: 'ops-ops-console-database', key: 'DATABASE_URL' } });
+    expect(e).not.toHaveProperty('DATA_DIR');
+    expect(JSON.stringify(deploy)).not.toContain('s3cret');
+    const secret = one(docs, 'Secret', 'ops-ops-console-database');
+    expect(Buffer.from(secret.data.DATABASE_URL, 'base64').toString()).toBe(url);
+    expect(find(docs, 'PersistentVolumeClaim')).toHaveLength(0);
+    expect(deploy.spec.template.spec.volumes.map((v: Json) => v.name)).toEqual(['tmp']);
+
+    // an existing Secret is used as is, and the chart creates none
+    const existing = await render(['database.external.enabled=true', 'database.external.existingSecret=pg', 'database.external.urlKey=url']);
+    expect(env(existing).DATABASE_URL).toEqual({ secretKeyRef: { name: 'pg', key: 'url' } });
+    expect(find(existing, 'Secret', 'ops-ops-console-database')).toHaveLength(0);
+  });
+
+  it('the embedded database forces a single replica, whatever replicas says', async () => {
+    const docs = await render(['replicas=3']);
+    expect(one(docs, 'Deployment').spec.replicas).toBe(1);
+    expect(one(docs, 'Deployment').spec.strategy.type).toBe('Recreate');
+  });
+
+  it('ingress: host and TLS, the public URL follows it and forwarded headers are trusted', async () => {
+    const docs = await render(['ingress.enabled=true', 'ingress.host=console.example.com', 'ingress.className=nginx', 'ingress.tls.enabled=true']);
+    const ing = one(docs, 'Ingress');
+    expect(ing.spec.ingressClassName).toBe('nginx');
+    expect(ing.spec.rules[0].host).toBe('console.example.com');
+    expect(ing.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'ops-ops-console', port: { name: 'http' } });
+    expect(ing.spec.tls).toEqual([{ hosts: ['console.example.com'], secretName: 'ops-ops-console-tls' }]);
+    expect(env(docs)).toMatchObject({ PUBLIC_URL: 'https://console.example.com', TRUST_PROXY: 'true' });
+  });
+
+  it('mode check-runner and watched namespaces reach the environment', async () => {
+    const docs = await render(['mode=check-runner', 'kubernetes.watchNamespaces={apps,monitoring}', 'admin.existingSecret=admin-pw']);
+    expect(env(docs)).toMatchObject({ MODE: 'check-runner', WATCH_NAMESPACES: 'apps,monitoring' });
+    expect(env(docs).ADMIN_PASSWORD).toEqual({ secretKeyRef: { name: 'admin-pw', key: 'password' } });
+    expect(find(docs, 'Secret')).toHaveLength(0);
+  });
+
+  it('refuses values that cannot work, with a message', async () => {
+    expect(await renderError(['replicas=two'])).toMatch(/replicas/);
+    expect(await renderError(['mode=everything'])).toMatch(/mode/);
+    expect(await renderError(['admin.password=short'])).toMatch(/password/);
+    expect(await renderError(['database.external.enabled=true'])).toMatch(/needs database.external.url or database.external.existingSecret/);
+    expect(await renderError(['database.external.enabled=true', 'database.external.url=mysql://x'])).toMatch(/url/);
+    expect(await renderError(['ingress.enabled=true'])).toMatch(/ingress.enabled needs ingress.host/);
+    expect(await renderError(['mode=agent'])).toMatch(/agent.upstreamUrl/);
+    expect(await renderError(['servce.port=80'])).toMatch(/servce/);
+  });
+});
