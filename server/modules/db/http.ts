@@ -11,6 +11,8 @@ export interface DbRequest {
   range?: string;
   accept?: string;
   body?: unknown;
+  /** The signed-in person: writes and volatile functions run with it as the transaction's actor (./actor.ts). */
+  actor?: string;
   can(resource: Resource, action: Action): boolean;
 }
 

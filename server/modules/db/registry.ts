@@ -72,6 +72,39 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   connections: { resource: 'connections', hidden: ['password', 'certificate', 'spec'] },
   notifications: { resource: 'notifications' },
   notification_silences: { resource: 'notifications' },
+  // Incidents (0030_incidents.sql). Triggers enforce the spec's rules (status transitions, hypothesis hierarchy,
+  // enums, required fields), set created_by to the acting person and write incident_histories.
+  incidents: {
+    resource: 'incident',
+    write: { ops: ['insert', 'update', 'delete'], readOnly: [...STAMPS, 'incident_id', 'acknowledged', 'resolved', 'closed'], immutable: ['id', 'created_by'] },
+  },
+  incident_summary: { resource: 'incident', base: 'incidents' },
+  incidents_by_component: { resource: 'incident', base: 'incidents' },
+  incidents_by_config: { resource: 'incident', base: 'incidents' },
+  incidents_by_check: { resource: 'incident', base: 'incidents' },
+  incident_histories: { resource: 'incident' },
+  incident_relationships: { resource: 'incident', write: { ops: ['insert', 'delete'], readOnly: STAMPS } },
+  hypotheses: {
+    resource: 'incident',
+    write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id', 'incident_id', 'created_by'] },
+  },
+  evidences: {
+    resource: 'evidences',
+    write: { ops: ['insert', 'update', 'delete'], readOnly: [...STAMPS, 'script_result'], immutable: ['id', 'created_by'] },
+  },
+  comments: {
+    resource: 'comments',
+    write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id', 'incident_id', 'created_by'] },
+  },
+  // Soft delete only (PATCH deleted_at); delivery_* is what the server did with the notification.
+  responders: {
+    resource: 'responder',
+    write: {
+      ops: ['insert', 'update'],
+      readOnly: [...STAMPS, 'delivery_status', 'delivery_error', 'delivered_at'],
+      immutable: ['id', 'incident_id', 'created_by', 'type', 'team_id', 'person_id'],
+    },
+  },
 };
 
 /** Functions defined by migrations and exposed through /rpc (0003_db_api.sql). */
@@ -79,4 +112,8 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   search_people: { resource: 'database', action: 'read' },
   person_teams: { resource: 'database', action: 'read' },
   team_member_count: { resource: 'database', action: 'read' },
+  // 0030_incidents.sql: the creation sequence, "Link to Incident" and the hypothesis delete, each in one transaction.
+  create_incident: { resource: 'incident', action: 'write' },
+  link_to_incident: { resource: 'evidences', action: 'write' },
+  delete_hypothesis: { resource: 'incident', action: 'write' },
 };

@@ -47,14 +47,18 @@ const CARDINALITY = { m2o: 'many-to-one', o2m: 'one-to-many', o2o: 'one-to-one' 
 
 /**
  * Finds the relationship an embed `name!hint(...)` means, as PostgREST does: `name` is a relation, or the FK column
- * of a many-to-one (`created_by(...)`, which only considers tables, not views over them); the hint is a constraint
+ * of a many-to-one (`created_by(...)`, which only considers tables, not views over them), or failing both that FK
+ * column without its `_id` suffix (`team(...)` for `team_id`); the hint is a constraint
  * name or a single FK column. None → 400 PGRST200; several → 300 PGRST201 listing the candidates.
  */
 export function findRelationship(cache: SchemaCache, source: Relation, name: string, hint?: string): Relationship {
   const all = cache.relationships.get(source.name) ?? [];
-  let found = all.filter((r) =>
-    r.target === name ||
-    (r.cardinality === 'm2o' && r.fkColumns.length === 1 && r.fkColumns[0] === name && !cache.relations.get(r.target)!.isView));
+  const byColumn = (r: Relationship, column: string) =>
+    r.cardinality === 'm2o' && r.fkColumns.length === 1 && r.fkColumns[0] === column && !cache.relations.get(r.target)!.isView;
+  let found = all.filter((r) => r.target === name || byColumn(r, name));
+  // `team(...)` for the FK column team_id, as the spec's responder call writes it
+  // (`responders?select=*,team(id,name,icon,spec),person(id,name,avatar)`): only when nothing else matched.
+  if (!found.length) found = all.filter((r) => byColumn(r, `${name}_id`));
   if (hint !== undefined) {
     found = found.filter((r) =>
       r.constraint === hint || (r.fkColumns.length === 1 && (r.fkColumns[0] === hint || r.refColumns[0] === hint)));

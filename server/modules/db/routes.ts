@@ -16,6 +16,7 @@ function toDbRequest(req: FastifyRequest, target: string): DbRequest {
     range: header(req.headers.range),
     accept: header(req.headers.accept),
     body: req.body,
+    actor: req.principal?.id,
     can: (resource, action) => req.can(resource, action),
   };
 }

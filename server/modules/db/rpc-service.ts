@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ApiError } from '../../lib/errors.js';
+import { setActor } from './actor.js';
 import { badBody, forbidden } from './errors.js';
 import { JSON_TYPE, type DbRequest, type DbResponse } from './http.js';
 import { parsePrefer } from './parse/headers.js';
@@ -9,6 +10,24 @@ import type { FunctionInfo, SchemaCache } from './schema-cache.js';
 import { BuildContext, plan, requireRead } from './sql/plan.js';
 import { readSql } from './sql/read.js';
 import { rowsFromSql, scalarCallSql } from './sql/rpc.js';
+
+/** One statement; a volatile function runs in a transaction that names the caller as the actor (./actor.ts). */
+async function runAs(db: pg.Pool, actor: string | undefined, sql: string, params: unknown[]): Promise<pg.QueryResult> {
+  if (!actor) return db.query(sql, params);
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    await setActor(client, actor);
+    const result = await client.query(sql, params);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
 
 function notFound(name: string, given: string[]): ApiError {
   return new ApiError(404, 'PGRST202', `Could not find the function public.${name.slice(0, 100)}(${given.join(', ').slice(0, 200)}) in the schema cache`,
@@ -44,7 +63,7 @@ export async function callFunction(db: pg.Pool, cache: SchemaCache, req: DbReque
   const ctx = new BuildContext(cache, req.can);
 
   if (!fn.rows) {
-    const { rows } = await db.query(scalarCallSql(ctx, fn, args, values), ctx.params.values);
+    const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, scalarCallSql(ctx, fn, args, values), ctx.params.values);
     return { status: 200, headers: { 'content-type': JSON_TYPE }, body: req.method === 'HEAD' ? null : rows[0].body };
   }
   if (cache.relations.get(fn.rows.name) === fn.rows) requireRead(ctx, fn.rows);
@@ -53,7 +72,7 @@ export async function callFunction(db: pg.Pool, cache: SchemaCache, req: DbReque
   const from = rowsFromSql(ctx, fn, args, values, node.alias);
   const page = pageOf(query.nodes.get(''), req.range);
   const sql = readSql(ctx, node, { ...page, from, count: prefer.count, bodyless: req.method === 'HEAD' });
-  const { rows } = await db.query(sql, ctx.params.values);
+  const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, sql, ctx.params.values);
   if (fn.returnsSet) return pageResponse(req, rows[0], page.offset, prefer.count);
   // A function returning one row answers with that object (or null), as PostgREST does.
   const body = Number(rows[0].n) ? (rows[0].body as string).slice(1, -1) : 'null';

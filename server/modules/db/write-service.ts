@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { ApiError } from '../../lib/errors.js';
 import { idsFromBody, publishChange } from '../../lib/events.js';
+import { setActor } from './actor.js';
 import { badBody, forbidden, unknownRelation } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
 import { parsePrefer, wantsSingular, type Preferences } from './parse/headers.js';
@@ -38,12 +39,16 @@ function insertRows(body: unknown, columns: string[] | undefined): { rows: Row[]
   return { rows, columns: keys };
 }
 
-/** Runs a write; in an explicit transaction when the outcome must be checked first or rolled back anyway. */
-async function run(db: pg.Pool, sql: string, params: unknown[], prefer: Preferences, check?: (row: Row) => void): Promise<Row> {
-  if (!check && !prefer.rollback) return (await db.query(sql, params)).rows[0];
+/**
+ * Runs a write; in an explicit transaction when the outcome must be checked first or rolled back anyway, or when
+ * the triggers must know who acts (the caller's person id as the transaction's actor).
+ */
+async function run(db: pg.Pool, sql: string, params: unknown[], prefer: Preferences, actor?: string, check?: (row: Row) => void): Promise<Row> {
+  if (!check && !prefer.rollback && !actor) return (await db.query(sql, params)).rows[0];
   const client = await db.connect();
   try {
     await client.query('BEGIN');
+    if (actor) await setActor(client, actor);
     const row = (await client.query(sql, params)).rows[0];
     check?.(row);
     await client.query(prefer.rollback ? 'ROLLBACK' : 'COMMIT');
@@ -129,7 +134,7 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
   const check = singular ? (row: Row) => {
     if (Number(row.n) !== 1) throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.n} rows`);
   } : undefined;
-  const row = await run(db, sql, ctx.params.values, prefer, check);
+  const row = await run(db, sql, ctx.params.values, prefer, req.actor, check);
   if (!prefer.rollback && Number(row.n) > 0) await publishChange(db, { relation: rel.name, ids: idsFromBody(row.body, rel.pk) });
   const res = respond(req, prefer, op, row, representation || singular);
   if (headersOnly && typeof row.body === 'string') {
