@@ -9,7 +9,9 @@
  *    painted (median of BENCH_LOADS loads, default 5). Scroll: the table body from top to bottom in BENCH_STEPS steps
  *    (default 100, a frame between steps) while a PerformanceObserver collects long tasks; frame times from rAF.
  *
- * `--bundle-only` stops after step 1. BENCH_SKIP_BUILD=1 never builds; BENCH_DIST=<dir> sizes another build's output (`vite build --outDir`); BENCH_BUILD=1 always rebuilds;
+ * `--bundle-only` stops after step 1. BENCH_SKIP_BUILD=1 never builds; BENCH_BUILD=1 always rebuilds; BENCH_DIST=<dir>
+ * builds into (and measures, and has the bench server serve through WEB_DIR) another directory, so a bench can run
+ * beside other builds and test runs on the same machine;
  * BENCH_CPU_PROFILE=<file> saves a V8 CPU profile of the scroll (build with `--minify false` for readable names).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -76,9 +78,9 @@ function buildIfNeeded() {
   const missing = !existsSync(join(DIST, 'index.html')) || !existsSync(MANIFEST);
   if (process.env.BENCH_SKIP_BUILD === '1' && missing) throw new Error('dist/web or its manifest is missing and BENCH_SKIP_BUILD=1');
   if (!missing && process.env.BENCH_BUILD !== '1') return;
-  console.log('building the web bundle (vite build --config web/vite.config.ts)…');
+  console.log(`building the web bundle (vite build --config web/vite.config.ts --outDir ${DIST})…`);
   const vite = join(ROOT, 'node_modules/.bin/vite');
-  const r = spawnSync(vite, ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(vite, ['build', '--config', 'web/vite.config.ts', '--outDir', DIST, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) throw new Error(`vite build failed (${r.status})`);
 }
 
@@ -169,7 +171,7 @@ function measureBundle() {
 }
 
 function printBundle(b: ReturnType<typeof measureBundle>) {
-  console.log(`\nInitial JavaScript for /health (dist/web, gzip -9 per file)`);
+  console.log(`\nInitial JavaScript for /health (${DIST}, gzip -9 per file)`);
   console.log(b.routeKey ? `/health route module: ${b.routeKey}` : '/health has no page of its own yet: it renders the "Not available" page from the entry');
   printTable(
     ['file', 'loaded as', 'raw kB', 'gzip kB'],
@@ -223,6 +225,7 @@ async function startServer(): Promise<RunningServer> {
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT: '1000',
       PUBLIC_URL: base,
+      WEB_DIR: DIST,
     },
   });
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));

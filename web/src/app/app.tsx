@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Provider as JotaiProvider } from 'jotai';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Route, Switch } from 'wouter';
+import { Route, Switch, useLocation, useRouter } from 'wouter';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
 import { FullPageState } from '../components/full-page-state';
 import { createQueryClient } from '../lib/query-client';
@@ -9,6 +9,7 @@ import { ToastHost } from '../lib/toast';
 import { ErrorBoundary } from './gates/error-boundary';
 import { SessionGate } from './gates/session-gate';
 import { paths } from './paths';
+import { preloadRoutePage } from './route-preload';
 import { SignedInRoutes } from './signed-in-routes';
 
 // The public pages load on demand: a signed-in page never needs the sign-in forms (cards, fields, message bars).
@@ -22,6 +23,18 @@ const AuthStateCheckerPage = lazy(() => publicPages().then((m) => ({ default: m.
 /** While a public page's code loads: the same start-up screen the session gate shows. */
 function Public({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullPageState busy="Loading…" />}>{children}</Suspense>;
+}
+
+/** The session gate, with the code of the page asked for loading meanwhile (route-preload.ts says why). */
+function SignedIn() {
+  const router = useRouter();
+  const [location] = useLocation();
+  useState(() => preloadRoutePage(router.parser, location));
+  return (
+    <SessionGate>
+      <SignedInRoutes />
+    </SessionGate>
+  );
 }
 
 /** Providers, the public pages, and everything else behind the session gate. */
@@ -65,9 +78,7 @@ export function App() {
                 </Public>
               </Route>
               <Route>
-                <SessionGate>
-                  <SignedInRoutes />
-                </SessionGate>
+                <SignedIn />
               </Route>
             </Switch>
           </ErrorBoundary>

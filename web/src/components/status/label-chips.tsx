@@ -1,14 +1,50 @@
 import { useState } from 'react';
-import { Button, makeStyles, mergeClasses, Tag, tokens, Tooltip } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
   // in a table cell the chips stay on one line and clip, so every row keeps the 35 px rhythm
   singleLine: { flexWrap: 'nowrap', overflow: 'hidden' },
-  chip: { maxWidth: '260px', flexShrink: 0 },
-  more: { minWidth: 0, paddingInline: tokens.spacingHorizontalS, flexShrink: 0 },
+  // looks like Fluent's extra-small outline Tag; a plain <span> because a table renders chips in every row (a Tag
+  // is a grid of slots with its own context, a Tooltip a hidden portal per chip)
+  chip: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    boxSizing: 'border-box',
+    height: '20px',
+    maxWidth: '260px',
+    flexShrink: 0,
+    padding: `0 ${tokens.spacingHorizontalSNudge}`,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
+    color: tokens.colorNeutralForeground2,
+    fontSize: tokens.fontSizeBase200,
+    lineHeight: tokens.lineHeightBase200,
+    whiteSpace: 'nowrap',
+  },
+  text: { overflow: 'hidden', textOverflow: 'ellipsis' },
+  // a plain <button> styled as Fluent's small transparent one (cheaper per table row than the component)
+  more: {
+    flexShrink: 0,
+    height: '24px',
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    border: 'none',
+    borderRadius: tokens.borderRadiusMedium,
+    background: 'none',
+    color: tokens.colorNeutralForeground2,
+    font: 'inherit',
+    fontSize: tokens.fontSizeBase200,
+    fontWeight: tokens.fontWeightSemibold,
+    cursor: 'pointer',
+    whiteSpace: 'nowrap',
+    ':hover': { color: tokens.colorBrandForeground2Hover },
+    ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
+  },
   key: { color: tokens.colorNeutralForeground3 },
 });
+
+// one collator for every row (String#localeCompare builds a new one per call)
+const byKey = new Intl.Collator('en').compare;
 
 export interface LabelChipsProps {
   labels: Record<string, string | number | boolean | null | undefined>;
@@ -22,7 +58,7 @@ export interface LabelChipsProps {
 export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
   const s = useStyles();
   const [expanded, setExpanded] = useState(false);
-  const entries = Object.entries(labels).sort(([a], [b]) => a.localeCompare(b));
+  const entries = Object.entries(labels).sort(([a], [b]) => byKey(a, b));
   const shown = expanded ? entries : entries.slice(0, limit);
   const hidden = entries.length - shown.length;
   return (
@@ -30,8 +66,9 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
       {shown.map(([k, v]) => {
         const text = v === null || v === undefined || v === '' ? k : `${k}: ${String(v)}`;
         return (
-          <Tooltip key={k} content={text} relationship="description">
-            <Tag role="listitem" size="extra-small" appearance="outline" shape="rounded" className={s.chip}>
+          // the full text on hover (chips clip at 260 px) and as the item's accessible description
+          <span key={k} role="listitem" className={s.chip} title={text}>
+            <span className={s.text}>
               {v === null || v === undefined || v === '' ? (
                 k
               ) : (
@@ -39,19 +76,19 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
                   <span className={s.key}>{k}:</span> {String(v)}
                 </>
               )}
-            </Tag>
-          </Tooltip>
+            </span>
+          </span>
         );
       })}
       {hidden > 0 && (
-        <Button size="small" appearance="transparent" className={s.more} onClick={() => setExpanded(true)}>
+        <button type="button" className={s.more} onClick={() => setExpanded(true)}>
           +{hidden} more
-        </Button>
+        </button>
       )}
       {expanded && entries.length > limit && (
-        <Button size="small" appearance="transparent" className={s.more} onClick={() => setExpanded(false)}>
+        <button type="button" className={s.more} onClick={() => setExpanded(false)}>
           Show less
-        </Button>
+        </button>
       )}
     </div>
   );
