@@ -1,0 +1,297 @@
+/**
+ * The resources the server hosts: a fixed set of built-in kinds plus whatever CustomResourceDefinitions register,
+ * and the structural-schema handling of custom resources (defaulting, pruning, validation with ajv).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isObject, type Json, type JsonObject } from './patch.js';
+import type { KubeObject, PrinterColumn, ResourceDef } from './types.js';
+
+
+function builtin(
+  group: string,
+  version: string,
+  kind: string,
+  plural: string,
+  opts: { namespaced?: boolean; shortNames?: string[]; status?: boolean; generation?: boolean; categories?: string[] },
+): ResourceDef {
+  return {
+    group,
+    version,
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    listKind: `${kind}List`,
+    namespaced: opts.namespaced ?? true,
+    shortNames: opts.shortNames ?? [],
+    categories: opts.categories ?? [],
+    statusSubresource: opts.status ?? false,
+    generation: opts.generation ?? false,
+    unconditionalUpdate: true,
+    printerColumns: [],
+  };
+}
+
+/** Built-in kinds the chart and the console use. Their bodies are stored as given: no defaulting, no controllers. */
+export function builtinResources(): ResourceDef[] {
+  return [
+    builtin('', 'v1', 'Namespace', 'namespaces', { namespaced: false, shortNames: ['ns'], status: true }),
+    builtin('', 'v1', 'ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
+    builtin('', 'v1', 'Service', 'services', { shortNames: ['svc'], status: true, categories: ['all'] }),
+    builtin('', 'v1', 'Secret', 'secrets', {}),
+    builtin('', 'v1', 'ConfigMap', 'configmaps', { shortNames: ['cm'] }),
+    builtin('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', { shortNames: ['pvc'], status: true }),
+    builtin('', 'v1', 'Event', 'events', { shortNames: ['ev'] }),
+    builtin('apps', 'v1', 'Deployment', 'deployments', {
+      shortNames: ['deploy'],
+      status: true,
+      generation: true,
+      categories: ['all'],
+    }),
+    builtin('networking.k8s.io', 'v1', 'Ingress', 'ingresses', { shortNames: ['ing'], status: true, generation: true }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', { namespaced: false }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', { namespaced: false }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', {}),
+    builtin('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', {}),
+    builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', {}),
+    builtin('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', {
+      namespaced: false,
+      shortNames: ['crd', 'crds'],
+      status: true,
+      generation: true,
+      categories: ['api-extensions'],
+    }),
+  ];
+}
+
+export const CRD_GROUP = 'apiextensions.k8s.io';
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function invalidName(name: unknown, label = false): string | undefined {
+  if (typeof name !== 'string' || name === '') return 'Required value: name or generateName is required';
+  const re = label ? DNS_LABEL : DNS_SUBDOMAIN;
+  if (name.length > (label ? 63 : 253) || !re.test(name)) {
+    return `Invalid value: "${name}": a lowercase RFC 1123 ${label ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`;
+  }
+  return undefined;
+}
+
+/** Checks a CRD the way the apiextensions validation would catch the mistakes we care about; returns causes. */
+export function crdProblems(crd: KubeObject): string[] {
+  const problems: string[] = [];
+  const spec = crd.spec as JsonObject | undefined;
+  if (!isObject(spec)) return ['spec: Required value'];
+  const names = spec.names as JsonObject | undefined;
+  if (typeof spec.group !== 'string' || !spec.group.includes('.')) problems.push('spec.group: Invalid value: should be a domain with at least one dot');
+  if (!isObject(names) || typeof names.plural !== 'string' || typeof names.kind !== 'string') {
+    problems.push('spec.names: Required value: plural and kind are required');
+  } else if (crd.metadata.name !== `${names.plural}.${spec.group}`) {
+    problems.push(`metadata.name: Invalid value: "${crd.metadata.name}": must be spec.names.plural+"."+spec.group`);
+  }
+  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') problems.push('spec.scope: Unsupported value: must be Namespaced or Cluster');
+  const versions = spec.versions;
+  if (!Array.isArray(versions) || versions.length === 0) problems.push('spec.versions: Required value');
+  else {
+    if (versions.filter((v) => isObject(v) && v.storage === true).length !== 1) {
+      problems.push('spec.versions: Invalid value: must have exactly one version marked as storage version');
+    }
+    versions.forEach((v, i) => {
+      if (!isObject(v) || typeof v.name !== 'string') problems.push(`spec.versions[${i}].name: Required value`);
+      else if (!isObject(v.schema) || !isObject(v.schema.openAPIV3Schema)) {
+        problems.push(`spec.versions[${i}].schema.openAPIV3Schema: Required value: schemas are required`);
+      }
+    });
+  }
+  return problems;
+}
+
+/** The served versions of a CRD as resource definitions. */
+export function crdToDefs(crd: KubeObject): ResourceDef[] {
+  const spec = crd.spec as JsonObject;
+  const names = spec.names as JsonObject;
+  const versions = (spec.versions as JsonObject[]).filter((v) => v.served !== false);
+  return versions.map((v) => {
+    const subresources = (v.subresources ?? {}) as JsonObject;
+    const cols = (v.additionalPrinterColumns ?? []) as unknown as PrinterColumn[];
+    return {
+      group: spec.group as string,
+      version: v.name as string,
+      kind: names.kind as string,
+      plural: names.plural as string,
+      singular: (names.singular as string) || (names.kind as string).toLowerCase(),
+      listKind: (names.listKind as string) || `${names.kind}List`,
+      namespaced: spec.scope === 'Namespaced',
+      shortNames: (names.shortNames as string[]) ?? [],
+      categories: (names.categories as string[]) ?? [],
+      statusSubresource: isObject(subresources.status),
+      generation: true,
+      unconditionalUpdate: false,
+      schema: (v.schema as JsonObject).openAPIV3Schema as JsonObject,
+      printerColumns: cols,
+      crd: crd.metadata.name,
+    };
+  });
+}
+
+/** CRD status as the real apiextensions controller sets it once names are accepted. */
+export function crdStatus(crd: KubeObject): JsonObject {
+  const spec = crd.spec as JsonObject;
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    acceptedNames: spec.names as JsonObject,
+    storedVersions: (spec.versions as JsonObject[]).filter((v) => v.storage).map((v) => v.name as string),
+    conditions: [
+      { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: now },
+      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: now },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Structural schema handling
+
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+const compiled = new WeakMap<JsonObject, ValidateFunction>();
+
+/** JSON-schema copy of an openAPIV3Schema: only keywords ajv must not misread are adjusted. */
+function toJsonSchema(s: Json): Json {
+  if (Array.isArray(s)) return s.map(toJsonSchema);
+  if (!isObject(s)) return s;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'properties' && isObject(v)) {
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, toJsonSchema(ps)]));
+    } else if (k === 'nullable' || k === 'default' || k === 'example' || k.startsWith('x-')) {
+      continue;
+    } else {
+      out[k] = toJsonSchema(v);
+    }
+  }
+  // OpenAPI nullable: null is accepted where the type would otherwise reject it
+  if (s.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+  // int-or-string has no type; the real server accepts an integer or a string
+  if (s['x-kubernetes-int-or-string'] === true && out.type === undefined) {
+    out.anyOf = [{ type: 'integer' }, { type: 'string' }];
+  }
+  return out;
+}
+
+function validatorFor(schema: JsonObject): ValidateFunction {
+  let v = compiled.get(schema);
+  if (!v) {
+    // apiVersion, kind and metadata are the server's business, not the schema's
+    const body = clone(toJsonSchema(schema)) as JsonObject;
+    if (isObject(body.properties)) {
+      delete body.properties.metadata;
+      delete body.properties.apiVersion;
+      delete body.properties.kind;
+    }
+    v = ajv.compile(body);
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+const preserves = (s: JsonObject) => s['x-kubernetes-preserve-unknown-fields'] === true;
+
+/**
+ * Apply `default`s and drop fields the schema does not declare (structural pruning), in place. Returns the paths of
+ * the pruned fields so strict field validation can report them.
+ */
+export function defaultAndPrune(value: Json, schema: JsonObject, path: string, pruned: string[], root = false): void {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (isObject(items)) value.forEach((v, i) => defaultAndPrune(v, items, `${path}[${i}]`, pruned));
+    return;
+  }
+  if (!isObject(value)) return;
+  const props = isObject(schema.properties) ? schema.properties : undefined;
+  const additional = schema.additionalProperties;
+  if (props) {
+    for (const [k, ps] of Object.entries(props)) {
+      if (!isObject(ps)) continue;
+      if (value[k] === undefined && ps.default !== undefined) value[k] = clone(ps.default);
+    }
+  }
+  for (const k of Object.keys(value)) {
+    if (root && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
+    const child = `${path ? `${path}.` : ''}${k}`;
+    const ps = props?.[k];
+    if (isObject(ps)) defaultAndPrune(value[k], ps, child, pruned);
+    else if (isObject(additional)) defaultAndPrune(value[k], additional, child, pruned);
+    else if (additional === true || preserves(schema)) continue;
+    else if (schema['x-kubernetes-embedded-resource'] === true && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
+    else {
+      delete value[k];
+      pruned.push(child);
+    }
+  }
+}
+
+export interface Cause {
+  field: string;
+  message: string;
+  reason: string;
+}
+
+function fieldOf(err: ErrorObject): string {
+  const base = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, t) => (/^\d+$/.test(t) ? `${acc}[${t}]` : acc ? `${acc}.${t}` : t), '');
+  if (err.keyword === 'required') {
+    const p = (err.params as { missingProperty: string }).missingProperty;
+    return base ? `${base}.${p}` : p;
+  }
+  return base;
+}
+
+const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
+
+/** Validate a (defaulted, pruned) custom resource; causes phrased like the apiextensions validator. */
+export function validateAgainstSchema(obj: KubeObject, schema: JsonObject): Cause[] {
+  const validate = validatorFor(schema);
+  if (validate(obj)) return [];
+  const causes: Cause[] = [];
+  for (const err of validate.errors ?? []) {
+    // anyOf/oneOf wrappers repeat their branches' errors; the branch errors say it better
+    if (err.keyword === 'anyOf' || err.keyword === 'oneOf' || err.keyword === 'if') continue;
+    const field = fieldOf(err);
+    const value = field ? getPath(obj, err.instancePath) : undefined;
+    let message: string;
+    let reason = 'FieldValueInvalid';
+    switch (err.keyword) {
+      case 'required':
+        message = `${field}: Required value`;
+        reason = 'FieldValueRequired';
+        break;
+      case 'type':
+        message = `${field}: Invalid value: ${show(value)}: ${field} in body must be of type ${(err.params as { type: string }).type}: ${show(value)}`;
+        reason = 'FieldValueTypeInvalid';
+        break;
+      case 'enum':
+        message = `${field}: Unsupported value: ${show(value)}: supported values: ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).map(show).join(', ')}`;
+        reason = 'FieldValueNotSupported';
+        break;
+      default:
+        message = `${field}: Invalid value: ${show(value)}: ${field} in body ${err.message}`;
+    }
+    if (!causes.some((c) => c.message === message)) causes.push({ field, message, reason });
+  }
+  return causes;
+}
+
+function getPath(obj: unknown, pointer: string): unknown {
+  let cur: unknown = obj;
+  for (const t of pointer.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[t.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
+}

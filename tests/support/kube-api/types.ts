@@ -1,0 +1,77 @@
+import type { JsonObject } from './patch.js';
+
+export interface ObjectMeta {
+  name: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+  format?: string;
+}
+
+/** One served group/version/resource. Several versions of a CRD share one storage key (no conversion). */
+export interface ResourceDef {
+  group: string;
+  version: string;
+  plural: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** `status` subresource: main-resource writes keep the stored status, /status writes change only status. */
+  statusSubresource: boolean;
+  /** metadata.generation is kept and bumped on changes outside metadata and status. */
+  generation: boolean;
+  /** PUT without metadata.resourceVersion is allowed (built-ins) or a 422 (custom resources). */
+  unconditionalUpdate: boolean;
+  /** openAPIV3Schema of a custom resource version; built-in kinds have none (any fields accepted). */
+  schema?: JsonObject;
+  printerColumns: PrinterColumn[];
+  /** name of the CRD that registered this resource. */
+  crd?: string;
+}
+
+export interface Identity {
+  user: string;
+  groups: string[];
+  /** the admin identity skips authorisation entirely */
+  admin?: boolean;
+}
+
+export interface ImpersonationRecord {
+  method: string;
+  path: string;
+  user: string;
+  groups: string[];
+  /** who presented the token (the console's service account) */
+  authenticatedAs: string;
+  /** the status code the request was answered with */
+  status?: number;
+}
+
+export const storageKey = (def: Pick<ResourceDef, 'group' | 'plural'>) => `${def.group}/${def.plural}`;
+export const gvString = (group: string, version: string) => (group ? `${group}/${version}` : version);
