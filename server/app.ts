@@ -14,6 +14,7 @@ import { propertiesRoutes } from './modules/properties/routes.js';
 import { dbRoutes } from './modules/db/routes.js';
 import { spaPlugin } from './plugins/spa.js';
 import { wsPlugin } from './plugins/ws.js';
+import { kubePlugin } from './plugins/kube.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { healthSchemaRoutes } from './modules/health/schema-routes.js';
 import { kubernetesProxyRoutes } from './modules/kubernetes/proxy-routes.js';
@@ -58,6 +59,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const { MODE } = config;
   const full = MODE !== 'check-runner';
   await app.register(wsPlugin, { config });
+  // Kubernetes (informers, leader election, CR edits): before the health routes, which run their scheduler on the
+  // leader only and whose canary routes it hooks into. In every mode (kindsFor() in the plugin says which kinds).
+  await app.register(kubePlugin, { config });
 
   await app.register(systemRoutes, { config });
   await app.register(authRoutes, { prefix: '/api/auth', config, invites: full });

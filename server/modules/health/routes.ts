@@ -85,10 +85,14 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     health.resultsChanged();
   };
   const runs = opts.scheduler !== false && (opts.config.MODE === 'console' || opts.config.MODE === 'check-runner');
-  const scheduler = runs
-    ? new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults })
+  // Only the leader runs the schedule (app.leadership, from the kube plugin: a Lease with Kubernetes; a lone process
+  // always leads). A HealthScheduler does not restart after stop(), so each gain of the lead starts a new one; the
+  // service reaches whichever is running through this handle.
+  let scheduler: HealthScheduler | undefined;
+  const schedulerHandle = runs
+    ? { reload: () => scheduler?.reload() ?? Promise.resolve(), nextRunOf: (id: string) => scheduler?.nextRunOf(id) ?? null }
     : undefined;
-  const health = createHealthService({ db: app.db, scheduler, onResults });
+  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults });
   // Other replicas' changes reach the ready whole-fleet summary through the live-update bus.
   if (app.hasDecorator('events')) {
     const off = app.events.bus.subscribe((event) => {
@@ -100,12 +104,32 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     });
   }
 
-  if (scheduler) {
+  if (runs) {
+    const leadership = app.hasDecorator('leadership') ? app.leadership : null;
+    let closing = false;
+    let change = Promise.resolve();
+    const follow = (leads: boolean) => {
+      change = change.then(async () => {
+        if (leads && !scheduler && !closing) {
+          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults });
+          await scheduler.start();
+        } else if (!leads && scheduler) {
+          const s = scheduler;
+          scheduler = undefined;
+          await s.stop();
+        }
+      }).catch((err) => app.log.error({ err }, 'health scheduler: start/stop failed'));
+      return change;
+    };
+    let off = () => {};
     app.addHook('onReady', async () => {
-      await scheduler.start();
+      off = leadership ? leadership.onChange(follow) : off;
+      await follow(leadership ? leadership.isLeader() : true);
     });
     app.addHook('onClose', async () => {
-      await scheduler.stop();
+      closing = true;
+      off();
+      await follow(false);
       feed?.flush();
     });
   }

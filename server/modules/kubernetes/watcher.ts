@@ -1,0 +1,166 @@
+import { CustomObjectsApi, ListWatch, Watch, type KubeConfig, type KubernetesListObject } from '@kubernetes/client-node';
+import type { KindDef } from './kinds.js';
+import { errorText, type KubeObject } from './objects.js';
+
+export interface WatcherOptions {
+  /** First back-off delay after an error; doubles per consecutive error up to maxBackoffMs, with ±50 % jitter. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Least time between two watch (or two list) requests of one informer: a server that closes watches at once
+   *  cannot make it spin. */
+  minGapMs?: number;
+}
+
+export interface WatcherEvents {
+  /** An object changed (added, updated, deleted, or found missing by a relist): reconcile its key. */
+  onKey(namespace: string, name: string): void;
+  /** A list completed: the cache holds the whole collection as of now. */
+  onListed(): void;
+  log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+const jitter = (ms: number) => Math.round(ms * (0.5 + Math.random()));
+
+/**
+ * client-node's Watch with two additions: bookmarks (so a resumed watch rarely meets 410 Gone) and a server-side
+ * timeout of a few minutes (a silently dead connection is replaced), and a minimum gap between watch starts.
+ * It also tells its owner when a watch was accepted (HTTP 200), which ListWatch does not.
+ */
+class PacedWatch extends Watch {
+  private lastStart = 0;
+  closed = false;
+
+  constructor(kc: KubeConfig, private readonly minGapMs: number, private readonly onOpen: () => void) {
+    super(kc);
+  }
+
+  override async watch(
+    path: string, params: Record<string, string | number | boolean | undefined>,
+    cb: (phase: string, apiObj: any, watchObj?: any) => void, done: (err: any) => void,
+  ): Promise<AbortController> {
+    const wait = this.lastStart + this.minGapMs - Date.now();
+    if (wait > 0) await sleep(jitter(wait));
+    if (this.closed) return new AbortController(); // stopped while waiting: stay idle
+    this.lastStart = Date.now();
+    let ended = false;
+    const ctl = await super.watch(path, {
+      ...params, allowWatchBookmarks: true, timeoutSeconds: 240 + Math.floor(Math.random() * 120),
+    }, cb, (err) => {
+      ended = true;
+      done(err);
+    });
+    if (!ended) this.onOpen();
+    return ctl;
+  }
+}
+
+/**
+ * One informer (list + watch) of one kind, cluster-wide or in one namespace, that never gives up: client-node's
+ * ListWatch relists by itself on 410 Gone and resumes from the last resourceVersion after a clean close, but stops on
+ * any other error; here such an error restarts it after an exponential back-off with jitter, resuming from the last
+ * resourceVersion it saw (a relist only when that is gone). Lists are paced like watches, so there are no relist
+ * storms.
+ */
+export class KindWatcher {
+  private readonly informer: ListWatch<KubeObject>;
+  private readonly paced: PacedWatch;
+  private stopped = true;
+  private attempts = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private lastList = 0;
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
+
+  /** A list completed at least once: the cache may be compared with the database. */
+  synced = false;
+  /** The last list or watch succeeded and no error came since. */
+  watching = false;
+  lastSyncAt: Date | null = null;
+  lastError: string | null = null;
+
+  constructor(kc: KubeConfig, readonly kind: KindDef, readonly namespace: string | null, private readonly events: WatcherEvents, opts: WatcherOptions = {}) {
+    this.backoffMs = opts.backoffMs ?? 500;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 10_000;
+    const minGap = opts.minGapMs ?? 1_000;
+    const api = kc.makeApiClient(CustomObjectsApi);
+    const { group, version, plural } = kind;
+    const path = namespace ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}` : `/apis/${group}/${version}/${plural}`;
+    this.paced = new PacedWatch(kc, minGap, () => this.healthy());
+    const list = async (): Promise<KubernetesListObject<KubeObject>> => {
+      const wait = this.lastList + minGap - Date.now();
+      if (wait > 0) await sleep(jitter(wait));
+      this.lastList = Date.now();
+      const out = (namespace
+        ? await api.listNamespacedCustomObject({ group, version, namespace, plural })
+        : await api.listClusterCustomObject({ group, version, plural })) as KubernetesListObject<KubeObject>;
+      // ListWatch applies the list right after this resolves; tell the owner once that is done
+      setTimeout(() => {
+        this.synced = true;
+        this.lastSyncAt = new Date();
+        this.healthy();
+        this.events.onListed();
+      }, 0).unref();
+      return out;
+    };
+    this.informer = new ListWatch<KubeObject>(path, this.paced, list, false);
+    const key = (o: KubeObject) => {
+      this.attempts = 0;
+      this.events.onKey(o.metadata.namespace ?? '', o.metadata.name ?? '');
+    };
+    this.informer.on('add', key);
+    this.informer.on('update', key);
+    this.informer.on('delete', key);
+    this.informer.on('error', (err: unknown) => this.failed(err));
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.paced.closed = false;
+    this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.paced.closed = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    this.watching = false;
+    await this.informer.stop().catch(() => undefined);
+  }
+
+  /** The cached object, as the API server last described it. */
+  get(namespace: string, name: string): KubeObject | undefined {
+    return this.informer.get(name, namespace || undefined);
+  }
+
+  list(): readonly KubeObject[] {
+    return this.informer.list();
+  }
+
+  private run(): void {
+    this.informer.start().catch((err) => this.failed(err));
+  }
+
+  private healthy(): void {
+    this.attempts = 0;
+    this.watching = true;
+    this.lastError = null;
+  }
+
+  private failed(err: unknown): void {
+    if (this.stopped) return; // stop() aborts the watch, which reports an abort error
+    this.watching = false;
+    this.lastError = errorText(err);
+    const delay = jitter(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** this.attempts));
+    this.attempts++;
+    this.events.log.debug({ kind: this.kind.kind, namespace: this.namespace, err: this.lastError, delay }, 'kubernetes: informer error, restarting');
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.stopped) this.run();
+    }, delay);
+    this.restartTimer.unref();
+  }
+}
