@@ -22,7 +22,7 @@ function structuralProblems(node: Json, path: string, out: string[] = []): strin
   if (!typed && !node['x-kubernetes-preserve-unknown-fields'] && !node['x-kubernetes-int-or-string']) out.push(`${path}: no type`);
   if (node.properties && node.additionalProperties) out.push(`${path}: properties and additionalProperties together`);
   for (const key of ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'default', 'nullable']) if (key in node) out.push(`${path}: ${key}`);
-  if (typeof node.exclusiveMinimum === 'number') out.push(`${path}: numeric exclusiveMinimum`);
+  if ('exclusiveMinimum' in node || 'exclusiveMaximum' in node) out.push(`${path}: exclusive bound (read differently by OpenAPI 3.0 and JSON Schema tools)`);
   for (const [k, v] of Object.entries(node.properties ?? {})) structuralProblems(v as Json, `${path}.${k}`, out);
   if (node.items) structuralProblems(node.items, `${path}[]`, out);
   if (node.additionalProperties && typeof node.additionalProperties === 'object') structuralProblems(node.additionalProperties, `${path}{}`, out);
@@ -104,7 +104,7 @@ describe('structural()', () => {
     expect(structural({ anyOf: [{ type: 'number' }, { type: 'string' }] })).toEqual({ 'x-kubernetes-int-or-string': true });
     expect(structural({ anyOf: [{ type: 'array' }, { type: 'object' }] })).toEqual({ 'x-kubernetes-preserve-unknown-fields': true });
     expect(structural({})).toEqual({ 'x-kubernetes-preserve-unknown-fields': true });
-    expect(structural({ type: 'number', exclusiveMinimum: 0, default: 3 })).toEqual({ type: 'number', minimum: 0, exclusiveMinimum: true });
+    expect(structural({ type: 'number', exclusiveMinimum: 0, default: 3 })).toEqual({ type: 'number', minimum: 0 });
     expect(structural({ type: 'object', additionalProperties: { type: 'string' } })).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
     expect(structural({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }))
       .toEqual({ type: 'object', properties: { a: { type: 'string' } } });

@@ -68,8 +68,10 @@ export function structural(input: Json): Json {
   if (out.format !== undefined && !FORMATS.has(out.format as string)) delete out.format;
   if (typeof s.minimum === 'number') out.minimum = s.minimum;
   if (typeof s.maximum === 'number' && s.maximum < SAFE_INT) out.maximum = s.maximum;
-  if (typeof s.exclusiveMinimum === 'number') Object.assign(out, { minimum: s.exclusiveMinimum, exclusiveMinimum: true });
-  if (typeof s.exclusiveMaximum === 'number') Object.assign(out, { maximum: s.exclusiveMaximum, exclusiveMaximum: true });
+  // exclusive bounds become inclusive ones: OpenAPI 3.0's boolean `exclusiveMinimum` is what Kubernetes wants but
+  // JSON Schema tooling (ajv and friends) reads it as the 2020-12 number; the console's zod check keeps the strict bound
+  if (typeof s.exclusiveMinimum === 'number') out.minimum = s.exclusiveMinimum;
+  if (typeof s.exclusiveMaximum === 'number' && s.exclusiveMaximum < SAFE_INT) out.maximum = s.exclusiveMaximum;
 
   if (type === 'array') out.items = s.items && typeof s.items === 'object' ? structural(s.items as Json) : preserve();
   if (type === 'object') {
