@@ -50,6 +50,7 @@ export const paths = {
   settingsAgents: '/settings/agents',
   settingsIntegrations: '/settings/integrations',
   settingsIntegration: '/settings/integrations/:type/:id',
+  settingsKubernetes: '/settings/kubernetes',
   settingsTable: '/settings/:table',
   settingsTableItem: '/settings/:table/:id',
 } as const;

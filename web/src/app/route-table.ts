@@ -119,5 +119,10 @@ export const ROUTES: AppRoute[] = [
     feature: 'settings.integrations',
   },
   { path: paths.settingsIntegrations, title: 'Integrations', resource: 'integrations', feature: 'settings.integrations' },
+  // the cluster connection and the watched custom resources: for those who may act in the cluster as the writer
+  {
+    path: paths.settingsKubernetes, title: 'Kubernetes', resource: 'kubernetes-proxy', action: 'write',
+    page: lazy(() => import('./routes/settings-kubernetes-page').then((m) => ({ default: m.SettingsKubernetesPage }))),
+  },
   // /settings/{table} and /settings/{table}/{id}: resolved against SETTINGS_TABLES by the router
 ];

@@ -7,7 +7,7 @@ import {
   Play20Regular,
   Warning20Regular,
 } from '@fluentui/react-icons';
-import type { Feature, Resource } from '@contracts/rbac-table';
+import type { Action, Feature, Resource } from '@contracts/rbac-table';
 import type { SessionInfo } from '../session-context';
 import { paths } from '../paths';
 
@@ -15,6 +15,8 @@ export interface NavItem {
   label: string;
   href: string;
   resource: Resource;
+  /** The action on `resource` the entry needs (default read). */
+  action?: Action;
   feature?: Feature;
   icon?: FluentIcon;
 }
@@ -45,10 +47,11 @@ export const SETTINGS_NAV: NavItem[] = [
   { label: 'Notifications', href: paths.notificationRules, resource: 'notifications', feature: 'settings.notifications' },
   { label: 'Integrations', href: paths.settingsIntegrations, resource: 'integrations', feature: 'settings.integrations' },
   { label: 'Agents', href: paths.settingsAgents, resource: 'agents', feature: 'agents' },
+  { label: 'Kubernetes', href: paths.settingsKubernetes, resource: 'kubernetes-proxy', action: 'write' },
 ];
 
 const visible = (session: SessionInfo) => (item: NavItem) =>
-  session.can(item.resource, 'read') && (!item.feature || session.enabled(item.feature));
+  session.can(item.resource, item.action ?? 'read') && (!item.feature || session.enabled(item.feature));
 
 /**
  * What this user sees: entries need read on their resource and their feature on; viewers get no settings menu;

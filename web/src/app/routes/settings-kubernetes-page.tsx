@@ -1,0 +1,6 @@
+import { KubernetesSettings } from '../../features/kubernetes/components/kubernetes-settings';
+
+/** /settings/kubernetes */
+export function SettingsKubernetesPage() {
+  return <KubernetesSettings />;
+}
