@@ -17,6 +17,7 @@ import { wsPlugin } from './plugins/ws.js';
 import { kubePlugin } from './plugins/kube.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { healthSchemaRoutes } from './modules/health/schema-routes.js';
+import { incidentsRoutes } from './modules/incidents/routes.js';
 import { kubernetesProxyRoutes } from './modules/kubernetes/proxy-routes.js';
 
 export interface BuildOptions {
@@ -68,7 +69,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   if (full) {
     await app.register(peopleRoutes, { prefix: '/api' });
     await app.register(propertiesRoutes, { prefix: '/api/properties' });
-    await app.register(kubernetesProxyRoutes, { config }); // GET /api/kubeconfig and /kubeproxy/*
+    await app.register(incidentsRoutes, { prefix: '/api/incidents', config }); // responder delivery, resend
+    await app.register(kubernetesProxyRoutes, { config, cluster: app.kube.cluster }); // GET /api/kubeconfig, /kubeproxy/*
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });

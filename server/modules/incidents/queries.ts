@@ -1,0 +1,103 @@
+import type pg from 'pg';
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** A team responder claimed for delivery, with what the message needs. */
+export interface ClaimedResponder {
+  id: string;
+  incident_id: string;
+  external_id: string | null;
+  properties: Record<string, unknown> | null;
+  team_name: string;
+  /** The team's `spec.responder_clients[responderType]` (may name a connection). */
+  client: Record<string, unknown> | null;
+  incident_display_id: string;
+  incident_title: string;
+}
+
+/** An SMTP-capable row of `connections` (secrets included: never returned or logged). */
+export interface SmtpConnectionRow {
+  id: string;
+  name: string;
+  namespace: string;
+  type: string;
+  url: string | null;
+  username: string | null;
+  password: string | null;
+  insecure_tls: boolean | null;
+  properties: Record<string, unknown> | null;
+}
+
+/**
+ * Claims up to `limit` team responders waiting for delivery: pending ones, and ones left `sending` for over
+ * `staleSeconds` (a replica died mid-send). The conditional UPDATE makes each claim exclusive across replicas.
+ */
+export async function claimPending(db: Queryable, limit: number, staleSeconds: number): Promise<ClaimedResponder[]> {
+  const { rows } = await db.query<ClaimedResponder>(
+    `WITH picked AS (
+       SELECT id FROM responders
+       WHERE deleted_at IS NULL AND team_id IS NOT NULL
+         AND (delivery_status = 'pending'
+              OR (delivery_status = 'sending' AND updated_at < now() - make_interval(secs => $2)))
+       ORDER BY created_at
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE responders r SET delivery_status = 'sending', delivery_error = NULL
+     FROM picked, teams t, incidents i
+     WHERE r.id = picked.id AND t.id = r.team_id AND i.id = r.incident_id
+     RETURNING r.id, r.incident_id, r.external_id, r.properties, t.name AS team_name,
+       t.spec -> 'responder_clients' -> (r.properties ->> 'responderType') AS client,
+       i.incident_id AS incident_display_id, i.title AS incident_title`,
+    [limit, staleSeconds],
+  );
+  return rows;
+}
+
+/** Records the outcome of one delivery. `externalId` fills external_id only when the person left it empty. */
+export async function finishDelivery(
+  db: Queryable, id: string, status: 'sent' | 'failed' | 'recorded', error: string | null, externalId: string | null,
+): Promise<void> {
+  await db.query(
+    `UPDATE responders SET delivery_status = $2, delivery_error = $3,
+       delivered_at = CASE WHEN $2 = 'sent' THEN now() ELSE delivered_at END,
+       external_id = coalesce(nullif(external_id, ''), $4)
+     WHERE id = $1 AND delivery_status = 'sending'`,
+    [id, status, error, externalId],
+  );
+}
+
+/**
+ * The SMTP connection for an email responder: the one the team's client names (`connection://ns/name`, `ns/name`,
+ * a name or an id), else the oldest connection of type smtp. Deleted connections never count.
+ */
+export async function findSmtpConnection(db: Queryable, ref: string | null): Promise<SmtpConnectionRow | null> {
+  const cols = 'id, name, namespace, type, url, username, password, insecure_tls, properties';
+  if (ref) {
+    const bare = ref.replace(/^connection:\/\//, '');
+    const [ns, name] = bare.includes('/') ? bare.split('/', 2) : [null, bare];
+    const { rows } = await db.query<SmtpConnectionRow>(
+      `SELECT ${cols} FROM connections
+       WHERE deleted_at IS NULL AND (id::text = $1 OR (name = $2 AND ($3::text IS NULL OR namespace = $3)))
+       ORDER BY created_at LIMIT 1`,
+      [bare, name, ns],
+    );
+    return rows[0] ?? null;
+  }
+  const { rows } = await db.query<SmtpConnectionRow>(
+    `SELECT ${cols} FROM connections
+     WHERE deleted_at IS NULL AND (lower(type) = 'smtp' OR url ILIKE 'smtp://%' OR url ILIKE 'smtps://%')
+     ORDER BY created_at LIMIT 1`,
+  );
+  return rows[0] ?? null;
+}
+
+/** Puts a failed (or recorded) team responder back in the queue; false when there is no such responder. */
+export async function requeue(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE responders SET delivery_status = 'pending', delivery_error = NULL
+     WHERE id = $1 AND team_id IS NOT NULL AND deleted_at IS NULL AND delivery_status IN ('failed', 'recorded', 'pending')`,
+    [id],
+  );
+  return (rowCount ?? 0) > 0;
+}
