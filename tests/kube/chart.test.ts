@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../../server/modules/kubernetes/kinds.js';
-import { helmPath } from '../support/kube-tools.js';
+import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
+import { helmPath, kubectlPath } from '../support/kube-tools.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -209,5 +211,142 @@ describe('chart', () => {
     expect(await renderError(['ingress.enabled=true'])).toMatch(/ingress.enabled needs ingress.host/);
     expect(await renderError(['mode=agent'])).toMatch(/agent.upstreamUrl/);
     expect(await renderError(['servce.port=80'])).toMatch(/servce/);
+  });
+});
+
+describe('chart and examples on the Kubernetes API test server, with the real kubectl', () => {
+  let api: KubeApi;
+  let kubectlBin: string;
+  let dir: string;
+  let admin: string;
+  const SA = 'system:serviceaccount:ops:ops-ops-console';
+
+  /** Runs kubectl with a kubeconfig; resolves with the exit code instead of throwing, so refusals can be asserted. */
+  async function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(kubectlBin, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], {
+        env: { ...process.env, HOME: dir, KUBECONFIG: '' },
+        maxBuffer: 32 * 1024 * 1024,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code?: number; stdout?: string; stderr?: string };
+      return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(err) };
+    }
+  }
+  const ok = async (kubeconfig: string, args: string[]) => {
+    const r = await kubectl(kubeconfig, args);
+    expect(r.stderr, `kubectl ${args.join(' ')}`).not.toMatch(/error/i);
+    expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r.stdout;
+  };
+
+  beforeAll(async () => {
+    kubectlBin = await kubectlPath();
+    dir = mkdtempSync(join(tmpdir(), 'chart-test-'));
+    api = await startKubeApi();
+    admin = api.writeKubeconfig(join(dir, 'admin.kubeconfig'));
+    const namespaces = ['ops', 'apps', 'monitoring'].map((ns) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\n`);
+    writeFileSync(join(dir, 'namespaces.yaml'), namespaces.join('---\n'));
+    await ok(admin, ['apply', '-f', join(dir, 'namespaces.yaml')]);
+    // the CRDs the way an operator installs them by hand (helm would take them from chart/crds/)
+    await ok(admin, ['apply', '-f', join(root, 'crds')]);
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('kubectl applies the rendered chart (default, then external database with ingress) and the API server holds it', async () => {
+    const { stdout: plain } = await run(helm, ['template', 'ops', chartDir, '--namespace', 'ops'], { maxBuffer: 32 * 1024 * 1024 });
+    writeFileSync(join(dir, 'default.yaml'), plain);
+    const out = await ok(admin, ['apply', '-f', join(dir, 'default.yaml')]);
+    expect(out).toMatch(/deployment.apps\/ops-ops-console created/);
+    expect(out).toMatch(/clusterrole.rbac.authorization.k8s.io\/ops-ops-console-writer created/);
+    const deploy = JSON.parse(await ok(admin, ['get', 'deployment', 'ops-ops-console', '-n', 'ops', '-o', 'json']));
+    expect(deploy.spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(await ok(admin, ['get', 'pvc', '-n', 'ops', '-o', 'name'])).toContain('persistentvolumeclaim/ops-ops-console-data');
+
+    const { stdout: ext } = await run(helm, ['template', 'ops', chartDir, '--namespace', 'ops',
+      '--set', 'database.external.enabled=true', '--set', 'database.external.url=postgres://u:p@db:5432/c', '--set', 'replicas=2',
+      '--set', 'ingress.enabled=true', '--set', 'ingress.host=console.example.com'], { maxBuffer: 32 * 1024 * 1024 });
+    writeFileSync(join(dir, 'external.yaml'), ext);
+    const out2 = await ok(admin, ['apply', '-f', join(dir, 'external.yaml')]);
+    expect(out2).toMatch(/deployment.apps\/ops-ops-console configured/);
+    expect(out2).toMatch(/ingress.networking.k8s.io\/ops-ops-console created/);
+    const after = JSON.parse(await ok(admin, ['get', 'deployment', 'ops-ops-console', '-n', 'ops', '-o', 'json']));
+    expect(after.spec.replicas).toBe(2);
+  });
+
+  it('plain kubectl apply (validation on) takes every example in tests/fixtures/k8s, and lists canaries with the printer columns', async () => {
+    const out = await ok(admin, ['apply', '-f', join(root, 'tests', 'fixtures', 'k8s')]);
+    expect(out.trim().split('\n')).toHaveLength(12); // 11 files, one with two canaries
+    for (const k of KINDS) expect(out, k.kind).toContain(`${k.singular}.${k.group}/`);
+    const canaries = JSON.parse(await ok(admin, ['get', 'canaries', '-A', '-o', 'json']));
+    expect(canaries.items.map((c: Json) => `${c.metadata.namespace}/${c.metadata.name}`).sort()).toEqual([
+      'apps/gitops-argo', 'apps/gitops-flux', 'default/exec-disk', 'default/http-local', 'default/network-local', 'monitoring/postgres-port',
+    ]);
+    const flux = canaries.items.find((c: Json) => c.metadata.name === 'gitops-flux');
+    expect(flux.metadata.labels['kustomize.toolkit.fluxcd.io/name']).toBe('apps');
+    const table = await ok(admin, ['get', 'canaries', '-n', 'default']);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+SCHEDULE\s+STATUS\s+LAST CHECK\s+UPTIME 1H\s+LATENCY 1H\s+LAST TRANSITIONED\s+MESSAGE/);
+    expect(table).toMatch(/http-local\s+@every 1m/);
+    // applying the same files again changes nothing
+    expect(await ok(admin, ['apply', '-f', join(root, 'tests', 'fixtures', 'k8s')])).not.toMatch(/created|configured/);
+  });
+
+  it('a manifest with a wrongly typed known field is refused, one with fields the console does not read is kept', async () => {
+    const bad = join(dir, 'bad-canary.yaml');
+    writeFileSync(bad, 'apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata: {name: bad, namespace: default}\n'
+      + 'spec:\n  interval: often\n  http:\n    - name: x\n      url: http://127.0.0.1/\n      responseCodes: ["ok"]\n');
+    const r = await kubectl(admin, ['apply', '-f', bad]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/interval|responseCodes/);
+    expect((await kubectl(admin, ['get', 'canary', 'bad', '-n', 'default'])).code).not.toBe(0);
+
+    // a reference manifest with a check type and check fields this console does not run still applies
+    const reference = join(dir, 'reference-canary.yaml');
+    writeFileSync(reference, 'apiVersion: canaries.flanksource.com/v1\nkind: Canary\nmetadata: {name: reference, namespace: default}\n'
+      + 'spec:\n  schedule: "@every 5m"\n  kubernetes:\n    - name: pods\n      kind: Pod\n      ready: true\n'
+      + '  http:\n    - name: x\n      url: http://127.0.0.1/\n      metrics:\n        - name: up\n          type: gauge\n          value: "1"\n');
+    await ok(admin, ['apply', '-f', reference]);
+    const stored = JSON.parse(await ok(admin, ['get', 'canary', 'reference', '-n', 'default', '-o', 'json']));
+    expect(stored.spec.kubernetes[0].kind).toBe('Pod');
+    expect(stored.spec.http[0].metrics[0].name).toBe('up');
+  });
+
+  it('RBAC from the chart: the console account reads and writes status, impersonates the writer and the reader, and nothing more', async () => {
+    // the chart's RBAC is in the server from the first test; the console's service account gets a token
+    api.addToken('console-sa-token', { user: SA, groups: ['system:serviceaccounts', 'system:serviceaccounts:ops', 'system:authenticated'] });
+    const sa = api.writeKubeconfig(join(dir, 'sa.kubeconfig'), { token: 'console-sa-token' });
+
+    expect(await ok(sa, ['get', 'canaries', '-A', '-o', 'name'])).toContain('canary.canaries.flanksource.com/http-local');
+    await ok(sa, ['patch', 'canary', 'http-local', '-n', 'default', '--subresource=status', '--type=merge', '-p', '{"status":{"status":"Passed","uptime1h":"1/1 (100.0%)"}}']);
+    expect(JSON.parse(await ok(admin, ['get', 'canary', 'http-local', '-n', 'default', '-o', 'json'])).status.status).toBe('Passed');
+    const denied = await kubectl(sa, ['delete', 'canary', 'http-local', '-n', 'default']);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toMatch(/forbidden/i);
+    expect((await kubectl(sa, ['get', 'secrets', '-n', 'ops'])).stderr).toMatch(/forbidden/i);
+
+    // as the writer (console admins and editors): create and delete the console's kinds, read pods, not secrets
+    const asWriter = ['--as', 'ops-console-writer', '--as-group', 'ops-console:writers'];
+    await ok(sa, [...asWriter, 'delete', 'canary', 'exec-disk', '-n', 'default']);
+    await ok(sa, [...asWriter, 'apply', '-f', join(root, 'tests', 'fixtures', 'k8s', 'canary-exec.yaml')]);
+    await ok(sa, [...asWriter, 'get', 'deployments', '-n', 'ops']);
+    expect((await kubectl(sa, [...asWriter, 'get', 'secrets', '-n', 'ops'])).stderr).toMatch(/forbidden/i);
+
+    // as the reader: read only
+    const asReader = ['--as', 'ops-console-reader', '--as-group', 'ops-console:readers'];
+    expect(await ok(sa, [...asReader, 'get', 'playbooks', '-A', '-o', 'name'])).toContain('playbook.mission-control.flanksource.com/restart-console');
+    const readerDelete = await kubectl(sa, [...asReader, 'delete', 'canary', 'exec-disk', '-n', 'default']);
+    expect(readerDelete.stderr).toMatch(/forbidden/i);
+
+    // anyone else is out of reach of the console's impersonation right
+    const other = await kubectl(sa, ['--as', 'cluster-admin-wannabe', 'get', 'canaries', '-A']);
+    expect(other.stderr).toMatch(/cannot impersonate/i);
+    const recorded = api.impersonations.filter((r) => r.authenticatedAs === SA);
+    expect(recorded.some((r) => r.user === 'ops-console-writer' && r.groups.includes('ops-console:writers'))).toBe(true);
+    expect(recorded.some((r) => r.user === 'ops-console-reader' && r.status === 403)).toBe(true);
   });
 });
