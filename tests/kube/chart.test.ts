@@ -202,6 +202,22 @@ describe('chart', () => {
     expect(find(docs, 'Secret')).toHaveLength(0);
   });
 
+  it('install notes tell how to reach the console, sign in and use kubectl', async () => {
+    const notes = async (sets: string[]) => {
+      const { stdout } = await run(helm, ['install', 'ops', chartDir, '-n', 'ops', '--dry-run=client', ...sets.flatMap((s) => ['--set', s])],
+        { maxBuffer: 32 * 1024 * 1024 });
+      return stdout.slice(stdout.indexOf('NOTES:'));
+    };
+    const plain = await notes([]);
+    expect(plain).toContain('kubectl -n ops port-forward service/ops-ops-console 8080:8080');
+    expect(plain).toContain('get secret ops-ops-console-admin');
+    expect(plain).toContain('./localhost-kubeconfig.yaml get canaries -A');
+    const ingress = await notes(['ingress.enabled=true', 'ingress.host=console.example.com', 'ingress.tls.enabled=true']);
+    expect(ingress).toContain('Open https://console.example.com');
+    expect(ingress).not.toContain('port-forward');
+    expect(await notes(['replicas=2'])).toContain('replicas=2 was reduced to 1');
+  });
+
   it('refuses values that cannot work, with a message', async () => {
     expect(await renderError(['replicas=two'])).toMatch(/replicas/);
     expect(await renderError(['mode=everything'])).toMatch(/mode/);
