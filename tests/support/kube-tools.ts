@@ -6,6 +6,7 @@
  * (vitest runs files in parallel processes), so each binary is written under a unique temp name and then renamed into
  * place: rename is atomic, a reader never sees a half-written executable.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -73,4 +74,37 @@ export function kubectlPath(): Promise<string> {
 /** Absolute path of the static helm binary (v4.x). */
 export function helmPath(): Promise<string> {
   return toolPath('helm');
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Run the real kubectl against a kubeconfig. Its discovery/OpenAPI cache goes next to the kubeconfig (`<path>.cache`)
+ * rather than ~/.kube/cache, so test runs never see each other's stale discovery.
+ */
+export async function kubectl(kubeconfig: string, args: string[], opts: { input?: string; cacheDir?: string } = {}): Promise<RunResult> {
+  const bin = await kubectlPath();
+  return run(bin, ['--kubeconfig', kubeconfig, '--cache-dir', opts.cacheDir ?? `${kubeconfig}.cache`, ...args], opts.input);
+}
+
+/** Run the helm binary (e.g. `lint`, `template`). */
+export async function helm(args: string[], opts: { input?: string; cwd?: string } = {}): Promise<RunResult> {
+  return run(await helmPath(), args, opts.input, opts.cwd);
+}
+
+function run(bin: string, args: string[], input?: string, cwd?: string): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(bin, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, HOME: process.env.HOME ?? '/tmp' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
 }

@@ -241,7 +241,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     if (!users.length && !groups.length) return authn;
     if (!users.length) return fail(400, 'BadRequest', 'requested [Impersonate-Group] without impersonating a user');
     const user = users[0];
-    const record: ImpersonationRecord = { method: req.method ?? 'GET', path: url.pathname + url.search, user, groups, authenticatedAs: authn.user };
+    const record: ImpersonationRecord = { method: req.method ?? 'GET', path: url.pathname, query: url.search, user, groups, authenticatedAs: authn.user };
     impersonations.push(record);
     (req as IncomingMessage & { impersonation?: ImpersonationRecord }).impersonation = record;
     const src = store.rbacSource();

@@ -65,6 +65,8 @@ export interface Identity {
 export interface ImpersonationRecord {
   method: string;
   path: string;
+  /** the query string, `?` included ('' when none) */
+  query: string;
   user: string;
   groups: string[];
   /** who presented the token (the console's service account) */
