@@ -58,8 +58,14 @@ export const ROUTES: AppRoute[] = [
     path: paths.health, title: 'Health', resource: 'canaries', feature: 'health', checkRunner: true,
     page: lazy(() => import('./routes/health-page').then((m) => ({ default: m.HealthPage }))),
   },
-  { path: paths.incident, title: 'Incident', resource: 'incident', feature: 'incidents' },
-  { path: paths.incidents, title: 'Incidents', resource: 'incident', feature: 'incidents' },
+  {
+    path: paths.incident, title: 'Incident', resource: 'incident', feature: 'incidents',
+    page: lazy(() => import('./routes/incidents-page').then((m) => ({ default: m.IncidentPage }))),
+  },
+  {
+    path: paths.incidents, title: 'Incidents', resource: 'incident', feature: 'incidents',
+    page: lazy(() => import('./routes/incidents-page').then((m) => ({ default: m.IncidentsPage }))),
+  },
   { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents' },
   { path: paths.logs, title: 'Logs', resource: 'database', feature: 'logs' },
 

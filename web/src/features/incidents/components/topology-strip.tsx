@@ -1,0 +1,49 @@
+import { makeStyles, Tag, TagGroup, Text, tokens } from '@fluentui/react-components';
+import { Organization16Regular } from '@fluentui/react-icons';
+import type { Incident } from '../api';
+
+const useStyles = makeStyles({
+  root: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: `${tokens.spacingVerticalS} ${tokens.spacingHorizontalM}`,
+    marginBottom: tokens.spacingVerticalM,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground2,
+    overflowX: 'auto',
+  },
+  label: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold },
+});
+
+/** The components named by the incident's topology evidence, once each. */
+export function topologyComponents(incident: Incident): { id: string; name: string }[] {
+  const seen = new Map<string, string>();
+  for (const h of incident.hypotheses) {
+    for (const e of h.evidences) {
+      if (e.type !== 'topology') continue;
+      const name = typeof e.evidence?.name === 'string' ? e.evidence.name : e.description || 'Component';
+      const id = e.component_id ?? name;
+      if (!seen.has(id)) seen.set(id, name);
+    }
+  }
+  return [...seen].map(([id, name]) => ({ id, name }));
+}
+
+/** A strip of the topology components involved, shown only when there is topology evidence. */
+export function TopologyStrip({ incident }: { incident: Incident }) {
+  const s = useStyles();
+  const components = topologyComponents(incident);
+  if (!components.length) return null;
+  return (
+    <section className={s.root} aria-label="Affected components">
+      <Text size={200} className={s.label}>Components</Text>
+      <TagGroup aria-label="Components">
+        {components.map((c) => (
+          <Tag key={c.id} value={c.id} size="small" appearance="brand" icon={<Organization16Regular />}>{c.name}</Tag>
+        ))}
+      </TagGroup>
+    </section>
+  );
+}
