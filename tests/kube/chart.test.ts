@@ -366,3 +366,31 @@ describe('chart and examples on the Kubernetes API test server, with the real ku
     expect(recorded.some((r) => r.user === 'ops-console-reader' && r.status === 403)).toBe(true);
   });
 });
+
+describe('Dockerfile', () => {
+  // The image cannot be built on these machines (no Docker engine); these checks keep it in step with the code.
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+  it('builds on node 20 slim in stages, production dependencies only at runtime, non-root, port 8080', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-slim$/m);
+    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS \w+$/gm)).toHaveLength(3);
+    expect(dockerfile).toMatch(/RUN npm ci\b[^\n]*\nCOPY \. \.\nRUN npm run build/);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(runtime).toMatch(/^USER 10001:10001$/m);
+    expect(runtime).toMatch(/^EXPOSE 8080$/m);
+    expect(runtime).toMatch(/^CMD \["node", "--import", "tsx", "server\/main.ts"\]$/m);
+    expect(runtime).not.toMatch(/^(CMD|ENTRYPOINT)[^\n]*npm/m);
+  });
+
+  it('the runtime gets what the server reads, and tsx (which runs it) is a production dependency', () => {
+    for (const path of ['./node_modules', './dist/web', 'package.json', './server', './crds']) expect(runtime).toContain(path);
+    expect(pkg.dependencies).toHaveProperty('tsx');
+    expect(pkg.devDependencies ?? {}).not.toHaveProperty('tsx');
+    // the build context keeps what `npm ci` and `npm run build` need
+    for (const needed of ['server', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'crds']) expect(ignored).not.toContain(needed);
+    for (const heavy of ['node_modules', '.git', 'data', 'dist']) expect(ignored).toContain(heavy);
+  });
+});
