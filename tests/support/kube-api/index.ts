@@ -125,9 +125,13 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY) throw new HttpError(fail(413, 'RequestEntityTooLarge', 'request body too large'));
     chunks.push(chunk);
   }
+  const type = (req.headers['content-type'] ?? 'application/json').toLowerCase();
+  if (type.includes('protobuf') || type.includes('cbor')) {
+    // typed Go clients (kubectl create ...) try protobuf first and fall back to JSON on 415
+    throw new HttpError(fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`));
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim()) return undefined;
-  const type = (req.headers['content-type'] ?? 'application/json').toLowerCase();
   try {
     return type.includes('yaml') ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
@@ -202,7 +206,7 @@ function forbidden(who: Identity, a: Attributes, def?: ResourceDef): Result {
 function discoveryResources(defs: ResourceDef[]) {
   const out: JsonObject[] = [];
   for (const d of defs) {
-    const r: JsonObject = { name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: ALL_VERBS };
+    const r: JsonObject = { name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: d.verbs ?? ALL_VERBS };
     if (d.shortNames.length) r.shortNames = d.shortNames;
     if (d.categories.length) r.categories = d.categories;
     out.push(r);
@@ -324,6 +328,10 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     if (!authorize(store.rbacSource(), who, attrs)) return send(res, forbidden(who, attrs, def));
 
     const q = url.searchParams;
+    if (def.group === 'authorization.k8s.io') {
+      if (method !== 'POST' || route.name) return send(res, fail(405, 'MethodNotAllowed', 'access reviews can only be created'));
+      return send(res, accessReview(def, await readBody(req), who));
+    }
     const writeOpts = { dryRun: q.getAll('dryRun').includes('All'), fieldValidation: q.get('fieldValidation') ?? undefined };
     const asTable = /as=Table/.test(req.headers.accept ?? '');
     const ns = def.namespaced ? route.namespace : undefined;
@@ -372,6 +380,31 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       if (err instanceof SelectorError) return send(res, fail(400, 'BadRequest', err.message));
       throw err;
     }
+  }
+
+  /** SelfSubjectAccessReview (about the caller) and SubjectAccessReview (about anyone), decided by the authoriser. */
+  function accessReview(def: ResourceDef, body: unknown, who: Identity): Result {
+    const spec = (isObject(body as JsonObject) ? ((body as JsonObject).spec as JsonObject | undefined) : undefined) ?? {};
+    const ra = (spec.resourceAttributes ?? undefined) as JsonObject | undefined;
+    const subject: Identity =
+      def.plural === 'selfsubjectaccessreviews' ? who : { user: String(spec.user ?? ''), groups: ((spec.groups as string[]) ?? []).map(String) };
+    let allowed: boolean;
+    if (ra) {
+      allowed = authorize(store.rbacSource(), subject, {
+        verb: String(ra.verb ?? ''),
+        group: String(ra.group ?? ''),
+        resource: String(ra.resource ?? ''),
+        subresource: ra.subresource ? String(ra.subresource) : undefined,
+        namespace: ra.namespace ? String(ra.namespace) : undefined,
+        name: ra.name ? String(ra.name) : undefined,
+      });
+    } else {
+      allowed = true; // non-resource URLs: readable by every authenticated user here
+    }
+    return {
+      code: 201,
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: def.kind, metadata: { creationTimestamp: null }, spec, status: { allowed, ...(allowed ? {} : { reason: 'no RBAC rule allows it' }) } },
+    };
   }
 
   function list(def: ResourceDef, ns: string | undefined, q: URLSearchParams, asTable: boolean): Result {

@@ -53,6 +53,9 @@ export function builtinResources(): ResourceDef[] {
     builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', {}),
     builtin('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', {}),
     builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', {}),
+    // virtual: answered by the authoriser, never stored (what `kubectl auth can-i` asks)
+    { ...builtin('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', { namespaced: false }), verbs: ['create'] },
+    { ...builtin('authorization.k8s.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', { namespaced: false }), verbs: ['create'] },
     builtin('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', {
       namespaced: false,
       shortNames: ['crd', 'crds'],

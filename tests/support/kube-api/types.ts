@@ -51,6 +51,8 @@ export interface ResourceDef {
   /** openAPIV3Schema of a custom resource version; built-in kinds have none (any fields accepted). */
   schema?: JsonObject;
   printerColumns: PrinterColumn[];
+  /** verbs listed in discovery when not the usual eight (virtual resources such as access reviews) */
+  verbs?: string[];
   /** name of the CRD that registered this resource. */
   crd?: string;
 }
