@@ -241,6 +241,18 @@ describe('deleting a hypothesis removes its comments and evidences', () => {
   });
 });
 
+describe('what evidence points at', () => {
+  it('deleting a check keeps its evidence (check_id becomes null) and the timeline', async () => {
+    const inc = await newIncident();
+    const root = await newHypothesis(inc);
+    const canary = (await t.db.query(`INSERT INTO canaries (name, namespace, spec) VALUES ('gone', 'default', '{}') RETURNING id`)).rows[0].id;
+    const check = (await t.db.query(`INSERT INTO checks (canary_id, type, name) VALUES ($1, 'http', 'gone') RETURNING id`, [canary])).rows[0].id;
+    const ev = body(await call(responder, 'POST', 'evidences?select=id', { hypothesis_id: root, type: 'check', check_id: check }, rep))[0].id;
+    await t.db.query('DELETE FROM canaries WHERE id = $1', [canary]);
+    expect((await t.db.query('SELECT type, check_id FROM evidences WHERE id = $1', [ev])).rows[0]).toEqual({ type: 'check', check_id: null });
+  });
+});
+
 describe('timeline: every event name of spec §4, written by the server with the acting person', () => {
   it('writes each event once, by whoever did it', async () => {
     const teamId = (await t.db.query(
