@@ -86,8 +86,12 @@ export class LeaseElector implements Leadership {
     return this.cluster.identity;
   }
 
+  /**
+   * True while this replica holds the Lease. A holder whose last renewal is older than the renew deadline no longer
+   * counts as leader even before its next attempt notices (a process frozen for a while must not write on waking).
+   */
   isLeader(): boolean {
-    return this.leading;
+    return this.leading && Date.now() - this.lastRenew <= this.renewDeadlineMs;
   }
 
   onChange(fn: (isLeader: boolean) => void): () => void {

@@ -86,25 +86,30 @@ export function keptAnnotations(a: Record<string, string> | undefined): Record<s
 
 export async function upsertLedger(c: Q, v: {
   obj: KubeObject; kind: KindDef; managedBy: string | null; sourceLink: string | null; rowId: string | null; error: string | null;
+  /** This replica's identity. */
+  by: string;
 }): Promise<void> {
   const m = v.obj.metadata;
   await c.query(
     `INSERT INTO kubernetes_objects (uid, kind, api_version, namespace, name, resource_version, generation, labels,
-       annotations, managed_by, source_link, row_table, row_id, last_error, observed_at, deleted_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now(), NULL)
+       annotations, managed_by, source_link, row_table, row_id, last_error, observed_by, observed_at, deleted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now(), NULL)
      ON CONFLICT (uid) DO UPDATE SET namespace = EXCLUDED.namespace, name = EXCLUDED.name,
        resource_version = EXCLUDED.resource_version, generation = EXCLUDED.generation, labels = EXCLUDED.labels,
        annotations = EXCLUDED.annotations, managed_by = EXCLUDED.managed_by, source_link = EXCLUDED.source_link,
        row_table = EXCLUDED.row_table, row_id = coalesce(EXCLUDED.row_id, kubernetes_objects.row_id),
-       last_error = EXCLUDED.last_error, observed_at = now(), deleted_at = NULL`,
+       last_error = EXCLUDED.last_error, observed_by = EXCLUDED.observed_by, observed_at = now(), deleted_at = NULL`,
     [m.uid, v.kind.kind, `${v.kind.group}/${v.kind.version}`, m.namespace ?? '', m.name, m.resourceVersion ?? null,
       m.generation ?? null, m.labels ?? null, keptAnnotations(m.annotations), v.managedBy, v.sourceLink, v.kind.table,
-      v.rowId, v.error],
+      v.rowId, v.error, v.by],
   );
 }
 
-export async function markLedgerDeleted(c: Q, uid: string): Promise<void> {
-  await c.query('UPDATE kubernetes_objects SET deleted_at = now(), observed_at = now() WHERE uid = $1 AND deleted_at IS NULL', [uid]);
+export async function markLedgerDeleted(c: Q, uid: string, by: string): Promise<void> {
+  await c.query(
+    'UPDATE kubernetes_objects SET deleted_at = now(), observed_at = now(), observed_by = $2 WHERE uid = $1 AND deleted_at IS NULL',
+    [uid, by],
+  );
 }
 
 /** An EnvVar (`value`, or `valueFrom` a secret / config map / helm value / service account) as the reference stores it. */

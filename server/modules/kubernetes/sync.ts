@@ -169,7 +169,7 @@ class KindSync {
       const live = await liveObjectByKey(c, this.kind.kind, namespace, name);
       if (!live) return;
       if (live.row_id) await writer.softDelete(c, live.row_id);
-      await markLedgerDeleted(c, live.uid);
+      await markLedgerDeleted(c, live.uid, this.opts.cluster.identity);
       await notifyChange(c, { relation: this.kind.table, ids: live.row_id ? [live.row_id] : [] });
     });
   }
@@ -204,12 +204,14 @@ class KindSync {
       if (live && live.uid !== uid) {
         // the same name with another uid: the CR was deleted and created again while a delete event was missed
         if (live.row_id) await writer.softDelete(c, live.row_id);
-        await markLedgerDeleted(c, live.uid);
+        await markLedgerDeleted(c, live.uid, this.opts.cluster.identity);
       } else if (live) {
         if (live.resource_version === (m.resourceVersion ?? null)) return null;
         if (newerVersion(live.resource_version, m.resourceVersion) === true) return null; // never go back in time
       }
-      const ledger = { obj, kind: this.kind, managedBy: gitops?.managedBy ?? null, sourceLink: gitops?.link ?? null };
+      const ledger = {
+        obj, kind: this.kind, managedBy: gitops?.managedBy ?? null, sourceLink: gitops?.link ?? null, by: this.opts.cluster.identity,
+      };
       if (error) {
         await upsertLedger(c, { ...ledger, rowId: null, error });
         await notifyChange(c, { relation: 'kubernetes_objects' });
