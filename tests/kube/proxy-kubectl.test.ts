@@ -1,0 +1,296 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { generate } from 'selfsigned';
+import { parse, parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
+import { insertAccessToken } from '../../server/modules/auth/tokens.js';
+import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
+import { helmPath, kubectlPath } from '../support/kube-tools.js';
+import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
+
+/**
+ * The real kubectl (v1.35) through the console's /kubeproxy to the Kubernetes API test server, with a kubeconfig
+ * downloaded from GET /api/kubeconfig.
+ *
+ * The console is reached over TLS, through a TLS-terminating front in this test (what an ingress does): kubectl
+ * (client-go) never sends credentials to a plain-http server (kubernetes/kubectl#744), so kubectl through the console
+ * needs an https public URL. The console itself talks to the API server as a service account holding only the
+ * chart's ClusterRole (watch the kinds, impersonate the two identities), and the writer/reader ClusterRoles and
+ * bindings come from `helm template` of the chart, so the chart's RBAC is what allows or denies kubectl here.
+ */
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const NS = 'ops';
+const SA_TOKEN = 'console-service-account-token-0123456789';
+
+let kube: KubeApi;
+let t: TestContext;
+let kubectl: string;
+let dir: string;
+let front: tls.Server;
+let publicUrl: string;
+let ca: string;
+let saUser: string;
+let adminKubeconfig: string;
+let viewerKubeconfig: string;
+const children: ChildProcess[] = [];
+
+/** kubectl with its own HOME (discovery cache) and no ambient KUBECONFIG; resolves with output and exit code. */
+async function kc(args: string[], kubeconfig: string, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH ?? '', HOME: dir };
+  return new Promise((resolve) => {
+    const child = execFile(kubectl, ['--kubeconfig', kubeconfig, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    // always end stdin: without credentials kubectl would otherwise wait for a username on it
+    child.stdin!.end(input ?? '');
+  });
+}
+
+/** GET over the TLS front, trusting the test CA. */
+function httpsGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.get(`${publicUrl}${path}`, { ca, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Polls until `check` holds (the watch and process tests wait on other processes); fails after `ms`. */
+async function until(what: string, check: () => boolean, ms = 20_000, detail = () => ''): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} ${detail()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Adds the test CA to a downloaded kubeconfig, as a user of a private CA would. */
+async function trustCa(file: string): Promise<void> {
+  const name = (parse(readFileSync(file, 'utf8')) as { clusters: { name: string }[] }).clusters[0].name;
+  const r = await kc(['config', 'set-cluster', name, `--certificate-authority=${join(dir, 'ca.pem')}`, '--embed-certs=true'], file);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kubeproxy-'));
+  [kubectl] = await Promise.all([kubectlPath()]);
+  const helm = await helmPath();
+
+  // the chart's RBAC: the console's ClusterRole (bound to its service account) and the writer/reader ClusterRoles
+  const { stdout } = await run(helm, ['template', 'ops', join(root, 'chart'), '--namespace', NS], { maxBuffer: 32 << 20 });
+  const docs = parseAllDocuments(stdout).map((d) => d.toJS() as KubeObject).filter(Boolean);
+  const sa = docs.find((d) => d.kind === 'ServiceAccount')!;
+  saUser = `system:serviceaccount:${NS}:${sa.metadata.name}`;
+  kube = await startKubeApi({
+    crdsDir: join(root, 'crds'),
+    tokens: [{ token: SA_TOKEN, user: saUser, groups: ['system:serviceaccounts', `system:serviceaccounts:${NS}`, 'system:authenticated'] }],
+  });
+  for (const d of docs.filter((x) => x.kind === 'ClusterRole' || x.kind === 'ClusterRoleBinding')) kube.apply(d);
+  const consoleKubeconfig = kube.writeKubeconfig(join(dir, 'console-kubeconfig.yaml'), { token: SA_TOKEN });
+
+  // the ingress: TLS on a certificate for 127.0.0.1, passing the bytes to the console's HTTP port
+  const pems = await generate([{ name: 'commonName', value: 'ops-console test ingress' }], {
+    keySize: 2048,
+    notBeforeDate: new Date(Date.now() - 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+    ],
+  } as never);
+  ca = pems.cert;
+  writeFileSync(join(dir, 'ca.pem'), ca);
+  let consolePort = 0;
+  front = tls.createServer({ key: pems.private, cert: pems.cert }, (socket) => {
+    const upstream = net.connect(consolePort, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+  publicUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+
+  t = await createTestApp({ KUBECONFIG: consoleKubeconfig, PUBLIC_URL: publicUrl });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  consolePort = (t.app.server.address() as AddressInfo).port;
+
+  // an admin downloads a kubeconfig (the browser's request: session cookie, same origin)
+  const admin = await makePerson(t.db, { roles: ['admin'] });
+  const download = await httpsGet('/api/kubeconfig', { ...(await sessionHeaders(t.db, admin.id)), 'sec-fetch-site': 'same-origin' });
+  expect(download.status).toBe(200);
+  adminKubeconfig = join(dir, /filename="([^"]+)"/.exec(String(download.headers['content-disposition']))![1]);
+  writeFileSync(adminKubeconfig, download.body, { mode: 0o600 });
+  await trustCa(adminKubeconfig);
+
+  // a viewer cannot download one; the same file is built around one of their access tokens
+  const viewer = await makePerson(t.db, { roles: ['viewer'] });
+  expect((await httpsGet('/api/kubeconfig', await sessionHeaders(t.db, viewer.id))).status).toBe(403);
+  const viewerToken = await insertAccessToken(t.db, { personId: viewer.id, name: 'kubectl', createdBy: viewer.id, expiresAt: null, autoRenew: false });
+  viewerKubeconfig = join(dir, 'viewer-kubeconfig.yaml');
+  writeFileSync(viewerKubeconfig, buildKubeconfig({ publicUrl, token: viewerToken.token }), { mode: 0o600 });
+  await trustCa(viewerKubeconfig);
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await t?.close();
+  await new Promise((r) => front?.close(r));
+  await kube?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const canaryFile = join(root, 'tests/fixtures/k8s/canary-http.yaml');
+const canary = () => kube.get('canaries.flanksource.com', 'v1', 'canaries', 'default', 'http-local');
+
+describe('kubectl through /kubeproxy', () => {
+  it('an admin lists, applies, reads and deletes canaries as the impersonated writer', async () => {
+    kube.impersonations.length = 0;
+    const empty = await kc(['get', 'canaries', '-A'], adminKubeconfig);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stderr).toMatch(/No resources found/);
+
+    const applied = await kc(['apply', '-f', canaryFile], adminKubeconfig);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/canary.canaries.flanksource.com\/http-local created/);
+    expect(canary()?.spec).toMatchObject({ schedule: '@every 1m', severity: 'high' });
+
+    const listed = await kc(['get', 'canaries', '-A'], adminKubeconfig);
+    expect(listed.stdout).toMatch(/^default\s+http-local\s/m);
+
+    const yaml = await kc(['get', 'canary', 'http-local', '-n', 'default', '-o', 'yaml'], adminKubeconfig);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    const obj = parse(yaml.stdout) as KubeObject;
+    expect(obj.metadata.uid).toBe(canary()!.metadata.uid);
+    expect((obj.spec as { http: { name: string }[] }).http.map((h) => h.name)).toEqual(['console-healthz', 'console-readyz']);
+
+    // a second apply with a change is a merge patch (application/merge-patch+json, passed through raw)
+    const changed = readFileSync(canaryFile, 'utf8').replace('"@every 1m"', '"@every 5m"');
+    const patched = await kc(['apply', '-f', '-'], adminKubeconfig, changed);
+    expect(patched.code, patched.stderr).toBe(0);
+    expect(patched.stdout).toMatch(/http-local configured/);
+    expect(canary()?.spec).toMatchObject({ schedule: '@every 5m' });
+
+    // an API server error reaches kubectl as its Status (409 AlreadyExists)
+    const again = await kc(['create', '-f', canaryFile], adminKubeconfig);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/Error from server \(AlreadyExists\).*http-local.*already exists/);
+
+    const deleted = await kc(['delete', '-f', canaryFile], adminKubeconfig);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toMatch(/http-local" deleted/);
+    expect(canary()).toBeUndefined();
+
+    // every request reached the API server as the console's service account impersonating the writer
+    const resourceCalls = kube.impersonations.filter((r) => r.path.includes('/canaries'));
+    expect(resourceCalls.map((r) => r.method)).toEqual(expect.arrayContaining(['GET', 'POST', 'PATCH', 'DELETE']));
+    expect(kube.impersonations.length).toBeGreaterThan(5);
+    for (const r of kube.impersonations) {
+      expect(r).toMatchObject({ user: 'ops-console-writer', groups: ['ops-console:writers'], authenticatedAs: saUser });
+    }
+  });
+
+  it('streams a watch: a change shows up in kubectl get -w, and ending kubectl ends the upstream watch', async () => {
+    kube.apply(parse(readFileSync(canaryFile, 'utf8')) as KubeObject);
+    const before = kube.openWatches();
+    const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'get', 'canaries', '-n', 'default', '-w', '--output-watch-events', '-o', 'json'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    // with --output-watch-events -o json, each event is printed as {"type": ..., "object": ...}
+    const saw = (type: string) => new RegExp(`"type":\\s*"${type}"`).test(out);
+    await until('the initial list', () => saw('ADDED'), 20_000, () => out);
+    await until('the watch to open upstream', () => kube.openWatches() > before);
+
+    const obj = canary()!;
+    kube.apply({ ...obj, metadata: { ...obj.metadata, labels: { ...obj.metadata.labels, changed: 'yes' } } });
+    await until('the MODIFIED event', () => saw('MODIFIED') && /"changed":\s*"yes"/.test(out), 20_000, () => out);
+    kube.remove('canaries.flanksource.com', 'v1', 'canaries', 'default', 'http-local');
+    await until('the DELETED event', () => saw('DELETED'), 20_000, () => out);
+
+    const watchCalls = kube.impersonations.filter((r) => /[?&]watch=(true|1)/.test(`${r.path}${r.query ?? ''}`));
+    expect(watchCalls.length).toBeGreaterThan(0);
+    expect(watchCalls.every((r) => r.user === 'ops-console-writer')).toBe(true);
+
+    // kubectl goes away: the console drops its upstream watch instead of streaming into a dead connection
+    child.kill('SIGTERM');
+    await until('the upstream watch to close', () => kube.openWatches() === before);
+  });
+
+  it("a viewer's kubeconfig reads but cannot write: the API server's RBAC denies the reader", async () => {
+    kube.impersonations.length = 0;
+    kube.apply(parse(readFileSync(canaryFile, 'utf8')) as KubeObject);
+    const listed = await kc(['get', 'canaries', '-A'], viewerKubeconfig);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/http-local/);
+
+    const changed = readFileSync(canaryFile, 'utf8').replace('"@every 1m"', '"@every 2m"');
+    const apply = await kc(['apply', '-f', '-'], viewerKubeconfig, changed);
+    expect(apply.code).not.toBe(0);
+    expect(apply.stderr).toMatch(/Error from server \(Forbidden\)[^]*User "ops-console-reader" cannot patch resource "canaries"/);
+    const del = await kc(['delete', 'canary', 'http-local', '-n', 'default'], viewerKubeconfig);
+    expect(del.code).not.toBe(0);
+    expect(del.stderr).toMatch(/Forbidden/);
+    expect(canary()?.spec).toMatchObject({ schedule: '@every 1m' });
+
+    expect(kube.impersonations.length).toBeGreaterThan(0);
+    for (const r of kube.impersonations) expect(r).toMatchObject({ user: 'ops-console-reader', groups: ['ops-console:readers'] });
+    kube.remove('canaries.flanksource.com', 'v1', 'canaries', 'default', 'http-local');
+  });
+
+  it('strips the Impersonate-* headers a caller sends: --as cannot escalate', async () => {
+    kube.remove('canaries.flanksource.com', 'v1', 'canaries', 'default', 'http-local');
+    kube.impersonations.length = 0;
+    const asAdmin = await kc(['--as=system:admin', '--as-group=system:masters', 'get', 'canaries', '-A'], adminKubeconfig);
+    expect(asAdmin.code, asAdmin.stderr).toBe(0);
+    const asWriter = await kc(['--as=ops-console-writer', '--as-group=ops-console:writers', 'apply', '-f', canaryFile], viewerKubeconfig);
+    expect(asWriter.code).not.toBe(0);
+    expect(asWriter.stderr).toMatch(/User "ops-console-reader" cannot/);
+    expect(canary()).toBeUndefined();
+    const users = new Set(kube.impersonations.map((r) => `${r.user} ${r.groups.join(',')}`));
+    expect([...users].sort()).toEqual(['ops-console-reader ops-console:readers', 'ops-console-writer ops-console:writers']);
+  });
+
+  it('refuses callers without a valid token (401) before anything reaches the API server', async () => {
+    kube.impersonations.length = 0;
+    // no credentials at all (kubectl itself would stop to ask for a username first)
+    const anonymous = await httpsGet('/kubeproxy/apis/canaries.flanksource.com/v1/canaries');
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+
+    // a made-up (or revoked) token
+    const file = join(dir, 'bad-token.yaml');
+    const content = parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };
+    content.users[0].user = { username: 'token', password: '0123456789abcdef0123456789abcdef.revoked-or-made-up-secret' };
+    writeFileSync(file, JSON.stringify(content));
+    const bad = await kc(['get', 'canaries', '-A'], file);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/You must be logged in to the server/);
+    expect(kube.impersonations).toHaveLength(0);
+  });
+
+  it('answers 502 with a Status while the API server is unreachable', async () => {
+    const session = (parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: { password: string } }[] }).users[0].user.password;
+    const auth = { authorization: `Basic ${Buffer.from(`token:${session}`).toString('base64')}` };
+    const down = kube.goDown(2);
+    const res = await httpsGet('/kubeproxy/api/v1/namespaces', auth);
+    expect(res.status).toBe(502);
+    expect(JSON.parse(res.body)).toMatchObject({ kind: 'Status', code: 502, message: expect.stringMatching(/cannot be reached/) });
+    await down;
+    expect((await httpsGet('/kubeproxy/api', auth)).status).toBe(200);
+  });
+});
