@@ -38,13 +38,13 @@ function kc(args: string[], input?: string): Promise<{ code: number; stdout: str
 }
 
 /** Polls until `fn` returns a truthy value (no timing is asserted: the test timeout bounds it). */
-async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = 30_000): Promise<T> {
+async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = 30_000): Promise<NonNullable<Exclude<T, false>>> {
   const end = Date.now() + ms;
   let last: unknown;
   while (Date.now() < end) {
     try {
       const v = await fn();
-      if (v) return v;
+      if (v) return v as NonNullable<Exclude<T, false>>;
     } catch (err) {
       last = err;
     }
@@ -215,7 +215,7 @@ describe('console edits of CR-sourced canaries', () => {
     const argo = canaryCr('apps', 'gitops-argo')!;
     const d = await until(async () => {
       const r = await t.app.inject({ method: 'GET', url: `/api/canary/${flux.metadata.uid}`, headers });
-      return r.statusCode === 200 ? r.json() : undefined;
+      return r.statusCode === 200 ? (r.json() as { spec: Record<string, unknown> }) : undefined;
     }, 'the flux canary');
     expect(d).toMatchObject({ managed_by: 'flux', read_only: true, source_link: 'Flux kustomization flux-system/apps' });
     const a = (await t.app.inject({ method: 'GET', url: `/api/canary/${argo.metadata.uid}`, headers })).json();
