@@ -252,6 +252,23 @@ stringData: {password: s3cret}
     expect((api.get('', 'v1', 'services', 'default', 'web') as any).spec.clusterIP).toMatch(/^10\.96\./);
   });
 
+  it('accepts the protobuf bodies of imperative kubectl create commands', async () => {
+    expect((await kubectl(kubeconfig, ['create', 'namespace', 'imperative'])).stdout.trim()).toBe('namespace/imperative created');
+    await kubectl(kubeconfig, ['create', 'configmap', 'cm', '-n', 'imperative', '--from-literal=a=1', '--from-literal=b=2']);
+    await kubectl(kubeconfig, ['create', 'secret', 'generic', 'sec', '-n', 'imperative', '--from-literal=password=pw']);
+    await kubectl(kubeconfig, ['create', 'rolebinding', 'rb', '-n', 'imperative', '--clusterrole=view', '--group=viewers', '--serviceaccount=imperative:bot']);
+    expect(api.get('', 'v1', 'configmaps', 'imperative', 'cm')).toMatchObject({ data: { a: '1', b: '2' }, metadata: { namespace: 'imperative' } });
+    expect(api.get('', 'v1', 'secrets', 'imperative', 'sec')).toMatchObject({ data: { password: Buffer.from('pw').toString('base64') } });
+    expect(api.get('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'imperative', 'rb')).toMatchObject({
+      roleRef: { kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'Group', name: 'viewers' }, { kind: 'ServiceAccount', name: 'bot', namespace: 'imperative' }],
+    });
+    // kinds we cannot decode get a clear 415
+    const deploy = await kubectl(kubeconfig, ['create', 'deployment', 'd', '-n', 'imperative', '--image=x']);
+    expect(deploy.code).not.toBe(0);
+    expect(deploy.stderr).toContain('protobuf is not supported for Deployment');
+  });
+
   it('supports kubectl apply --server-side', async () => {
     const w = (size: number) => JSON.stringify(widget('ssa', { color: 'green', size }));
     expect((await kubectl(kubeconfig, ['apply', '--server-side', '-f', '-'], { input: w(2) })).stdout.trim()).toBe('widget.example.com/ssa serverside-applied');

@@ -15,6 +15,7 @@ import { generate } from 'selfsigned';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { openapiV2, openapiV3GroupVersion, openapiV3Index, v3Key } from './openapi.js';
 import { isObject, type JsonObject } from './patch.js';
+import { decodeKubeProtobuf } from './protobuf.js';
 import { authorize, type Attributes } from './rbac.js';
 import { CRD_GROUP } from './resources.js';
 import { SelectorError, parseFieldSelector, parseLabelSelector } from './selectors.js';
@@ -126,9 +127,16 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
     chunks.push(chunk);
   }
   const type = (req.headers['content-type'] ?? 'application/json').toLowerCase();
-  if (type.includes('protobuf') || type.includes('cbor')) {
-    // typed Go clients (kubectl create ...) try protobuf first and fall back to JSON on 415
-    throw new HttpError(fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`));
+  if (type.includes('protobuf')) {
+    // kubectl's typed clients (kubectl create namespace|configmap|secret|...) send protobuf for built-in kinds
+    try {
+      return decodeKubeProtobuf(Buffer.concat(chunks));
+    } catch (err) {
+      throw new HttpError(fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - ${(err as Error).message}`));
+    }
+  }
+  if (type.includes('cbor')) {
+    throw new HttpError(fail(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml'));
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim()) return undefined;
