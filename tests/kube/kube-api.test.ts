@@ -18,6 +18,8 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from '../support/kube-api/patch.js';
+import { evalPath, humanDuration } from '../support/kube-api/table.js';
 import { helm, kubectl } from '../support/kube-tools.js';
 
 const FIXTURES = join(import.meta.dirname, '../support/kube-api/fixtures');
@@ -523,5 +525,69 @@ subjects:
     expect(res.body.message).toContain('cannot impersonate resource "users"');
     // and without impersonation it is just another RBAC subject
     expect((await raw('GET', '/apis/example.com/v1/widgets', { token: 'plain-token' })).status).toBe(403);
+  });
+});
+
+describe('patch formats and printer paths', () => {
+  it('merge patch: objects merge, null deletes, arrays replace', () => {
+    expect(mergePatch({ a: { b: 1, c: 2 }, l: [1, 2] }, { a: { b: null, d: 3 }, l: [3] })).toEqual({ a: { c: 2, d: 3 }, l: [3] });
+  });
+
+  it('json patch: add/remove/replace/move/copy/test, errors for missing paths', () => {
+    const doc = { spec: { list: ['a', 'b'], x: 1 } };
+    expect(
+      jsonPatch(doc, [
+        { op: 'add', path: '/spec/list/-', value: 'c' },
+        { op: 'remove', path: '/spec/list/0' },
+        { op: 'replace', path: '/spec/x', value: 2 },
+        { op: 'copy', from: '/spec/x', path: '/spec/y' },
+        { op: 'move', from: '/spec/y', path: '/spec/z' },
+        { op: 'test', path: '/spec/z', value: 2 },
+        { op: 'add', path: '/spec/a~1b', value: true },
+      ]),
+    ).toEqual({ spec: { list: ['b', 'c'], x: 2, z: 2, 'a/b': true } });
+    expect(doc.spec.list).toEqual(['a', 'b']); // the input is not modified
+    expect(() => jsonPatch(doc, [{ op: 'remove', path: '/spec/nope' }])).toThrow(/missing path/);
+    expect(() => jsonPatch(doc, [{ op: 'replace', path: '/nope/x', value: 1 }])).toThrow();
+    expect(() => jsonPatch(doc, { op: 'add' })).toThrow(/array/);
+  });
+
+  it('strategic merge patch: merge keys, $patch, $setElementOrder, $retainKeys, $deleteFromPrimitiveList', () => {
+    const live = {
+      metadata: { finalizers: ['a'] },
+      spec: {
+        containers: [
+          { name: 'app', image: 'app:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+          { name: 'side', image: 'side:1' },
+        ],
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } },
+        tolerations: [{ key: 'x' }],
+      },
+    };
+    const out = strategicMergePatch(live, {
+      metadata: { finalizers: ['b'] },
+      spec: {
+        '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }],
+        containers: [{ name: 'app', image: 'app:2', env: [{ name: 'B', $patch: 'delete' }] }, { name: 'new', image: 'n:1' }],
+        strategy: { $retainKeys: ['type'], type: 'Recreate' },
+        tolerations: [{ key: 'y' }],
+      },
+    } as never) as any;
+    expect(out.metadata.finalizers).toEqual(['a', 'b']);
+    expect(out.spec.containers.map((c: { name: string }) => c.name)).toEqual(['side', 'app', 'new']);
+    expect(out.spec.containers[1]).toEqual({ name: 'app', image: 'app:2', env: [{ name: 'A', value: '1' }] });
+    expect(out.spec.strategy).toEqual({ type: 'Recreate' });
+    expect(out.spec.tolerations).toEqual([{ key: 'y' }]); // no merge key: atomic
+    expect((strategicMergePatch(live, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }) as any).metadata.finalizers).toEqual([]);
+    expect((strategicMergePatch(live, { spec: { strategy: { $patch: 'replace', type: 'X' } } }) as any).spec.strategy).toEqual({ type: 'X' });
+  });
+
+  it('evaluates the JSONPath subset of printer columns and renders ages', () => {
+    const obj = { status: { conditions: [{ type: 'Ready', status: 'True' }], 'a.b': 1, list: [5, 6] } };
+    expect(evalPath(obj, '.status.conditions[?(@.type=="Ready")].status')).toBe('True');
+    expect(evalPath(obj, ".status['a.b']")).toBe(1);
+    expect(evalPath(obj, '.status.list[1]')).toBe(6);
+    expect(evalPath(obj, '.status.missing.x')).toBeUndefined();
+    expect([45_000, 330_000, 3 * 3_600_000, 50 * 3_600_000, 800 * 86_400_000].map(humanDuration)).toEqual(['45s', '5m30s', '3h', '2d2h', '2y']);
   });
 });

@@ -66,7 +66,7 @@ export interface KubeApi {
   addToken(token: string, identity: Identity): void;
   get(group: string, version: string, plural: string, namespace: string | undefined, name: string): KubeObject | undefined;
   list(group: string, version: string, plural: string, namespace?: string, labelSelector?: string): KubeObject[];
-  /** Create or replace an object as the admin would (emits watch events); throws on a 4xx. */
+  /** Create or replace an object (status included) as the admin would, emitting watch events; throws on a 4xx. */
   apply(obj: KubeObject): KubeObject;
   /** Delete as the admin would; false when it was not there. */
   remove(group: string, version: string, plural: string, namespace: string | undefined, name: string): boolean;
@@ -623,7 +623,8 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
         ? store.update(def, ns, obj.metadata.name, { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } }, { rvChecked: true })
         : store.create(def, ns, obj);
       if (r.code >= 400) throw new Error(`kube-api apply: ${(r.body as JsonObject).message}`);
-      if (exists && def.statusSubresource && obj.status !== undefined) {
+      // a status in the given object is written too (through the status subresource where there is one)
+      if (def.statusSubresource && obj.status !== undefined) {
         const s = store.update(def, ns, obj.metadata.name, obj, { subresource: 'status', rvChecked: true });
         if (s.code >= 400) throw new Error(`kube-api apply status: ${(s.body as JsonObject).message}`);
         return s.body as KubeObject;
