@@ -253,6 +253,24 @@ describe('what evidence points at', () => {
   });
 });
 
+describe('responder progress', () => {
+  it('a person responder is acknowledged by their comment; all are resolved, then closed, with the incident', async () => {
+    const inc = await newIncident();
+    const root = await newHypothesis(inc);
+    const person = body(await call(commander, 'POST', 'responders?select=id', { incident_id: inc, type: 'person', person_id: responder.id }, rep))[0].id;
+    const other = body(await call(commander, 'POST', 'responders?select=id', { incident_id: inc, type: 'person', person_id: viewer.id }, rep))[0].id;
+    const times = async (id: string) => (await t.db.query('SELECT acknowledged, resolved, closed FROM responders WHERE id = $1', [id])).rows[0];
+    expect(await times(person)).toEqual({ acknowledged: null, resolved: null, closed: null });
+    await call(responder, 'POST', 'comments', { incident_id: inc, hypothesis_id: root, comment: 'on it' });
+    expect((await times(person)).acknowledged).not.toBeNull();
+    expect((await times(other)).acknowledged).toBeNull();
+    await call(commander, 'PATCH', `incidents?id=eq.${inc}`, { status: 'resolved' });
+    expect(await times(other)).toMatchObject({ acknowledged: expect.any(Date), resolved: expect.any(Date), closed: null });
+    await call(commander, 'PATCH', `incidents?id=eq.${inc}`, { status: 'closed' });
+    expect((await times(person)).closed).not.toBeNull();
+  });
+});
+
 describe('timeline: every event name of spec §4, written by the server with the acting person', () => {
   it('writes each event once, by whoever did it', async () => {
     const teamId = (await t.db.query(
@@ -355,10 +373,13 @@ describe('live updates', () => {
       const res = await call(responder, 'POST', 'comments', { incident_id: inc, hypothesis_id: root, comment: 'live' });
       expect(res.statusCode).toBe(201);
       const wanted = (rel: string) => seen.some((e) => e.type === 'change' && e.relation === rel && e.ids?.includes(inc));
-      for (let i = 0; i < 100 && !(wanted('incidents') && wanted('incident_histories')); i++) await new Promise((r) => setTimeout(r, 20));
+      const comment = () => seen.some((e) => e.type === 'change' && e.relation === 'comments');
+      for (let i = 0; i < 250 && !(wanted('incidents') && wanted('incident_histories') && comment()); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       expect(wanted('incidents')).toBe(true);
       expect(wanted('incident_histories')).toBe(true);
-      expect(seen.some((e) => e.type === 'change' && e.relation === 'comments')).toBe(true);
+      expect(comment()).toBe(true);
     } finally {
       unsubscribe();
     }
