@@ -18,7 +18,7 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
-import { jsonPatch, mergePatch, strategicMergePatch } from '../support/kube-api/patch.js';
+import { jsonPatch, mergePatch, strategicMergePatch, type JsonObject } from '../support/kube-api/patch.js';
 import { evalPath, humanDuration } from '../support/kube-api/table.js';
 import { helm, kubectl } from '../support/kube-tools.js';
 
@@ -553,7 +553,7 @@ describe('patch formats and printer paths', () => {
   });
 
   it('strategic merge patch: merge keys, $patch, $setElementOrder, $retainKeys, $deleteFromPrimitiveList', () => {
-    const live = {
+    const live: JsonObject = {
       metadata: { finalizers: ['a'] },
       spec: {
         containers: [
