@@ -248,6 +248,18 @@ describe('writing hypotheses, evidences and comments (spec §7)', () => {
     ]);
   });
 
+  it('POST evidences with the fields of spec §7 (client id, evidence payload, definition of done, script, done)', async () => {
+    const { hypothesis } = await createSequence(commander, 'Evidence fields');
+    const id = '0190f0a0-0000-4000-8000-00000000e001';
+    const payload = {
+      id, hypothesis_id: hypothesis.id, type: 'log', description: 'selected lines', definition_of_done: true, script: 'true', done: false,
+      evidence: { lines: [{ message: 'a' }, { message: 'b' }], selected_lines: { 1: true }, start: '1h', includeMessages: true },
+    };
+    const res = await call(responder, 'POST', 'evidences?select=*', payload, { prefer: 'return=representation' });
+    expect(res.statusCode, res.payload).toBe(201);
+    expect(body(res)[0]).toMatchObject({ ...payload, created_by: responder.id });
+  });
+
   it('POST /comments and DELETE comments by hypothesis', async () => {
     const { incident, hypothesis } = await createSequence(commander, 'Comments');
     const mention = `@[Cora Tester](user:${commander.id}) have a look`;
