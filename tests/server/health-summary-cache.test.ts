@@ -55,16 +55,30 @@ describe('FleetSummaryCache', () => {
     expect(gunzipSync(e.gzip).equals(e.json)).toBe(true);
   });
 
-  it('after new results, rebuilds once the answer is refreshMs old, not before', async () => {
+  it('after new results, rebuilds once the answer is refreshMs old, not before, serving it meanwhile', async () => {
     const s = setup();
     expect(await s.read()).toBe(1);
     s.tick(1_000);
     s.cache.changed();
     expect(await s.read()).toBe(1);
+    expect(s.build).toHaveBeenCalledTimes(1);
     s.tick(2_000);
+    // 3 s old: a rebuild starts, and this request still gets the current answer
+    expect(await s.read()).toBe(1);
+    expect(s.build).toHaveBeenCalledTimes(2);
+    await s.cache.settled();
     expect(await s.read()).toBe(2);
     // nothing changed since: the new answer stays
     s.tick(10_000);
+    expect(await s.read()).toBe(2);
+    expect(s.build).toHaveBeenCalledTimes(2);
+  });
+
+  it('waits for the rebuild when the changed answer is over 2 x refreshMs old', async () => {
+    const s = setup();
+    expect(await s.read()).toBe(1);
+    s.tick(10_000);
+    s.cache.changed();
     expect(await s.read()).toBe(2);
   });
 
@@ -75,7 +89,7 @@ describe('FleetSummaryCache', () => {
     expect(await s.read()).toBe(2);
     // a build in flight when the change happened does not count either
     s.holdBuilds();
-    s.tick(70_000);
+    s.cache.invalidate();
     const before = s.read();
     await Promise.resolve();
     s.cache.invalidate();
@@ -89,7 +103,13 @@ describe('FleetSummaryCache', () => {
   it('rebuilds past maxAgeMs even when no change was seen', async () => {
     const s = setup();
     expect(await s.read()).toBe(1);
-    s.tick(60_000);
+    s.tick(59_999);
+    expect(await s.read()).toBe(1);
+    expect(s.build).toHaveBeenCalledTimes(1);
+    s.tick(1);
+    expect(await s.read()).toBe(1);
+    expect(s.build).toHaveBeenCalledTimes(2);
+    await s.cache.settled();
     expect(await s.read()).toBe(2);
   });
 

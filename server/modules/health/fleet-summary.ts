@@ -41,12 +41,13 @@ interface Slot {
  *   replica): answers built before are never served again; the next request waits for a new build. So a new check
  *   appears, and a deleted one disappears, at once.
  * - `changed()` (new results, from this replica's scheduler, Run Now, pushes, or other replicas' live-update
- *   events): the answer is rebuilt on the next request once it is `refreshMs` (3 s) old. Status and uptime in the
- *   whole-fleet list are therefore at most about 3 s (plus one build) behind the newest result, and a browser that
- *   refetched within those 3 s sees the result on its next refetch. Filtered and one-check summaries are computed
- *   on demand and never stale.
- * - Whatever happens unseen (another replica without the event bus, the precomputed window stats refreshed every
- *   minute) shows within `maxAgeMs` (60 s).
+ *   events): once the answer is `refreshMs` (3 s) old, a request starts a rebuild; while it runs, requests get the
+ *   current answer if it is under 2 x refreshMs (6 s) old, else they wait for the build. So status and uptime in the
+ *   whole-fleet list are at most 6 s behind the newest result (typically 3 s plus one build, ~0.2-0.5 s at 10,000
+ *   checks), and a result that lands just after a build shows from the next request 3 s later. Filtered and
+ *   one-check summaries are computed on demand and never stale.
+ * - Whatever happens unseen (the precomputed window stats refreshed every minute; another replica's writes if the
+ *   event bus is down) is picked up by a rebuild once the answer is `maxAgeMs` (60 s) old, served meanwhile.
  * Builds are single-flight: concurrent requests for one key share one build.
  */
 export class FleetSummaryCache {
@@ -92,11 +93,23 @@ export class FleetSummaryCache {
       }
     }
     const e = slot.entry;
-    if (e && slot.generation === this.generation) {
-      const age = this.now() - e.builtAt;
-      if (age < this.maxAgeMs && (slot.seq === this.seq || age < this.refreshMs)) return e;
+    if (!e || slot.generation !== this.generation) return this.rebuild(key, slot);
+    const age = this.now() - e.builtAt;
+    const changed = slot.seq !== this.seq;
+    if (changed ? age < this.refreshMs : age < this.maxAgeMs) return e;
+    // Rebuild, and meanwhile answer with what there is when that is at most 2 x refreshMs old (or nothing is
+    // known to have changed): under steady requests nobody waits for a build, and status stays within ~6 s.
+    const next = this.rebuild(key, slot);
+    if (!changed || age < 2 * this.refreshMs) {
+      next.catch(() => undefined); // logged by the request that waits for a build, if any
+      return e;
     }
-    return this.rebuild(key, slot);
+    return next;
+  }
+
+  /** Resolves once no build is under way (tests; a caller that must see every started build land). */
+  async settled(): Promise<void> {
+    for (const slot of this.slots.values()) await slot.building?.promise.catch(() => undefined);
   }
 
   private rebuild(key: string, slot: Slot): Promise<ReadyBody> {
