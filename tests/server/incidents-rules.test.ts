@@ -271,6 +271,40 @@ describe('responder progress', () => {
   });
 });
 
+describe('definition of done: Automatic (a script over the evidence)', () => {
+  const settle = async (id: string, until: (r: { done: boolean | null; script_result: string | null }) => boolean) => {
+    for (let i = 0; i < 250; i++) {
+      const row = (await t.db.query('SELECT done, script_result FROM evidences WHERE id = $1', [id])).rows[0];
+      if (until(row)) return row;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return (await t.db.query('SELECT done, script_result FROM evidences WHERE id = $1', [id])).rows[0];
+  };
+
+  it('a check evidence is done once its script finds the check healthy; errors are shown in script_result', async () => {
+    const inc = await newIncident();
+    const root = await newHypothesis(inc);
+    const canary = (await t.db.query(`INSERT INTO canaries (name, namespace, spec) VALUES ('dod', 'default', '{}') RETURNING id`)).rows[0].id;
+    const check = (await t.db.query(
+      `INSERT INTO checks (canary_id, type, name, status) VALUES ($1, 'http', 'dod-check', 'unhealthy') RETURNING id`, [canary])).rows[0].id;
+    const ev = body(await call(responder, 'POST', 'evidences?select=id', {
+      hypothesis_id: root, type: 'check', check_id: check, definition_of_done: true, script: "check.status == 'healthy'",
+    }, rep))[0].id;
+    expect(await settle(ev, (r) => r.script_result !== null)).toEqual({ done: false, script_result: 'false' });
+
+    await t.db.query(`UPDATE checks SET status = 'healthy' WHERE id = $1`, [check]);
+    await t.app.events.publish({ relation: 'checks', ids: [check] }); // as the check runner announces new results
+    expect(await settle(ev, (r) => r.done === true)).toEqual({ done: true, script_result: 'true' });
+
+    const bad = body(await call(responder, 'POST', 'evidences?select=id', {
+      hypothesis_id: root, type: 'log', definition_of_done: true, script: 'check.status ==',
+    }, rep))[0].id;
+    const row = await settle(bad, (r) => r.script_result !== null);
+    expect(row.done).toBe(false);
+    expect(row.script_result).toMatch(/^error: /);
+  });
+});
+
 describe('timeline: every event name of spec §4, written by the server with the acting person', () => {
   it('writes each event once, by whoever did it', async () => {
     const teamId = (await t.db.query(

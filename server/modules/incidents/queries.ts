@@ -101,3 +101,42 @@ export async function requeue(db: Queryable, id: string): Promise<boolean> {
   );
   return (rowCount ?? 0) > 0;
 }
+
+/** A definition-of-done evidence whose script has not (yet) found it done, with what the script may read. */
+export interface DodEvidence {
+  id: string;
+  script: string;
+  type: string;
+  description: string;
+  evidence: unknown;
+  properties: unknown;
+  /** The check's summary row (status, uptime, latency, labels...) for check evidence, else null. */
+  check: Record<string, unknown> | null;
+  incident: Record<string, unknown>;
+}
+
+/** Open incidents' definition-of-done evidences with a script that are not done yet. */
+export async function dodToEvaluate(db: Queryable, limit: number): Promise<DodEvidence[]> {
+  const { rows } = await db.query<DodEvidence>(
+    `SELECT e.id, e.script, e.type, e.description, e.evidence, e.properties,
+       (SELECT to_jsonb(c) FROM check_summary c WHERE c.id = e.check_id) AS "check",
+       jsonb_build_object('id', i.id, 'incident_id', i.incident_id, 'title', i.title, 'status', i.status,
+         'severity', i.severity, 'type', i.type) AS incident
+     FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id JOIN incidents i ON i.id = h.incident_id
+     WHERE e.definition_of_done AND e.script IS NOT NULL AND btrim(e.script) <> '' AND e.done IS NOT TRUE
+       AND i.status <> 'closed'
+     ORDER BY e.updated_at
+     LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** Records a script's outcome; touches the row (and its updated_at) only when something changed. */
+export async function recordDod(db: Queryable, id: string, done: boolean, result: string): Promise<void> {
+  await db.query(
+    `UPDATE evidences SET done = $2, script_result = $3
+     WHERE id = $1 AND (done IS DISTINCT FROM $2 OR script_result IS DISTINCT FROM $3)`,
+    [id, done, result],
+  );
+}

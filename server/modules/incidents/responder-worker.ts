@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { sendEmail } from './mailer.js';
+import { Sweeper } from './sweeper.js';
 import { claimPending, finishDelivery, findSmtpConnection, type ClaimedResponder } from './queries.js';
 
 export interface ResponderWorkerOptions {
@@ -22,54 +23,29 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
  * across replicas; a delivery is attempted once per claim (a crash mid-send may retry it after `staleSeconds`).
  */
 export class ResponderWorker {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = true;
+  private readonly sweeper: Sweeper;
 
-  constructor(private readonly opts: ResponderWorkerOptions) {}
+  constructor(private readonly opts: ResponderWorkerOptions) {
+    this.sweeper = new Sweeper((stopped) => this.sweep(stopped), opts.sweepMs ?? 30_000,
+      (err) => opts.log.warn({ err }, 'responders: delivery sweep failed'));
+  }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.opts.sweepMs ?? 30_000);
-    this.timer.unref();
-    this.kick();
+    this.sweeper.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 
-  /** Runs a sweep now, or right after the one in progress. */
+  /** Looks for pending responders now (or right after the pass in progress). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.sweep()
-      .catch((err) => this.opts.log.warn({ err }, 'responders: delivery sweep failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.sweeper.kick();
   }
 
-  /** Resolves when no sweep is running (tests and shutdown). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private async sweep(): Promise<void> {
+  private async sweep(stopped: () => boolean): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (stopped()) return;
       const batch = await claimPending(this.opts.db, BATCH, this.opts.staleSeconds ?? 600);
       for (const r of batch) await this.deliver(r);
       if (batch.length < BATCH) return;
