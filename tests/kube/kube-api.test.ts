@@ -341,6 +341,23 @@ describe('client-node against the server', () => {
     expect(table.stdout).toMatch(/^st-1\s+red\s+5\s+Ready\s+\d+s/);
   });
 
+  it('holds a deletion until the last finalizer is removed; generateName; deletecollection', async () => {
+    const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+    await custom.createNamespacedCustomObject({ ...W, namespace: 'default', body: { ...widget('fin-1', { color: 'red' }), metadata: { name: 'fin-1', finalizers: ['example.com/keep'] } } });
+    await custom.deleteNamespacedCustomObject({ ...W, namespace: 'default', name: 'fin-1' });
+    const pending = api.get(W.group, W.version, W.plural, 'default', 'fin-1');
+    expect(pending?.metadata.deletionTimestamp).toMatch(/^\d{4}-/);
+    await custom.patchNamespacedCustomObject({ ...W, namespace: 'default', name: 'fin-1', body: { metadata: { finalizers: null } } }, merge);
+    expect(api.get(W.group, W.version, W.plural, 'default', 'fin-1')).toBeUndefined();
+
+    const generated = (await custom.createNamespacedCustomObject({ ...W, namespace: 'default', body: { ...widget('', { color: 'red' }), metadata: { generateName: 'gen-', labels: { batch: 'x' } } } })) as any;
+    expect(generated.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
+    await custom.createNamespacedCustomObject({ ...W, namespace: 'default', body: { ...widget('', { color: 'red' }), metadata: { generateName: 'gen-', labels: { batch: 'x' } } } });
+    expect(api.list(W.group, W.version, W.plural, 'default', 'batch=x')).toHaveLength(2);
+    await raw('DELETE', '/apis/example.com/v1/namespaces/default/widgets?labelSelector=batch%3Dx');
+    expect(api.list(W.group, W.version, W.plural, 'default', 'batch=x')).toHaveLength(0);
+  });
+
   it('filters lists with label and field selectors', async () => {
     const ns = 'selectors';
     await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: ns } } });

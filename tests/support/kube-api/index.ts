@@ -237,6 +237,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
   const sockets = new Set<Socket>();
   let dropTimer: NodeJS.Timeout | undefined;
   let down = false;
+  let stopped = false;
 
   if (opts.crdsDir) await loadDir(store, opts.crdsDir);
 
@@ -652,6 +653,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       down = true;
       await closeServer();
       await new Promise((r) => setTimeout(r, seconds * 1000));
+      if (stopped) return; // stop() was called meanwhile: stay down
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
@@ -662,6 +664,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       down = false;
     },
     async stop() {
+      stopped = true;
       if (dropTimer) clearInterval(dropTimer);
       if (!down) await closeServer();
     },
