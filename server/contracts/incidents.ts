@@ -132,3 +132,7 @@ const Row = z.looseObject({ id: z.string() });
 /** Result of create_incident (`evidence` null without one) and of link_to_incident (no `incident`). */
 export const CreateIncidentResult = z.object({ incident: Row, hypothesis: Row, evidence: Row.nullable() });
 export const LinkToIncidentResult = z.object({ hypothesis: Row, evidence: Row });
+
+/** POST /api/incidents/responders/:id/resend (202): the team responder is queued for delivery again. */
+export const ResendResponderResult = z.object({ id: z.string(), delivery_status: z.literal('pending') });
+export type ResendResponderResult = z.infer<typeof ResendResponderResult>;

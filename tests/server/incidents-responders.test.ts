@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResendResponderResult } from '../../server/contracts/incidents.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
 // An email responder really goes out: a real SMTP server (smtp-server) listens on loopback, a connection of type
@@ -151,6 +152,7 @@ describe('email responders', () => {
     await t.db.query(`UPDATE connections SET password = 'right-password' WHERE name = 'bad-mail'`);
     const res = await t.app.inject({ method: 'POST', url: `/api/incidents/responders/${id}/resend`, headers: who.headers });
     expect(res.statusCode, res.payload).toBe(202);
+    expect(ResendResponderResult.parse(JSON.parse(res.payload))).toEqual({ id, delivery_status: 'pending' });
     expect((await settled(id)).delivery_status).toBe('sent');
     expect(inbox).toHaveLength(count + 1);
     expect(inbox.at(-1)!.to).toEqual(['named@example.test']);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
+import type { ResendResponderResult } from '../../contracts/incidents.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { parseId } from '../../lib/validation.js';
 import { DodEvaluator } from './dod-evaluator.js';
@@ -45,7 +46,7 @@ export const incidentsRoutes: FastifyPluginAsync<IncidentsRoutesOptions> = async
       const id = parseId(req.params.id, 'responder id');
       if (!(await requeue(app.db, id))) throw new NotFoundError('team responder', id);
       worker.kick();
-      return reply.status(202).send({ id, delivery_status: 'pending' });
+      return reply.status(202).send({ id, delivery_status: 'pending' } satisfies ResendResponderResult);
     },
   );
 };
