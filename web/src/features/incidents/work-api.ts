@@ -168,6 +168,8 @@ export const Responder = z.object({
   acknowledged: z.string().nullish(),
   resolved: z.string().nullish(),
   closed: z.string().nullish(),
+  delivery_status: z.string().nullish(),
+  delivery_error: z.string().nullish(),
   team: TeamRef.nullish(),
   person: PersonRef.nullish(),
 });

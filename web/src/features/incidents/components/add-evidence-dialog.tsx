@@ -72,7 +72,8 @@ export interface AddEvidenceDialogProps {
   incidentId: string;
   currentUserId: string;
   hypothesis: Pick<Hypothesis, 'id' | 'title'>;
-  onClose: () => void;
+  /** `true` when something was added. */
+  onClose: (added?: boolean) => void;
 }
 
 /** Adds evidence of any type to a hypothesis; the fields follow the type. */
@@ -94,11 +95,11 @@ export function AddEvidenceDialog({ incidentId, currentUserId, hypothesis, onClo
   return (
     <FormDialog
       open
-      onOpenChange={(o) => !o && onClose()}
+      onOpenChange={(o) => !o && onClose(false)}
       title={`Add evidence to “${hypothesis.title}”`}
       size="medium"
       form={form}
-      onSubmit={(v) => create.mutate({ hypothesis_id: hypothesis.id, ...(evidenceBody(v, checkName ?? q) as { type: string; description: string }) }, { onSuccess: onClose })}
+      onSubmit={(v) => create.mutate({ hypothesis_id: hypothesis.id, ...(evidenceBody(v, checkName ?? q) as { type: string; description: string }) }, { onSuccess: () => onClose(true) })}
       submitLabel="Add"
       busy={create.isPending}
       busyLabel="Adding…"

@@ -32,8 +32,10 @@ export function describeEvent(e: HistoryEntry): string {
       return `${who} commented${e.comment ? ` ${quote(commentText(e.comment.comment))}` : e.description ? ` ${quote(commentText(e.description))}` : ''}`;
     case 'hypothesis.created':
       return `${who} added the hypothesis ${quote(e.hypothesis?.title ?? e.description)}`;
-    case 'hypothesis.status_updated':
-      return `${who} changed a hypothesis${e.description ? `: ${lowerFirst(e.description)}` : ''}`;
+    case 'hypothesis.status_updated': {
+      const title = e.hypothesis?.title ?? e.description?.match(/^Hypothesis (.*) changed from/)?.[1];
+      return `${who} changed the status of ${title ? quote(title) : 'a hypothesis'}${statusPart(e.description)}`;
+    }
     case 'evidence.created':
       return `${who} attached evidence ${quote(e.evidence?.description || e.description)}`;
     case 'evidence.done_definition_added':
@@ -48,7 +50,7 @@ function lowerFirst(s: string) {
 }
 
 function statusPart(description: string | null | undefined) {
-  const m = description?.match(/from (\w+) to (\w+)/i);
+  const m = description?.match(/from (\w+) to (\w+)$/i);
   return m ? ` from ${m[1]} to ${m[2]}` : description ? `: ${description}` : '';
 }
 

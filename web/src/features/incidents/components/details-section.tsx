@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Button, makeStyles, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { Badge, Button, makeStyles, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { Add16Regular, Delete16Regular } from '@fluentui/react-icons';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { PersonAvatar } from '../../../components/status/person-avatars';
-import { formatDateTime, formatDuration } from '../../../lib/format';
+import { formatAge, formatDateTime, formatDuration } from '../../../lib/format';
 import type { Incident, PersonRef } from '../api';
 import { humanize, RESPONDER_TYPE_LABELS, type ResponderType } from '../model';
 import { useDeleteResponder, useResponders, type Responder } from '../work-api';
@@ -12,6 +12,15 @@ import { ResponderWizard } from './responder-wizard';
 
 /** Spec 000 §9: the details panel's priority when the incident has none of its own. */
 const DEFAULT_PRIORITY = 'High';
+
+/** What happened to a team responder's notification (the server sends email, records the other types). */
+const DELIVERY_COLORS: Record<string, 'success' | 'danger' | 'informative' | 'warning'> = {
+  sent: 'success',
+  failed: 'danger',
+  pending: 'warning',
+  sending: 'warning',
+  recorded: 'informative',
+};
 
 const useStyles = makeStyles({
   grid: { display: 'grid', gridTemplateColumns: '110px minmax(0, 1fr)', rowGap: tokens.spacingVerticalS, columnGap: tokens.spacingHorizontalM, margin: 0, alignItems: 'center' },
@@ -36,7 +45,9 @@ function useDuration(start: string, end: string | null | undefined): string {
     return () => clearInterval(t);
   }, [end]);
   const to = end ? new Date(end).getTime() : now;
-  return formatDuration(Math.max(0, to - new Date(start).getTime()));
+  const ms = Math.max(0, to - new Date(start).getTime());
+  // whole seconds: "1.21s" reads like a latency, not the age of an incident
+  return ms < 60_000 ? `${Math.floor(ms / 1000)}s` : formatDuration(ms);
 }
 
 /** Spec 000 §4 responder progress: Created, Acknowledged, Resolved, Closed, each with its time once reached. */
@@ -51,8 +62,8 @@ function ResponderProgress({ r }: { r: Responder }) {
   return (
     <ol className={s.progress} aria-label="Progress">
       {steps.map(([label, at]) => (
-        <li key={label} className={`${s.step} ${at ? s.stepDone : ''}`} title={at ? formatDateTime(at) : 'Not yet'}>
-          {label}{at ? ` ${formatDateTime(at)}` : ''}
+        <li key={label} className={`${s.step} ${at ? s.stepDone : ''}`} title={at ? `${label} ${formatDateTime(at)}` : `Not ${label.toLowerCase()} yet`}>
+          {label}{at ? ` · ${formatAge(at)}` : ''}
         </li>
       ))}
     </ol>
@@ -116,6 +127,13 @@ export function DetailsSection({ incident, canWrite, currentUser }: { incident: 
                     <Text size={200} className={s.muted}>
                       {RESPONDER_TYPE_LABELS[(r.properties?.responderType as ResponderType) ?? 'person'] ?? humanize(String(r.properties?.responderType ?? r.type))}
                     </Text>
+                    {r.delivery_status && r.delivery_status !== 'none' && (
+                      <Tooltip content={r.delivery_error ?? `Notification ${r.delivery_status}`} relationship="description">
+                        <Badge size="small" appearance="tint" shape="rounded" color={DELIVERY_COLORS[r.delivery_status] ?? 'informative'} style={{ marginInlineStart: 6 }}>
+                          {r.delivery_status}
+                        </Badge>
+                      </Tooltip>
+                    )}
                     {canWrite && (
                       <Tooltip content="Remove responder" relationship="label">
                         <Button appearance="subtle" size="small" icon={<Delete16Regular />} aria-label={`Remove responder ${responderName(r)}`} onClick={() => setDeleting(r)} />

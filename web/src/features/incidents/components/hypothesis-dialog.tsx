@@ -16,7 +16,8 @@ export interface HypothesisDialogProps {
   /** The node it goes under (absent for a root hypothesis). */
   parent?: Pick<Hypothesis, 'id' | 'title'>;
   type: HypothesisType;
-  onClose: () => void;
+  /** `true` when something was added. */
+  onClose: (added?: boolean) => void;
 }
 
 /** Adds a root hypothesis, a factor under a root, or a solution under a factor (status possible by default). */
@@ -32,10 +33,10 @@ export function HypothesisDialog({ incidentId, currentUserId, parent, type, onCl
   return (
     <FormDialog
       open
-      onOpenChange={(o) => !o && onClose()}
+      onOpenChange={(o) => !o && onClose(false)}
       title={parent ? `${label} to “${parent.title}”` : label}
       form={form}
-      onSubmit={(v) => create.mutate({ parent_id: parent?.id ?? null, type, title: v.title, status: v.status }, { onSuccess: onClose })}
+      onSubmit={(v) => create.mutate({ parent_id: parent?.id ?? null, type, title: v.title, status: v.status }, { onSuccess: () => onClose(true) })}
       submitLabel="Add"
       busy={create.isPending}
       busyLabel="Adding…"

@@ -213,10 +213,28 @@ export function HypothesisNode(props: HypothesisNodeProps) {
         </div>
       )}
       {adding === 'child' && next && (
-        <HypothesisDialog incidentId={incident.id} currentUserId={currentUser.id} parent={h} type={next} onClose={() => setAdding(null)} />
+        <HypothesisDialog
+          incidentId={incident.id}
+          currentUserId={currentUser.id}
+          parent={h}
+          type={next}
+          onClose={(added) => {
+            setAdding(null);
+            // show what was just added
+            if (added) setOpen(true);
+          }}
+        />
       )}
       {adding === 'evidence' && (
-        <AddEvidenceDialog incidentId={incident.id} currentUserId={currentUser.id} hypothesis={h} onClose={() => setAdding(null)} />
+        <AddEvidenceDialog
+          incidentId={incident.id}
+          currentUserId={currentUser.id}
+          hypothesis={h}
+          onClose={(added) => {
+            setAdding(null);
+            if (added) setOpen(true);
+          }}
+        />
       )}
       {deleting && (
         <AppDialog

@@ -1,4 +1,4 @@
-import { makeStyles, Tag, TagGroup, Text, tokens } from '@fluentui/react-components';
+import { Badge, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Organization16Regular } from '@fluentui/react-icons';
 import type { Incident } from '../api';
 
@@ -15,6 +15,7 @@ const useStyles = makeStyles({
     overflowX: 'auto',
   },
   label: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold },
+  list: { display: 'flex', gap: tokens.spacingHorizontalS, listStyle: 'none', margin: 0, padding: 0 },
 });
 
 /** The components named by the incident's topology evidence, once each. */
@@ -39,11 +40,13 @@ export function TopologyStrip({ incident }: { incident: Incident }) {
   return (
     <section className={s.root} aria-label="Affected components">
       <Text size={200} className={s.label}>Components</Text>
-      <TagGroup aria-label="Components">
+      <ul className={s.list} aria-label="Components">
         {components.map((c) => (
-          <Tag key={c.id} value={c.id} size="small" appearance="brand" icon={<Organization16Regular />}>{c.name}</Tag>
+          <li key={c.id}>
+            <Badge size="large" appearance="tint" color="brand" shape="rounded" icon={<Organization16Regular />}>{c.name}</Badge>
+          </li>
         ))}
-      </TagGroup>
+      </ul>
     </section>
   );
 }
