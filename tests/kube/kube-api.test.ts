@@ -271,6 +271,17 @@ stringData: {password: s3cret}
     expect(deploy.stderr).toContain('protobuf is not supported for Deployment');
   });
 
+  it('kubectl wait follows a streaming list (sendInitialEvents + initial-events-end bookmark) to a status change', async () => {
+    api.apply(widget('waited', { color: 'red' }) as any);
+    const watchesBefore = api.openWatches();
+    const waiting = kubectl(kubeconfig, ['wait', '--for=jsonpath={.status.phase}=Ready', 'widget/waited', '--timeout=20s']);
+    await eventually(() => api.openWatches() > watchesBefore, 'kubectl wait watching');
+    api.apply({ ...widget('waited', { color: 'red' }), status: { phase: 'Ready' } } as any);
+    const done = await waiting;
+    expect(done.stderr).toBe('');
+    expect(done.stdout.trim()).toBe('widget.example.com/waited condition met');
+  });
+
   it('supports kubectl apply --server-side', async () => {
     const w = (size: number) => JSON.stringify(widget('ssa', { color: 'green', size }));
     expect((await kubectl(kubeconfig, ['apply', '--server-side', '-f', '-'], { input: w(2) })).stdout.trim()).toBe('widget.example.com/ssa serverside-applied');

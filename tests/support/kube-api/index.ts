@@ -475,9 +475,18 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     };
     req.on('close', () => w.close());
     res.on('close', () => w.close());
-    if (rvParam === '' || rvParam === '0') {
+    const sendInitialEvents = q.get('sendInitialEvents') === 'true';
+    if (sendInitialEvents || rvParam === '' || rvParam === '0') {
       // no version: the current state as ADDED events, then changes (what the real server does)
       for (const { obj } of store.select(def, ns, q.get('labelSelector'), q.get('fieldSelector'))) w.send('ADDED', obj);
+      if (sendInitialEvents) {
+        // streaming list (client-go's WatchListClient, e.g. kubectl wait): a bookmark marks the end of the state
+        w.send('BOOKMARK', {
+          apiVersion: gv,
+          kind: def.kind,
+          metadata: { name: '', resourceVersion: store.resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } },
+        });
+      }
     } else {
       const rv = Number(rvParam);
       if (!Number.isFinite(rv)) {

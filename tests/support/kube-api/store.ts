@@ -489,6 +489,9 @@ export class Store {
     const key = `${ns}/${name}`;
     const current = this.bucket(def).get(key);
     if (!current) return notFound(def, name);
+    if (def.group === '' && def.plural === 'namespaces' && ['default', 'kube-system', 'kube-public'].includes(name)) {
+      return fail(403, 'Forbidden', `namespaces "${name}" is forbidden: this namespace may not be deleted`, { name, kind: 'namespaces' });
+    }
     const pre = isObject(options?.preconditions ?? null) ? (options!.preconditions as JsonObject) : undefined;
     if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) return conflict(def, name);
     if (pre?.uid && pre.uid !== current.metadata.uid) {
