@@ -180,6 +180,17 @@ spec:
               type: object
               properties:
                 level: {type: integer, maximum: 10}
+    - name: v1beta1
+      served: true
+      storage: false
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                level: {type: integer}
 `;
     expect((await kubectl(kubeconfig, ['apply', '-f', '-'], { input: crd })).stdout.trim()).toBe(
       'customresourcedefinition.apiextensions.k8s.io/gadgets.example.org created',
@@ -191,6 +202,9 @@ spec:
     expect(tooHigh.stderr).toContain('spec.level');
     const got = await kubectl(kubeconfig, ['get', 'gadgets', '-o', 'jsonpath={.items[*].spec.level}']);
     expect(got.stdout).toBe('3');
+    // every served version reads the same stored object (no conversion: only apiVersion differs)
+    expect((await raw('GET', '/apis/example.org/v1beta1/gadgets/g1')).body).toMatchObject({ apiVersion: 'example.org/v1beta1', spec: { level: 3 } });
+    expect((await raw('GET', '/apis')).body.groups.find((g: { name: string }) => g.name === 'example.org').preferredVersion.version).toBe('v1alpha1');
     // deleting the CRD takes its resources and its discovery entry along
     await kubectl(kubeconfig, ['delete', 'crd', 'gadgets.example.org']);
     expect((await raw('GET', '/apis/example.org/v1alpha1/gadgets')).status).toBe(404);
