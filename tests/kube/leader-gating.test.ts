@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
     const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
+    if (v) return v as T;
   }
   throw new Error(`timed out waiting for ${what}`);
 }

@@ -36,7 +36,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 40_000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
     const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
+    if (v) return v as T;
   }
   throw new Error(`timed out waiting for ${what}\n${procs.map((p) => `--- ${p.name} ---\n${p.output.slice(-2000)}`).join('\n')}`);
 }
