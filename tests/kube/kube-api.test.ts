@@ -361,6 +361,14 @@ describe('client-node against the server', () => {
     const statusPatch = (await custom.patchNamespacedCustomObjectStatus({ ...W, namespace: 'default', name: 'st-1', body: { status: { message: 'ok' } } }, merge)) as any;
     expect(statusPatch.status).toEqual({ phase: 'Ready', message: 'ok' });
     expect(statusPatch.metadata.generation).toBe(2);
+    // string formats are checked (date-time here), like the apiextensions validator does
+    const badTime = await statusOf(custom.patchNamespacedCustomObjectStatus({ ...W, namespace: 'default', name: 'st-1', body: { status: { lastCheck: 'yesterday' } } }, merge));
+    expect(badTime).toMatchObject({ code: 422 });
+    expect(badTime.message).toContain('status.lastCheck: Invalid value: "yesterday": status.lastCheck in body must be of type date-time');
+    await custom.patchNamespacedCustomObjectStatus({ ...W, namespace: 'default', name: 'st-1', body: { status: { lastCheck: '2026-01-02T03:04:05.123456Z' } } }, merge);
+    // label syntax is checked on every kind
+    const badLabel = await statusOf(custom.patchNamespacedCustomObject({ ...W, namespace: 'default', name: 'st-1', body: { metadata: { labels: { ok: 'not ok!' } } } }, merge));
+    expect(badLabel).toMatchObject({ code: 422, reason: 'Invalid' });
     // the table shows the status column
     const table = await kubectl(kubeconfig, ['get', 'widget', 'st-1', '--no-headers']);
     expect(table.stdout).toMatch(/^st-1\s+red\s+5\s+Ready\s+\d+s/);

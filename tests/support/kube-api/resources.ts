@@ -2,6 +2,7 @@
  * The resources the server hosts: a fixed set of built-in kinds plus whatever CustomResourceDefinitions register,
  * and the structural-schema handling of custom resources (defaulting, pruning, validation with ajv).
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isObject, type Json, type JsonObject } from './patch.js';
 import type { KubeObject, PrinterColumn, ResourceDef } from './types.js';
@@ -80,6 +81,33 @@ export function invalidName(name: unknown, label = false): string | undefined {
   return undefined;
 }
 
+const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** metadata.labels and metadata.annotations keys/values as apimachinery validates them. */
+export function metadataProblems(meta: Record<string, unknown>): Cause[] {
+  const causes: Cause[] = [];
+  const keyOk = (k: string) => QUALIFIED_NAME.test(k) && k.split('/').pop()!.length <= 63 && (k.includes('/') ? k.split('/')[0].length <= 253 : true);
+  for (const field of ['labels', 'annotations'] as const) {
+    const m = meta[field];
+    if (m === undefined || m === null) continue;
+    if (!isObject(m as Json)) {
+      causes.push({ field: `metadata.${field}`, message: `metadata.${field}: Invalid value: must be a map of strings`, reason: 'FieldValueInvalid' });
+      continue;
+    }
+    for (const [k, v] of Object.entries(m as Record<string, unknown>)) {
+      if (!keyOk(k)) {
+        causes.push({ field: `metadata.${field}`, message: `metadata.${field}: Invalid value: "${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`, reason: 'FieldValueInvalid' });
+      } else if (typeof v !== 'string') {
+        causes.push({ field: `metadata.${field}.${k}`, message: `metadata.${field}.${k}: Invalid value: must be a string`, reason: 'FieldValueTypeInvalid' });
+      } else if (field === 'labels' && (v.length > 63 || !LABEL_VALUE.test(v))) {
+        causes.push({ field: `metadata.labels`, message: `metadata.labels: Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`, reason: 'FieldValueInvalid' });
+      }
+    }
+  }
+  return causes;
+}
+
 /** Checks a CRD the way the apiextensions validation would catch the mistakes we care about; returns causes. */
 export function crdProblems(crd: KubeObject): string[] {
   const problems: string[] = [];
@@ -154,8 +182,30 @@ export function crdStatus(crd: KubeObject): JsonObject {
 // ---------------------------------------------------------------------------------------------------------------
 // Structural schema handling
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
 const compiled = new WeakMap<JsonObject, ValidateFunction>();
+
+/**
+ * The string formats the apiextensions validator checks that CRDs commonly use. Any other format (int32, int64,
+ * double, password...) is accepted as is, like the real server does for formats it does not know.
+ */
+const FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
+  'date-time': /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
+  datetime: /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  byte: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
+  uuid: /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/,
+  ipv4: (v) => isIPv4(v),
+  ipv6: (v) => isIPv6(v),
+};
+for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, check);
+
+function declareUnknownFormats(s: Json) {
+  if (Array.isArray(s)) return s.forEach(declareUnknownFormats);
+  if (!isObject(s)) return;
+  if (typeof s.format === 'string' && !ajv.formats[s.format]) ajv.addFormat(s.format, true);
+  Object.values(s).forEach(declareUnknownFormats);
+}
 
 /** JSON-schema copy of an openAPIV3Schema: only keywords ajv must not misread are adjusted. */
 function toJsonSchema(s: Json): Json {
@@ -190,6 +240,7 @@ function validatorFor(schema: JsonObject): ValidateFunction {
       delete body.properties.apiVersion;
       delete body.properties.kind;
     }
+    declareUnknownFormats(body);
     v = ajv.compile(body);
     compiled.set(schema, v);
   }
@@ -277,6 +328,9 @@ export function validateAgainstSchema(obj: KubeObject, schema: JsonObject): Caus
       case 'type':
         message = `${field}: Invalid value: ${show(value)}: ${field} in body must be of type ${(err.params as { type: string }).type}: ${show(value)}`;
         reason = 'FieldValueTypeInvalid';
+        break;
+      case 'format':
+        message = `${field}: Invalid value: ${show(value)}: ${field} in body must be of type ${(err.params as { format: string }).format}: ${show(value)}`;
         break;
       case 'enum':
         message = `${field}: Unsupported value: ${show(value)}: supported values: ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).map(show).join(', ')}`;

@@ -25,6 +25,7 @@ import {
   crdToDefs,
   defaultAndPrune,
   invalidName,
+  metadataProblems,
   validateAgainstSchema,
   type Cause,
 } from './resources.js';
@@ -314,6 +315,8 @@ export class Store {
       delete meta[f];
     }
     if (def.statusSubresource) delete obj.status;
+    const metaCauses = metadataProblems(meta);
+    if (metaCauses.length) return invalid(def, meta.name, metaCauses);
     const prepared = this.prepare(def, obj, undefined);
     if (prepared) return prepared;
     const checked = this.checkSchema(def, obj, opts);
@@ -392,6 +395,8 @@ export class Store {
       if (current.metadata.deletionTimestamp) next.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
       else delete next.metadata.deletionTimestamp;
       delete next.metadata.managedFields;
+      const metaCauses = metadataProblems(next.metadata);
+      if (metaCauses.length) return invalid(def, name, metaCauses);
       const prepared = this.prepare(def, next, current);
       if (prepared) return prepared;
     }
