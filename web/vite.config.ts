@@ -1,16 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const { version } = JSON.parse(readFileSync(here('../package.json'), 'utf8')) as { version: string };
+/** Fluent's `tokens` object (every token name spelled out as `var(--name)`) as a Proxy: web/src/lib/fluent-tokens.ts. */
+const fluentTokens: Plugin = {
+  name: 'fluent-tokens-proxy',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './tokens.js' && importer && /[\\/]@fluentui[\\/]tokens[\\/]lib[\\/]index\.js$/.test(importer)) {
+      return here('src/lib/fluent-tokens.ts');
+    }
+    return null;
+  },
+};
 // the dev server forwards API calls to a running `npm start`
 const api = process.env.API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: here('.'),
-  plugins: [react()],
+  plugins: [fluentTokens, react()],
   define: { __APP_VERSION__: JSON.stringify(version) },
   resolve: {
     // the zod contracts are shared with the server: the web imports them, never copies them

@@ -1,19 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useAtom } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
 import { Link, useLocation } from 'wouter';
-import {
-  Button,
-  makeStyles,
-  Menu,
-  MenuItem,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  mergeClasses,
-  tokens,
-  Tooltip,
-} from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, Spinner, tokens, Tooltip } from '@fluentui/react-components';
 import {
   ChevronDown16Regular,
   ChevronRight16Regular,
@@ -22,8 +11,12 @@ import {
   Settings20Regular,
 } from '@fluentui/react-icons';
 import { Logo } from '../../components/logo';
+import { DeferredMenu } from '../../components/menus/deferred-menu';
 import { useSession } from '../session-context';
 import { navFor, type NavItem } from './nav-items';
+
+const loadLists = () => import('./shell-menu-lists');
+const SettingsMenuList = lazy(() => loadLists().then((m) => ({ default: m.SettingsMenuList })));
 
 /** Persisted across reloads (spec 000: "The collapsed state persists"). */
 export const sidebarCollapsedAtom = atomWithStorage('sidebar-collapsed', false, undefined, { getOnInit: true });
@@ -162,7 +155,7 @@ function NavLink({ item, collapsed, sub }: { item: NavItem; collapsed: boolean; 
 
 function SettingsMenu({ items, collapsed }: { items: NavItem[]; collapsed: boolean }) {
   const s = useStyles();
-  const [location, navigate] = useLocation();
+  const [location] = useLocation();
   const within = items.some((i) => isActive(location, i.href)) || location.startsWith('/settings/');
   const [open, setOpen] = useState(within);
   useEffect(() => {
@@ -172,26 +165,23 @@ function SettingsMenu({ items, collapsed }: { items: NavItem[]; collapsed: boole
   if (collapsed) {
     return (
       <li>
-        <Menu positioning="after-top">
-          <MenuTrigger disableButtonEnhancement>
+        <DeferredMenu
+          menuProps={{ positioning: 'after-top' }}
+          preload={loadLists}
+          trigger={(props) => (
             <Tooltip content="Settings" relationship="label" positioning="after">
-              <button type="button" className={mergeClasses(s.item, within && s.active)}>
+              <button {...props} type="button" className={mergeClasses(s.item, within && s.active)}>
                 <span className={s.icon}>
                   <Settings20Regular aria-hidden />
                 </span>
               </button>
             </Tooltip>
-          </MenuTrigger>
-          <MenuPopover>
-            <MenuList>
-              {items.map((i) => (
-                <MenuItem key={i.href} onClick={() => navigate(i.href)}>
-                  {i.label}
-                </MenuItem>
-              ))}
-            </MenuList>
-          </MenuPopover>
-        </Menu>
+          )}
+        >
+          <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
+            <SettingsMenuList items={items} />
+          </Suspense>
+        </DeferredMenu>
       </li>
     );
   }

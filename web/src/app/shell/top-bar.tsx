@@ -1,23 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
-import {
-  Button,
-  makeStyles,
-  Menu,
-  MenuItemLink,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  mergeClasses,
-  Text,
-  tokens,
-  Tooltip,
-} from '@fluentui/react-components';
-import { Alert20Regular, ArrowClockwise20Regular, Open16Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
+import { Button, makeStyles, mergeClasses, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { Alert20Regular, ArrowClockwise20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
+import { DeferredMenu } from '../../components/menus/deferred-menu';
 import { pageHeaderAtom } from '../../components/page';
-import { DOCS_URL } from '../../lib/brand';
 import { paths } from '../paths';
 import { UserMenu } from './user-menu';
+
+const loadLists = () => import('./shell-menu-lists');
+const DocsMenuList = lazy(() => loadLists().then((m) => ({ default: m.DocsMenuList })));
 
 const useStyles = makeStyles({
   root: {
@@ -68,20 +60,18 @@ export function TopBar() {
             <Button as="a" appearance="subtle" icon={<Alert20Regular />} />
           </Link>
         </Tooltip>
-        <Menu positioning="below-end">
-          <MenuTrigger disableButtonEnhancement>
+        <DeferredMenu
+          preload={loadLists}
+          trigger={(props) => (
             <Tooltip content="Help and documentation" relationship="label">
-              <Button appearance="subtle" icon={<QuestionCircle20Regular />} />
+              <Button {...props} appearance="subtle" icon={<QuestionCircle20Regular />} />
             </Tooltip>
-          </MenuTrigger>
-          <MenuPopover>
-            <MenuList>
-              <MenuItemLink href={DOCS_URL} target="_blank" rel="noreferrer" secondaryContent={<Open16Regular />}>
-                Documentation
-              </MenuItemLink>
-            </MenuList>
-          </MenuPopover>
-        </Menu>
+          )}
+        >
+          <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
+            <DocsMenuList />
+          </Suspense>
+        </DeferredMenu>
         <UserMenu />
       </div>
     </header>

@@ -1,23 +1,17 @@
-import { useCallback, useState } from 'react';
-import {
-  Menu,
-  MenuItemRadio,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  Tooltip,
-  MenuButton,
-} from '@fluentui/react-components';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { MenuButton, Spinner, Tooltip } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import {
   effectiveRefreshRate,
-  isRefreshRateAllowed,
   loadRefreshRate,
-  REFRESH_RATES,
   refreshRateLabel,
   saveRefreshRate,
   type RefreshRate,
 } from '../../lib/refresh-rate';
+import { DeferredMenu } from '../menus/deferred-menu';
+
+const loadList = () => import('./refresh-rate-menu-list');
+const RefreshRateMenuList = lazy(() => loadList().then((m) => ({ default: m.RefreshRateMenuList })));
 
 export interface RefreshRateSelectorProps {
   /** The chosen interval in ms (0 = None). */
@@ -32,36 +26,25 @@ export function RefreshRateSelector({ value, onChange, rangeMinutes }: RefreshRa
   const effective = effectiveRefreshRate(value, rangeMinutes);
   const text = effective ? `Refresh: ${refreshRateLabel(effective)}` : 'Auto refresh: None';
   return (
-    <Menu
-      checkedValues={{ rate: [String(effective)] }}
-      onCheckedValueChange={(_, d) => onChange(Number(d.checkedItems[0]) as RefreshRate)}
-    >
-      <MenuTrigger disableButtonEnhancement>
+    <DeferredMenu
+      menuProps={{
+        positioning: 'below-start',
+        checkedValues: { rate: [String(effective)] },
+        onCheckedValueChange: (_, d) => onChange(Number(d.checkedItems[0]) as RefreshRate),
+      }}
+      preload={loadList}
+      trigger={(props) => (
         <Tooltip content="How often the page refreshes itself" relationship="description">
-          <MenuButton icon={<ArrowClockwise20Regular />} aria-label={text}>
+          <MenuButton {...props} icon={<ArrowClockwise20Regular />} aria-label={text}>
             {effective ? refreshRateLabel(effective) : 'Off'}
           </MenuButton>
         </Tooltip>
-      </MenuTrigger>
-      <MenuPopover>
-        <MenuList>
-          {REFRESH_RATES.map((r) => {
-            const allowed = isRefreshRateAllowed(r.value, rangeMinutes);
-            return (
-              <MenuItemRadio
-                key={r.value}
-                name="rate"
-                value={String(r.value)}
-                disabled={!allowed}
-                secondaryContent={allowed ? undefined : 'range too long'}
-              >
-                {r.label}
-              </MenuItemRadio>
-            );
-          })}
-        </MenuList>
-      </MenuPopover>
-    </Menu>
+      )}
+    >
+      <Suspense fallback={<Spinner size="tiny" label="Loading…" />}>
+        <RefreshRateMenuList rangeMinutes={rangeMinutes} />
+      </Suspense>
+    </DeferredMenu>
   );
 }
 
