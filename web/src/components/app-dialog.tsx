@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import {
   Button,
   Dialog,
@@ -50,6 +50,65 @@ export interface AppDialogProps {
   children: ReactNode;
   /** Buttons at the bottom; a Close button is added when absent. */
   actions?: ReactNode;
+  /**
+   * What gets focus when the dialog opens, instead of Fluent's default (the first focusable element: the title
+   * bar's first button): a ref, or a CSS selector looked up inside the dialog (e.g. `'[name="email"]'`).
+   */
+  initialFocus?: RefObject<HTMLElement | null> | string;
+}
+
+/** The element `initialFocus` names inside `surface`, if it is there. */
+function focusTarget(surface: HTMLElement | null, initialFocus: AppDialogProps['initialFocus']): HTMLElement | null {
+  if (!initialFocus || !surface) return null;
+  if (typeof initialFocus !== 'string') return initialFocus.current;
+  return surface.querySelector<HTMLElement>(initialFocus);
+}
+
+/**
+ * Focus on open (`initialFocus`) and back on close. Fluent focuses the first focusable element in an effect of the
+ * Dialog, which runs before this one (a parent's effects run after its children's), so this one has the last
+ * word. On close Fluent restores focus only for a dialog opened through its DialogTrigger; ours open from state
+ * (a row action, a button elsewhere), so focus would fall to <body> when the dialog's elements leave the page:
+ * the element that had focus before opening gets it back, if it is still there.
+ */
+function useDialogFocus(open: boolean, surfaceRef: RefObject<HTMLElement | null>, initialFocus: AppDialogProps['initialFocus']) {
+  const opener = useRef<HTMLElement | null>(null);
+  if (open && !opener.current && typeof document !== 'undefined') {
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }
+  useEffect(() => {
+    if (!open || !initialFocus) return;
+    let frame = 0;
+    let tries = 0;
+    // the surface renders in a portal: if it is not in the page in this commit yet, look again next frame
+    const apply = () => {
+      const target = focusTarget(surfaceRef.current, initialFocus);
+      if (target) target.focus();
+      else if (++tries < 10) frame = requestAnimationFrame(apply);
+    };
+    apply();
+    return () => cancelAnimationFrame(frame);
+  }, [open, initialFocus, surfaceRef]);
+  useEffect(() => {
+    if (open) return;
+    const back = opener.current;
+    opener.current = null;
+    if (!back) return;
+    // after the surface's exit: wait until its elements (and focus with them) are gone
+    const timer = setInterval(() => {
+      const active = document.activeElement;
+      const inDialog = !!active && !!surfaceRef.current?.contains(active);
+      if (inDialog && surfaceRef.current?.isConnected) return;
+      clearInterval(timer);
+      if ((!active || active === document.body) && back.isConnected) back.focus();
+    }, 50);
+    const stop = setTimeout(() => clearInterval(timer), 2_000);
+    return () => {
+      clearInterval(timer);
+      clearTimeout(stop);
+    };
+  }, [open, surfaceRef]);
 }
 
 /** The console's one dialog: sizes, expand toggle, optional help link, Escape and a close button. */
@@ -63,13 +122,16 @@ export function AppDialog({
   helpLabel = 'Help',
   children,
   actions,
+  initialFocus,
 }: AppDialogProps) {
   const s = useStyles();
+  const surfaceRef = useRef<HTMLDivElement>(null);
+  useDialogFocus(open, surfaceRef, initialFocus);
   const [expanded, setExpanded] = useState(false);
   const effective = expanded ? 'full' : size;
   return (
     <Dialog open={open} onOpenChange={(_, d) => onOpenChange(d.open)}>
-      <DialogSurface className={mergeClasses(s.surface, s[effective])} data-size={effective}>
+      <DialogSurface ref={surfaceRef} className={mergeClasses(s.surface, s[effective])} data-size={effective}>
         <DialogBody className={effective === 'full' ? s.fullBody : undefined}>
           <DialogTitle
             action={

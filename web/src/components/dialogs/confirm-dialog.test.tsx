@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { useState } from 'react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../lib/testing';
 import { ConfirmDialog } from './confirm-dialog';
@@ -32,5 +33,33 @@ describe('ConfirmDialog', () => {
     await user.keyboard('{Escape}');
     expect(onConfirm).not.toHaveBeenCalled();
     expect(onCancel).not.toHaveBeenCalled();
+  });
+
+  it('focuses the button initialFocus names when it opens', async () => {
+    renderWithProviders(
+      <ConfirmDialog open title="Delete" description="Sure?" confirmLabel="Delete" initialFocus="cancel" onConfirm={() => {}} onCancel={() => {}} />,
+    );
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+  });
+
+  it('gives focus back to the button that opened it once it closes', async () => {
+    const user = userEvent.setup();
+    function Opener() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Delete row
+          </button>
+          <ConfirmDialog open={open} title="Delete" description="Sure?" confirmLabel="Delete" onConfirm={() => setOpen(false)} onCancel={() => setOpen(false)} />
+        </>
+      );
+    }
+    renderWithProviders(<Opener />);
+    const opener = screen.getByRole('button', { name: 'Delete row' });
+    await user.click(opener);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener), { timeout: 3_000 });
   });
 });

@@ -26,6 +26,8 @@ export interface ConfirmDialogProps {
   /** The label while busy (default: the confirm label with an ellipsis). */
   busyLabel?: string;
   size?: DialogSize;
+  /** The button that gets focus when the dialog opens (default: the title bar's Close button, as Fluent does). */
+  initialFocus?: 'confirm' | 'cancel';
   onConfirm: () => void;
   /** Cancel, Escape and the close button. */
   onCancel: () => void;
@@ -45,6 +47,7 @@ export function ConfirmDialog({
   busy,
   busyLabel,
   size = 'small',
+  initialFocus,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -58,13 +61,15 @@ export function ConfirmDialog({
       }}
       title={title}
       size={size}
+      initialFocus={initialFocus && `[data-confirm-action="${initialFocus}"]`}
       actions={
         <>
-          <Button appearance="secondary" onClick={onCancel} disabled={busy}>
+          <Button appearance="secondary" onClick={onCancel} disabled={busy} data-confirm-action="cancel">
             {cancelLabel}
           </Button>
           <Button
             appearance="primary"
+            data-confirm-action="confirm"
             className={danger ? s.danger : undefined}
             onClick={onConfirm}
             // focusable while busy, so focus does not fall out of the dialog mid-action

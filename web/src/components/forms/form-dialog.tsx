@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Button, makeStyles, Spinner, tokens } from '@fluentui/react-components';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { FormProvider, useForm, type DefaultValues, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import { FormProvider, useForm, type DefaultValues, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { AppDialog, type DialogSize } from '../app-dialog';
 
@@ -39,6 +39,8 @@ export interface FormDialogProps<TIn extends FieldValues, TOut extends FieldValu
   busyLabel?: string;
   /** Extra buttons on the left of Cancel (Delete, Back). */
   secondaryActions?: ReactNode;
+  /** The field that gets focus when the dialog opens (by its name), instead of the title bar's first button. */
+  initialFocus?: FieldPath<TIn>;
   children: ReactNode;
 }
 
@@ -55,6 +57,7 @@ export function FormDialog<TIn extends FieldValues, TOut extends FieldValues>({
   busy,
   busyLabel = 'Saving…',
   secondaryActions,
+  initialFocus,
   children,
 }: FormDialogProps<TIn, TOut>) {
   const s = useStyles();
@@ -66,6 +69,7 @@ export function FormDialog<TIn extends FieldValues, TOut extends FieldValues>({
       title={title}
       size={size}
       helpUrl={helpUrl}
+      initialFocus={initialFocus ? `[name="${initialFocus.replace(/["\\]/g, '\\$&')}"]` : undefined}
       actions={
         <>
           {secondaryActions}

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FormProvider } from 'react-hook-form';
 import { z } from 'zod';
@@ -95,11 +95,12 @@ describe('form fields', () => {
 });
 
 describe('FormDialog', () => {
-  function Dialog({ onSubmit, busy }: { onSubmit: (v: { name: string }) => void; busy?: boolean }) {
-    const form = useZodForm(z.object({ name: requiredText() }), { name: '' });
+  function Dialog({ onSubmit, busy, initialFocus }: { onSubmit: (v: { name: string; note: string }) => void; busy?: boolean; initialFocus?: 'name' | 'note' }) {
+    const form = useZodForm(z.object({ name: requiredText(), note: z.string() }), { name: '', note: '' });
     return (
-      <FormDialog open onOpenChange={() => {}} title="Add Team" form={form} onSubmit={onSubmit} busy={busy}>
+      <FormDialog open onOpenChange={() => {}} title="Add Team" form={form} onSubmit={onSubmit} busy={busy} initialFocus={initialFocus}>
         <TextField name="name" label="Name" required />
+        <TextField name="note" label="Note" />
       </FormDialog>
     );
   }
@@ -112,7 +113,12 @@ describe('FormDialog', () => {
     expect(screen.getByText('This field is required')).toBeTruthy();
     await user.type(screen.getByRole('textbox', { name: /Name/ }), 'SRE');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(onSubmit).toHaveBeenCalledWith({ name: 'SRE' }, expect.anything());
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'SRE', note: '' }, expect.anything());
+  });
+
+  it('focuses the field initialFocus names when it opens', async () => {
+    renderWithProviders(<Dialog onSubmit={vi.fn()} initialFocus="note" />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Note' })));
   });
 
   it('reads "Saving…" while busy', () => {

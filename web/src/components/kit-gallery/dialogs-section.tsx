@@ -47,6 +47,7 @@ function AgentFormDialog({ open, onOpenChange }: { open: boolean; onOpenChange: 
       title="Create Agent"
       helpUrl="https://docs.example.com/agents"
       form={form}
+      initialFocus="name"
       busy={busy}
       onSubmit={(values) => {
         setBusy(true);
@@ -58,7 +59,7 @@ function AgentFormDialog({ open, onOpenChange }: { open: boolean; onOpenChange: 
         }, 900);
       }}
     >
-      <TextField name="name" label="Name" required autoFocus />
+      <TextField name="name" label="Name" required />
       <TextField name="description" label="Description" multiline />
       <SelectField
         name="role"
