@@ -270,7 +270,10 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
         });
       }
     }
-    return { user, groups: [...groups, 'system:authenticated'] };
+    // like the real authenticator: a service account user is also in its groups
+    const sa = user.match(/^system:serviceaccount:([^:]+):[^:]+$/);
+    const implied = sa ? ['system:serviceaccounts', `system:serviceaccounts:${sa[1]}`] : [];
+    return { user, groups: [...new Set([...groups, ...implied, 'system:authenticated'])] };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
