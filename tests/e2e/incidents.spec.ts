@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { adminApi, createUser, type ApiSession } from './api';
+import { adminApi, createUser, deleteProperty, setProperty, type ApiSession } from './api';
 import { E2E_PORT } from './env';
 import { dbGet, IncidentsPage, seedIncident } from './pages/incidents-page';
 import { signIn } from './pages/sign-in';
@@ -299,6 +299,19 @@ test.describe('Incidents', () => {
 
     await page.goto(`/incidents/${incident.id}?tab=plan`);
     await expect(page.getByText(name).first()).toBeVisible();
+
+    // with the incidents feature disabled, the sidebar entry and the link action are gone
+    await setProperty(admin, 'incidents.disable', 'true');
+    try {
+      await page.goto(`/health?timeRange=15m&checkId=${checkId}`);
+      await expect(page.getByRole('button', { name: 'Run Now' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Link to Incident' })).toHaveCount(0);
+      await page.getByRole('button', { name: 'Close' }).click();
+      await expect(shell.navLink('Health')).toBeVisible();
+      await expect(shell.navLink('Incidents')).toHaveCount(0);
+    } finally {
+      await deleteProperty(admin, 'incidents.disable');
+    }
   });
 
   test('a viewer sees incidents read-only: no create, status or comment controls', async ({ page }) => {

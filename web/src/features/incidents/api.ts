@@ -115,9 +115,12 @@ const SORT_COLUMNS: Record<string, string> = {
 
 const LIST_SELECT = 'id,incident_id,title,severity,type,status,created_at,updated_at,responders(id,team:team_id(id,name,icon),person:person_id(id,name,avatar))';
 
-/** `*` and `,` are PostgREST syntax inside an ilike value: keep the user's text literal. */
+/**
+ * An ilike pattern for "contains": PostgREST's own characters (`*,()"\`) and LIKE's `%` cannot appear in the value,
+ * so each becomes `_` (any one character), which still matches the text as typed.
+ */
 export function ilikeValue(text: string): string {
-  return `*${text.replace(/[*,()"\\]/g, ' ').trim()}*`;
+  return `*${text.trim().replace(/[*%,()"\\]/g, '_')}*`;
 }
 
 /** The list query of spec 000 §7: eq on severity, status, type, created_by and the evidences' component, a title search. */

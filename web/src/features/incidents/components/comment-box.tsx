@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Avatar, Button, Field, makeStyles, mergeClasses, Select, Spinner, Text, Textarea, tokens } from '@fluentui/react-components';
 import { Send20Regular } from '@fluentui/react-icons';
 import { usePeopleSearch, type Hypothesis, type PersonRef } from '../api';
@@ -63,14 +63,16 @@ export interface CommentBoxProps {
   /** Preselected hypothesis (the node the box sits in). */
   hypothesisId?: string;
   busy?: boolean;
+  autoFocus?: boolean;
   onSend: (hypothesisId: string, comment: string) => void;
 }
 
 /** A comment with @mentions: typing `@` offers people (GET people) and Enter or a click picks one. */
-export function CommentBox({ hypotheses, hypothesisId, busy, onSend }: CommentBoxProps) {
+export function CommentBox({ hypotheses, hypothesisId, busy, autoFocus, onSend }: CommentBoxProps) {
   const s = useStyles();
   const listId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
+  const caretAfterRender = useRef<number | null>(null);
   const [text, setText] = useState('');
   const [target, setTarget] = useState(hypothesisId ?? hypotheses[0]?.id ?? '');
   const [picked, setPicked] = useState<PersonRef[]>([]);
@@ -100,12 +102,17 @@ export function CommentBox({ hypotheses, hypothesisId, busy, onSend }: CommentBo
     setText(next);
     setPicked((list) => (list.some((x) => x.id === p.id) ? list : [...list, p]));
     setMention(null);
-    requestAnimationFrame(() => {
-      const pos = mention.start + insert.length;
-      ref.current?.focus();
-      ref.current?.setSelectionRange(pos, pos);
-    });
+    caretAfterRender.current = mention.start + insert.length;
   };
+
+  // put the caret after the inserted mention as soon as the new text is on screen, before the next key arrives
+  useLayoutEffect(() => {
+    const pos = caretAfterRender.current;
+    if (pos === null || !ref.current) return;
+    caretAfterRender.current = null;
+    ref.current.focus();
+    ref.current.setSelectionRange(pos, pos);
+  }, [text]);
 
   const send = () => {
     const next = {
@@ -152,6 +159,7 @@ export function CommentBox({ hypotheses, hypothesisId, busy, onSend }: CommentBo
               className={s.textarea}
               value={text}
               placeholder="Add a comment"
+              autoFocus={autoFocus}
               resize="vertical"
               aria-label="Comment"
               role="combobox"

@@ -4,7 +4,7 @@ import {
 } from '@fluentui/react-components';
 import {
   Add16Regular, ChevronDown20Regular, ChevronRight20Regular, Delete16Regular, Dismiss16Regular, MoreHorizontal20Regular,
-  DocumentAdd16Regular, ThumbDislike16Regular,
+  Comment16Regular, DocumentAdd16Regular, ThumbDislike16Regular,
 } from '@fluentui/react-icons';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { AppDialog } from '../../../components/app-dialog';
@@ -107,6 +107,7 @@ export function HypothesisNode(props: HypothesisNodeProps) {
   const [status, setStatus] = useDebouncedSave(h.status, STATUS_SAVE_MS, (v) => update.mutate({ id: h.id, status: v }));
   const [adding, setAdding] = useState<'child' | 'evidence' | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [commenting, setCommenting] = useState(false);
   const [unlinking, setUnlinking] = useState<string | null>(null);
   const kids = childrenOf(h.id);
   const next = childType(h.type);
@@ -199,7 +200,22 @@ export function HypothesisNode(props: HypothesisNodeProps) {
             <CommentList comments={own} empty="No comments on this hypothesis." />
             {canWrite && (
               <div style={{ marginTop: tokens.spacingVerticalS }}>
-                <CommentBox hypotheses={[h]} hypothesisId={h.id} busy={addComment.isPending} onSend={(hypothesisId, comment) => addComment.mutate({ hypothesisId, comment })} />
+                {commenting ? (
+                  <CommentBox
+                    hypotheses={[h]}
+                    hypothesisId={h.id}
+                    autoFocus
+                    busy={addComment.isPending}
+                    onSend={(hypothesisId, comment) => {
+                      addComment.mutate({ hypothesisId, comment });
+                      setCommenting(false);
+                    }}
+                  />
+                ) : (
+                  <Button size="small" appearance="subtle" icon={<Comment16Regular />} onClick={() => setCommenting(true)}>
+                    Add comment
+                  </Button>
+                )}
               </div>
             )}
           </section>
