@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { CanaryResponse } from '@contracts/health';
+import { SourceLink } from '@contracts/kubernetes';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 
@@ -53,7 +54,13 @@ export const JobRun = z.object({
 });
 export type JobRun = z.infer<typeof JobRun>;
 
-export type Canary = CanaryResponse;
+/**
+ * A canary's detail: `GET /api/canary/:id` adds where it comes from (source link fields, when the server has them): a
+ * canary from a Canary custom resource carries its `kubernetes` identity and resourceVersion, and `read_only` when
+ * GitOps manages it.
+ */
+export const CanaryDetail = CanaryResponse.extend(SourceLink.partial().shape);
+export type Canary = z.infer<typeof CanaryDetail>;
 
 /** What the page saves: the flat body of POST/PUT /api/canary. */
 export interface CanaryBody {
@@ -61,6 +68,9 @@ export interface CanaryBody {
   namespace: string;
   labels: Record<string, string>;
   spec: Record<string, unknown>;
+  /** For a canary from a custom resource: the resourceVersion the user edited, so a change made meanwhile in the
+   *  cluster answers 409 instead of being overwritten. */
+  resource_version?: string;
 }
 
 const LIST_SELECT =
@@ -85,7 +95,7 @@ export function useCanary(id: string | undefined) {
     queryKey: canaryKeys.detail(id ?? ''),
     enabled: !!id,
     queryFn: ({ signal }) =>
-      api.get(`/api/canary/${encodeURIComponent(id!)}`, { schema: CanaryResponse, signal }).catch((err) => {
+      api.get(`/api/canary/${encodeURIComponent(id!)}`, { schema: CanaryDetail, signal }).catch((err) => {
         if ((err as { status?: number }).status === 404) return null;
         throw err;
       }),
@@ -125,8 +135,8 @@ export function useSaveCanary(id: string | undefined) {
   return useMutation({
     mutationFn: (body: CanaryBody) =>
       id
-        ? api.put(`/api/canary/${encodeURIComponent(id)}`, body, { schema: CanaryResponse })
-        : api.post('/api/canary', body, { schema: CanaryResponse }),
+        ? api.put(`/api/canary/${encodeURIComponent(id)}`, body, { schema: CanaryDetail })
+        : api.post('/api/canary', body, { schema: CanaryDetail }),
     onSuccess: (saved) => {
       toast.success(`${saved.name} ${id ? 'updated' : 'created'} successfully`);
       qc.setQueryData(canaryKeys.detail(saved.id), saved);

@@ -36,6 +36,8 @@ export function CanaryDetail({ id, canWrite, listHref, canaryHref }: CanaryDetai
   const s = useStyles();
   const canary = useCanary(id);
   const [tab, setTab] = useState<'spec' | 'jobHistory'>('spec');
+  // bumped by the editor's Reload (after a conflict): the editor starts again from the canary as it is now
+  const [edition, setEdition] = useState(0);
   const crumbs = (name?: string) => (
     <Breadcrumb aria-label="Breadcrumb" size="medium">
       {/* there is no Settings index page: the sidebar's Settings group is the way up */}
@@ -95,8 +97,15 @@ export function CanaryDetail({ id, canWrite, listHref, canaryHref }: CanaryDetai
         <Tab value="jobHistory">Job History</Tab>
       </TabList>
       {tab === 'spec' ? (
-        // keyed by canary: another canary starts the editor afresh
-        <CanaryEditor key={c.id} canary={c} canWrite={canWrite} listHref={listHref} canaryHref={canaryHref} />
+        // keyed by canary: another canary (or a reload) starts the editor afresh
+        <CanaryEditor
+          key={`${c.id}:${edition}`}
+          canary={c}
+          canWrite={canWrite}
+          listHref={listHref}
+          canaryHref={canaryHref}
+          onReload={() => void canary.refetch().then(() => setEdition((n) => n + 1))}
+        />
       ) : (
         <JobHistoryTable canaryId={c.id} />
       )}

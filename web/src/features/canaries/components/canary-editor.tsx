@@ -5,6 +5,7 @@ import {
   Button,
   makeStyles,
   MessageBar,
+  MessageBarActions,
   MessageBarBody,
   MessageBarTitle,
   Spinner,
@@ -50,15 +51,39 @@ export interface CanaryEditorProps {
   canWrite: boolean;
   listHref: string;
   canaryHref: (id: string) => string;
+  /** Loads the canary again and restarts the editor on it (after a 409: it changed in the cluster). */
+  onReload?: () => void;
+}
+
+/**
+ * Whether the console may edit a canary, and what to say about where it comes from. A canary from a Canary custom
+ * resource is edited here (the server patches the CR) unless GitOps manages it (`read_only`, "Linked to {source}");
+ * a canary from another source (an agent, a config file, a component) stays read-only, as before source links.
+ */
+export function canaryOrigin(canary: Canary | undefined): { readOnly: boolean; link: string | null; kubernetes: string | null } {
+  if (!canary) return { readOnly: false, link: null, kubernetes: null };
+  const k = canary.kubernetes;
+  const fromCr = !!k;
+  const otherSource = !fromCr && !!canary.source && canary.source !== 'UI' && canary.source !== 'KubernetesCRD';
+  const readOnly = canary.read_only === true || otherSource;
+  return {
+    readOnly,
+    link: readOnly ? (canary.source_link ?? canary.source ?? null) : null,
+    kubernetes: fromCr && !readOnly ? `${k.kind} ${k.namespace}/${k.name}` : null,
+  };
 }
 
 /** The spec editor: Form and Code tabs over one spec, Save/Update, Cancel, Delete. */
-export function CanaryEditor({ canary, canWrite, listHref, canaryHref }: CanaryEditorProps) {
+export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload }: CanaryEditorProps) {
   const s = useStyles();
   const [, navigate] = useLocation();
   const editing = !!canary;
-  const linked = !!canary?.source && canary.source !== 'UI';
-  const readOnly = !canWrite || linked;
+  const origin = canaryOrigin(canary);
+  const readOnly = !canWrite || origin.readOnly;
+  // the resourceVersion the user started editing from: a live refetch of the canary must not move it, or a change
+  // made meanwhile in the cluster would be overwritten instead of answered with 409
+  const editedVersion = useRef(canary?.kubernetes?.resource_version ?? undefined);
+  const [conflict, setConflict] = useState<string | null>(null);
   const schema = useCanarySchema();
   const save = useSaveCanary(canary?.id);
   const remove = useDeleteCanary();
@@ -104,14 +129,18 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref }: CanaryE
 
   const send = (values: CanaryFormModel, spec: Record<string, unknown>) => {
     setProblems([]);
+    setConflict(null);
+    const version = editedVersion.current;
     save.mutate(
-      { name: values.name.trim(), namespace: values.namespace.trim(), labels: labelsOf(values), spec },
+      { name: values.name.trim(), namespace: values.namespace.trim(), labels: labelsOf(values), spec, ...(version && { resource_version: version }) },
       {
         onSuccess: (saved) => {
           base.current = saved.spec;
+          editedVersion.current = saved.kubernetes?.resource_version ?? undefined;
           if (!editing) navigate(canaryHref(saved.id), { replace: true });
         },
         onError: (err) => {
+          if (err instanceof ApiError && err.status === 409) return setConflict(err.message);
           if (!(err instanceof ApiError) || err.status !== 400) return setProblems([err.message]);
           const { fields, other } = splitServerDetails(err.details);
           // on the Code tab every problem is listed above the editor; on the Form tab they sit by their fields
@@ -142,12 +171,33 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref }: CanaryE
   const blocked = tab === 'code' && (markerErrors.length > 0 || !schema.data);
   return (
     <div className={s.root}>
-      {linked && (
+      {origin.link && (
         <MessageBar intent="info">
           <MessageBarBody>
-            <MessageBarTitle>Linked to {canary!.source}</MessageBarTitle>
+            <MessageBarTitle>Linked to {origin.link}</MessageBarTitle>
             This health check is managed by its source; edit it there.
           </MessageBarBody>
+        </MessageBar>
+      )}
+      {origin.kubernetes && (
+        <MessageBar intent="info">
+          <MessageBarBody>
+            <MessageBarTitle>Kubernetes {origin.kubernetes}</MessageBarTitle>
+            This health check comes from a custom resource: saving here updates the resource in the cluster.
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {conflict && (
+        <MessageBar intent="warning" layout="multiline" role="alert">
+          <MessageBarBody>
+            <MessageBarTitle>Changed in the cluster: not saved</MessageBarTitle>
+            {conflict}
+          </MessageBarBody>
+          {onReload && (
+            <MessageBarActions>
+              <Button onClick={onReload}>Reload</Button>
+            </MessageBarActions>
+          )}
         </MessageBar>
       )}
       <TabList
