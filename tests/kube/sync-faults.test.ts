@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KINDS, type KindDef } from '../../server/modules/kubernetes/kinds.js';
 import { rowIdOf } from '../../server/modules/kubernetes/objects.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
-import { createTestApp, type TestContext } from '../server/helpers.js';
+import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
 /**
  * Convergence under faults: 1,000 CR mutations (creates, updates, deletes, re-creates under the same name) across
@@ -34,6 +34,7 @@ const SPECS: Record<string, (n: number) => Record<string, unknown>> = {
 let kube: KubeApi;
 let t: TestContext;
 let dir: string;
+let headers: Record<string, string>;
 
 beforeAll(async () => {
   kube = await startKubeApi({ crdsDir: join(root, 'crds') });
@@ -41,6 +42,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kube-faults-'));
   const kubeconfig = kube.writeKubeconfig(join(dir, 'kubeconfig'));
   t = await createTestApp({ KUBECONFIG: kubeconfig, POD_NAME: 'console-faults', POD_NAMESPACE: 'default' });
+  const admin = await makePerson(t.db, { roles: ['admin'] });
+  headers = await sessionHeaders(t.db, admin.id);
 });
 
 afterAll(async () => {
@@ -117,6 +120,13 @@ it('1,000 mutations under dropped watches, 410 Gone and 30 s of downtime converg
   for (let i = 0; i < MUTATIONS; i++) {
     if (i === 150 || i === 600) kube.expireHistory();
     if (i === 300) down = kube.goDown(30); // mutations keep coming while the console cannot see them
+    if (i === 700) {
+      // about 18 s into the outage: the settings page says the cluster is unreachable, and why
+      const s = (await t.app.inject({ method: 'GET', url: '/api/kubernetes/status', headers })).json();
+      expect(s.connected).toBe(false);
+      expect(s.lastError).toBeTruthy();
+      expect(s.kinds.every((k: { watching: boolean; lastError: string | null }) => !k.watching && k.lastError)).toBe(true);
+    }
     const s = slots[Math.floor(random() * slots.length)];
     const exists = kube.get(s.kind.group, s.kind.version, s.kind.plural, s.namespace, s.name);
     if (!exists) {
@@ -148,6 +158,9 @@ it('1,000 mutations under dropped watches, 410 Gone and 30 s of downtime converg
   }
   console.log(`converged ${((Date.now() - t0) / 1000).toFixed(1)} s after the last mutation and the server's return`);
   expect(diff).toEqual([]);
+  const status = (await t.app.inject({ method: 'GET', url: '/api/kubernetes/status', headers })).json();
+  expect(status).toMatchObject({ connected: true, lastError: null, invalid: [] });
+  expect(status.kinds.every((k: { watching: boolean }) => k.watching)).toBe(true);
 
   // a Canary CR's checks follow it: one live check per live canary, none for deleted ones
   const canary = KINDS.find((k) => k.kind === 'Canary')!;

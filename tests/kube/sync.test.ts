@@ -106,6 +106,9 @@ describe('custom resources reconcile into the database', () => {
     // a Connection's secret reference is kept as a reference and never shown by /api/db
     const conn = getCr('connections', 'mission-control.flanksource.com', 'default', 'ops-webhook')!;
     expect((await row('connections', conn.metadata.uid!)).password).toBe('secret://ops-webhook/password');
+    // kinds other than Canary get their validation outcome on their status too
+    await until(async () => (getCr('connections', 'mission-control.flanksource.com', 'default', 'ops-webhook')?.status as { status?: string })?.status === 'Ready', 'the Ready status');
+    expect(getCr('connections', 'mission-control.flanksource.com', 'default', 'ops-webhook')!.status).toMatchObject({ persistedID: conn.metadata.uid, observedGeneration: 1 });
     const api = await t.app.inject({ method: 'GET', url: `/api/db/connections?id=eq.${conn.metadata.uid}`, headers });
     expect(api.statusCode).toBe(200);
     expect(api.json()[0]).not.toHaveProperty('password');
@@ -135,8 +138,10 @@ describe('custom resources reconcile into the database', () => {
     manifest.spec.schedule = '@every 5m';
     manifest.metadata.labels.tier = 'gold';
     expect((await kc(['apply', '-f', '-'], JSON.stringify(manifest))).code).toBe(0);
+    const applied = Date.now();
     const uid = canaryCr('default', 'http-local')!.metadata.uid!;
     await until(async () => (await row('canaries', uid))?.spec.schedule === '@every 5m', 'the schedule change');
+    console.log(`kubectl apply to row updated: ${Date.now() - applied} ms`);
     expect((await row('canaries', uid)).labels).toEqual({ team: 'platform', tier: 'gold' });
 
     const other = canaryCr('monitoring', 'postgres-port')!;
