@@ -336,7 +336,6 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       namespace: def.namespaced ? route.namespace : undefined,
       name: route.name,
     };
-    if (!def.namespaced && route.name === undefined && method === 'GET') attrs.namespace = undefined;
     if (!authorize(store.rbacSource(), who, attrs)) return send(res, forbidden(who, attrs, def));
 
     const q = url.searchParams;
@@ -357,8 +356,10 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
         }
         if (method === 'DELETE') {
           const items = store.select(def, ns, q.get('labelSelector'), q.get('fieldSelector'));
-          const deleted = items.map((i) => store.delete(def, i.obj.metadata.namespace, i.obj.metadata.name, undefined, writeOpts));
-          return send(res, { code: 200, body: { kind: def.listKind, apiVersion: gvString(def.group, def.version), metadata: { resourceVersion: store.resourceVersion }, items: deleted.map((d, i) => (d.code === 200 && (d.body as JsonObject).kind !== 'Status' ? d.body : items[i].obj)) } });
+          for (const i of items) store.delete(def, i.obj.metadata.namespace, i.obj.metadata.name, undefined, writeOpts);
+          // the answer lists what was deleted (as it was just before)
+          const body = { kind: def.listKind, apiVersion: gvString(def.group, def.version), metadata: { resourceVersion: store.resourceVersion }, items: items.map((i) => i.obj) };
+          return send(res, { code: 200, body });
         }
         return send(res, fail(405, 'MethodNotAllowed', `${method} is not supported on a collection`));
       }
