@@ -16,9 +16,9 @@ export class Shell {
     return this.sidebar.getByRole('link', { name, exact: true });
   }
 
-  /** A toast (Fluent marks each one's title with a stable class). */
+  /** A toast's text (web/src/lib/toaster.tsx marks each one's title). */
   toast(text: string | RegExp): Locator {
-    return this.page.locator('.fui-ToastTitle').filter({ hasText: text });
+    return this.page.locator('[data-toast-title]').filter({ hasText: text });
   }
 
   get settingsToggle(): Locator {

@@ -44,7 +44,6 @@ export function App() {
     <FluentProvider theme={webLightTheme} style={{ minHeight: '100vh' }}>
       <QueryClientProvider client={queryClient}>
         <JotaiProvider>
-          <ToastHost />
           <ErrorBoundary>
             <Switch>
               <Route path={paths.login}>
@@ -82,6 +81,8 @@ export function App() {
               </Route>
             </Switch>
           </ErrorBoundary>
+          {/* last, so the toasts' dismiss buttons come after the page in the tab order */}
+          <ToastHost />
         </JotaiProvider>
       </QueryClientProvider>
     </FluentProvider>

@@ -27,7 +27,7 @@ function raise(message: string, intent: ToastIntent) {
   }
 }
 
-// Fluent's toaster (about 6 kB gzip) loads with the first toast, not with the start-up bundle.
+// The toaster (toaster.tsx) loads with the first toast, not with the start-up bundle.
 const ToastRenderer = lazy(() => import('./toaster').then((m) => ({ default: m.ToastRenderer })));
 
 function register(next: Show): () => void {

@@ -2,8 +2,22 @@ import { useState } from 'react';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalXS, minWidth: 0 },
-  // in a table cell the chips stay on one line and clip, so every row keeps the 35 px rhythm
+  root: {
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    minWidth: 0,
+  },
+  // the "+N more" button sits next to the list, not in it (a list holds list items only)
+  list: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    minWidth: 0,
+  },
+  // in a table cell the chips stay on one line and clip (the button stays in view), so every row keeps the 35 px
+  // rhythm
   singleLine: { flexWrap: 'nowrap', overflow: 'hidden' },
   // looks like Fluent's extra-small outline Tag; a plain <span> because a table renders chips in every row (a Tag
   // is a grid of slots with its own context, a Tooltip a hidden portal per chip)
@@ -38,7 +52,9 @@ const useStyles = makeStyles({
     cursor: 'pointer',
     whiteSpace: 'nowrap',
     ':hover': { color: tokens.colorBrandForeground2Hover },
-    ':focus-visible': { outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}` },
+    ':focus-visible': {
+      outline: `${tokens.strokeWidthThick} solid ${tokens.colorStrokeFocus2}`,
+    },
   },
   key: { color: tokens.colorNeutralForeground3 },
 });
@@ -62,24 +78,26 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
   const shown = expanded ? entries : entries.slice(0, limit);
   const hidden = entries.length - shown.length;
   return (
-    <div className={mergeClasses(s.root, singleLine && !expanded && s.singleLine)} role="list" aria-label="Labels">
-      {shown.map(([k, v]) => {
-        const text = v === null || v === undefined || v === '' ? k : `${k}: ${String(v)}`;
-        return (
-          // the full text on hover (chips clip at 260 px) and as the item's accessible description
-          <span key={k} role="listitem" className={s.chip} title={text}>
-            <span className={s.text}>
-              {v === null || v === undefined || v === '' ? (
-                k
-              ) : (
-                <>
-                  <span className={s.key}>{k}:</span> {String(v)}
-                </>
-              )}
+    <div className={s.root}>
+      <div className={mergeClasses(s.list, singleLine && !expanded && s.singleLine)} role="list" aria-label="Labels">
+        {shown.map(([k, v]) => {
+          const text = v === null || v === undefined || v === '' ? k : `${k}: ${String(v)}`;
+          return (
+            // the full text on hover (chips clip at 260 px) and as the item's accessible description
+            <span key={k} role="listitem" className={s.chip} title={text}>
+              <span className={s.text}>
+                {v === null || v === undefined || v === '' ? (
+                  k
+                ) : (
+                  <>
+                    <span className={s.key}>{k}:</span> {String(v)}
+                  </>
+                )}
+              </span>
             </span>
-          </span>
-        );
-      })}
+          );
+        })}
+      </div>
       {hidden > 0 && (
         <button type="button" className={s.more} onClick={() => setExpanded(true)}>
           +{hidden} more
