@@ -154,8 +154,10 @@ export class KindWatcher {
     this.watching = false;
     this.lastError = errorText(err);
     const delay = jitter(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** this.attempts));
+    // the first error of a streak is worth a warning; the retries that follow it are not
+    const log = this.attempts === 0 ? this.events.log.warn.bind(this.events.log) : this.events.log.debug.bind(this.events.log);
     this.attempts++;
-    this.events.log.debug({ kind: this.kind.kind, namespace: this.namespace, err: this.lastError, delay }, 'kubernetes: informer error, restarting');
+    log({ kind: this.kind.kind, namespace: this.namespace, err: this.lastError, delay }, 'kubernetes: informer error, restarting');
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
