@@ -293,4 +293,33 @@ describe('kubectl through /kubeproxy', () => {
     await down;
     expect((await httpsGet('/kubeproxy/api', auth)).status).toBe(200);
   });
+
+  it('passes a raw watch stream through chunk by chunk, and closing the console ends it cleanly', async () => {
+    // last in this file: it closes the console
+    const password = (parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: { password: string } }[] }).users[0].user.password;
+    const before = kube.openWatches();
+    let body = '';
+    let ended = false;
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      https.get(`${publicUrl}/kubeproxy/apis/canaries.flanksource.com/v1/namespaces/default/canaries?watch=true&resourceVersion=${kube.resourceVersion()}`, {
+        ca, headers: { authorization: `Basic ${Buffer.from(`token:${password}`).toString('base64')}` },
+      }, resolve).on('error', reject);
+    });
+    expect(res.statusCode).toBe(200);
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (body += c));
+    res.on('end', () => (ended = true));
+    await until('the upstream watch', () => kube.openWatches() > before);
+
+    kube.apply(parse(readFileSync(canaryFile, 'utf8')) as KubeObject);
+    await until('the ADDED event', () => /"type":"ADDED"/.test(body), 20_000, () => body);
+    expect(ended).toBe(false);
+
+    // a shutdown does not wait for the watch: the proxy ends it (the client sees a clean end of stream) and drops
+    // the upstream one, so app.close() returns instead of hanging until the API server times the watch out
+    await t.app.close();
+    await until('the end of the stream', () => ended);
+    await until('the upstream watch to close', () => kube.openWatches() <= before);
+  });
+
 });
