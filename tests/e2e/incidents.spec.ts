@@ -55,7 +55,11 @@ test.describe('Incidents', () => {
     const incId = (await heading.textContent())!.match(/INC-\d+/)![0];
     await expect(shell.toast(`${incId} created successfully`)).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(`Incidents${incId}`);
-    await expect(incidents.side.getByText('High', { exact: true })).toBeVisible();
+    // severity and type are edited from the details panel
+    const priority = incidents.side.getByRole('combobox', { name: 'Incident priority' });
+    await expect(priority).toHaveValue('high');
+    await priority.selectOption('critical');
+    await expect(incidents.changelog()).toContainText('changed severity from high to critical');
 
     // the creation sequence made the root hypothesis (type root, status possible)
     const id = page.url().split('/').pop()!;
@@ -91,7 +95,7 @@ test.describe('Incidents', () => {
 
     // open offers every target but new
     await incidents.statusDropdown().click();
-    await expect(page.getByRole('option')).toHaveText(['Open', 'Investigating', 'Mitigated', 'Resolved', 'Closed']);
+    await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['Open', 'Investigating', 'Mitigated', 'Resolved', 'Closed']);
     await page.getByRole('option', { name: 'Mitigated' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add contributing factors to definition of done' });
     await expect(dialog).toBeVisible();
@@ -112,7 +116,7 @@ test.describe('Incidents', () => {
 
     // from mitigated: mitigated, resolved, closed, open
     await incidents.statusDropdown().click();
-    await expect(page.getByRole('option')).toHaveText(['Mitigated', 'Resolved', 'Closed', 'Open']);
+    await expect(page.getByRole('listbox').getByRole('option')).toHaveText(['Mitigated', 'Resolved', 'Closed', 'Open']);
     await page.getByRole('option', { name: 'Resolved' }).click();
     await dialog.getByRole('button', { name: 'Skip' }).click();
     await expect(incidents.statusDropdown()).toHaveText('Resolved');
@@ -326,6 +330,8 @@ test.describe('Incidents', () => {
     await incidents.open(seeded.id);
     await expect(page.getByRole('heading', { level: 2 })).toContainText(seeded.incident_id);
     await expect(incidents.statusDropdown()).toHaveCount(0);
+    await expect(incidents.side.getByText('High', { exact: true })).toBeVisible();
+    await expect(incidents.side.getByRole('combobox', { name: 'Incident priority' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Close', exact: true })).toHaveCount(0);
     await expect(page.getByRole('combobox', { name: 'Comment' })).toHaveCount(0);
     await expect(incidents.side.getByRole('button', { name: 'Add responder' })).toHaveCount(0);

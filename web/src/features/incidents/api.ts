@@ -344,7 +344,10 @@ export function useUpdateIncident(id: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (patch: { severity?: string; type?: string }) => api.patch('/api/db/incidents', patch, { query: { id: `eq.${id}` } }),
-    onSettled: () => qc.invalidateQueries({ queryKey: incidentKeys.all }),
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: incidentKeys.all });
+      void qc.invalidateQueries({ queryKey: incidentKeys.history(id) });
+    },
   });
 }
 

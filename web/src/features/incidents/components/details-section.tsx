@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Badge, Button, makeStyles, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
+import { Badge, Button, makeStyles, Select, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { Add16Regular, Delete16Regular } from '@fluentui/react-icons';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { PersonAvatar } from '../../../components/status/person-avatars';
 import { formatAge, formatDateTime, formatDuration } from '../../../lib/format';
-import type { Incident, PersonRef } from '../api';
-import { humanize, RESPONDER_TYPE_LABELS, type ResponderType } from '../model';
+import { useUpdateIncident, type Incident, type PersonRef } from '../api';
+import { humanize, INCIDENT_SEVERITIES, INCIDENT_TYPES, RESPONDER_TYPE_LABELS, type ResponderType } from '../model';
 import { useDeleteResponder, useResponders, type Responder } from '../work-api';
 import { IncidentStatusBadge, IncidentType } from './incident-badges';
 import { ResponderWizard } from './responder-wizard';
@@ -79,6 +79,8 @@ export function DetailsSection({ incident, canWrite, currentUser }: { incident: 
   const s = useStyles();
   const responders = useResponders(incident.id);
   const remove = useDeleteResponder(incident.id);
+  // PATCH incidents?id=eq with severity or type (spec 000 §7)
+  const edit = useUpdateIncident(incident.id);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Responder | null>(null);
   const duration = useDuration(incident.created_at, incident.closed ?? incident.resolved);
@@ -92,11 +94,29 @@ export function DetailsSection({ incident, canWrite, currentUser }: { incident: 
         <dt className={s.key}>ID</dt>
         <dd className={`${s.value} ${s.mono}`}>{incident.incident_id}</dd>
         <dt className={s.key}>Type</dt>
-        <dd className={s.value}><IncidentType type={incident.type} /></dd>
+        <dd className={s.value}>
+          {canWrite ? (
+            <Select size="small" aria-label="Incident type" value={incident.type} disabled={edit.isPending} onChange={(_, d) => edit.mutate({ type: d.value })}>
+              {INCIDENT_TYPES.map((t) => <option key={t} value={t}>{humanize(t)}</option>)}
+            </Select>
+          ) : (
+            <IncidentType type={incident.type} />
+          )}
+        </dd>
         <dt className={s.key}>Status</dt>
         <dd className={s.value}><IncidentStatusBadge status={incident.status} /></dd>
         <dt className={s.key}>Priority</dt>
-        <dd className={s.value}>{incident.severity ? humanize(incident.severity) : DEFAULT_PRIORITY}</dd>
+        <dd className={s.value}>
+          {canWrite ? (
+            <Select size="small" aria-label="Incident priority" value={incident.severity} disabled={edit.isPending} onChange={(_, d) => edit.mutate({ severity: d.value })}>
+              {INCIDENT_SEVERITIES.map((v) => <option key={v} value={v}>{humanize(v)}</option>)}
+            </Select>
+          ) : incident.severity ? (
+            humanize(incident.severity)
+          ) : (
+            DEFAULT_PRIORITY
+          )}
+        </dd>
         <dt className={s.key}>Commanders</dt>
         <dd className={s.value}>
           {commanders.length ? commanders.map((p) => <PersonAvatar key={p.id} person={p} size={20} showName />) : <Text className={s.muted}>None</Text>}
