@@ -122,11 +122,14 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
   const open = useCallback((c: CheckSummary) => set({ checkId: c.id }, { replace: false }), [set]);
   const openCheck = state.checkId ? checks.find((c) => c.id === state.checkId) : undefined;
 
-  const emptyMessage = !checks.length
-    ? 'No health checks yet'
-    : state.hidePassing && filterChecks(checks, { ...filter, hidePassing: false }, index).length
+  // only when nothing shows (a second pass over every check otherwise runs on each render)
+  const emptyMessage = useMemo(() => {
+    if (!checks.length) return 'No health checks yet';
+    if (shown.length || !filter.hidePassing) return 'No checks match these filters';
+    return filterChecks(checks, { ...filter, hidePassing: false }, index).length
       ? 'All checks are passing. Turn off Hide Passing to see them.'
       : 'No checks match these filters';
+  }, [checks, shown.length, filter, index]);
 
   let body;
   if (summary.error && !summary.data) {
