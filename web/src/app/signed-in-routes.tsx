@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { Spinner } from '@fluentui/react-components';
 import { Page } from '../components/page';
@@ -6,26 +6,52 @@ import { useLiveUpdates } from '../lib/live-updates';
 import { ErrorBoundary } from './gates/error-boundary';
 import { paths } from './paths';
 import { ROUTES, SETTINGS_TABLES, type AppRoute } from './route-table';
-import {
-  FeatureDisabledPage,
-  NotAvailablePage,
-  NotFoundPage,
-  UnauthorizedPage,
-} from './routes/status-pages';
+import { FeatureDisabledPage, NotAvailablePage, NotFoundPage, UnauthorizedPage } from './route-preload';
 import { useSession } from './session-context';
 import { AppShell } from './shell/app-shell';
 import { homePath } from './shell/nav-items';
 
 type Params = Record<string, string | undefined>;
 
+/** While a status page's code (route-preload.ts) loads: the route's title and a spinner, as for a page. */
+function StatusPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <Page title={title}>
+          <Spinner label="Loading…" />
+        </Page>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
+
 /** Feature flag, then permission, then the page (or the shared "not available" page). */
 function RouteGate({ route, params }: { route: AppRoute; params: Params }) {
   const session = useSession();
-  if (route.feature && !session.enabled(route.feature)) return <FeatureDisabledPage title={route.title} />;
-  if (route.resource && !session.can(route.resource, route.action ?? 'read')) {
-    return <UnauthorizedPage title={route.title} />;
+  if (route.feature && !session.enabled(route.feature)) {
+    return (
+      <StatusPage title={route.title}>
+        <FeatureDisabledPage title={route.title} />
+      </StatusPage>
+    );
   }
-  if (!route.page) return <NotAvailablePage title={route.title} />;
+  if (route.resource && !session.can(route.resource, route.action ?? 'read')) {
+    return (
+      <StatusPage title={route.title}>
+        <UnauthorizedPage title={route.title} />
+      </StatusPage>
+    );
+  }
+  if (!route.page) {
+    return (
+      <StatusPage title={route.title}>
+        <NotAvailablePage title={route.title} />
+      </StatusPage>
+    );
+  }
   const PageComponent = route.page;
   return (
     <Suspense
@@ -43,7 +69,13 @@ function RouteGate({ route, params }: { route: AppRoute; params: Params }) {
 /** /settings/{table} and /settings/{table}/{id} for the configured generic tables. */
 function SettingsTableRoute({ params, detail }: { params: Params; detail: boolean }) {
   const table = SETTINGS_TABLES[params.table ?? ''];
-  if (!table) return <NotFoundPage />;
+  if (!table) {
+    return (
+      <StatusPage title="Page not found">
+        <NotFoundPage />
+      </StatusPage>
+    );
+  }
   return <RouteGate route={{ path: '', ...table, title: detail ? `${table.title} details` : table.title }} params={params} />;
 }
 
@@ -82,7 +114,9 @@ export function SignedInRoutes() {
             <Route path={paths.settingsTable}>{(params: Params) => <SettingsTableRoute params={params} detail={false} />}</Route>
           )}
           <Route>
-            <NotFoundPage />
+            <StatusPage title="Page not found">
+              <NotFoundPage />
+            </StatusPage>
           </Route>
         </Switch>
       </ErrorBoundary>

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { MenuButton, Spinner, Tooltip } from '@fluentui/react-components';
-import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import { Button, Spinner, Tooltip } from '@fluentui/react-components';
+import { ArrowClockwise20Regular, ChevronDown16Regular } from '@fluentui/react-icons';
 import {
   effectiveRefreshRate,
   loadRefreshRate,
@@ -35,9 +35,11 @@ export function RefreshRateSelector({ value, onChange, rangeMinutes }: RefreshRa
       preload={loadList}
       trigger={(props) => (
         <Tooltip content="How often the page refreshes itself" relationship="description">
-          <MenuButton {...props} icon={<ArrowClockwise20Regular />} aria-label={text}>
+          {/* a Button with the chevron MenuButton draws (MenuButton's own styles are not worth a download) */}
+          <Button {...props} icon={<ArrowClockwise20Regular />} aria-label={text} aria-haspopup="menu">
             {effective ? refreshRateLabel(effective) : 'Off'}
-          </MenuButton>
+            <ChevronDown16Regular aria-hidden style={{ marginInlineStart: 4 }} />
+          </Button>
         </Tooltip>
       )}
     >
