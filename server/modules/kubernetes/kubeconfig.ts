@@ -10,7 +10,7 @@ export interface KubeconfigInput {
 
 /** The public URL's host name, made safe for a file and a kubeconfig entry name (`ops.example.com`, `localhost`). */
 export function kubeconfigHost(publicUrl: string): string {
-  return new URL(publicUrl).hostname.replace(/[^\w.-]/g, '_') || 'console';
+  return new URL(publicUrl).hostname.replace(/^\[|\]$/g, '').replace(/[^\w.-]/g, '_') || 'console';
 }
 
 /** The attachment's file name: `<host>-kubeconfig.yaml` (spec 000: "The file name derives from the backend host"). */

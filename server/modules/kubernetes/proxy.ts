@@ -49,11 +49,16 @@ export function upstreamPath(base: URL, suffix: string): string {
   return `${prefix}${suffix.startsWith('/') ? suffix : `/${suffix}`}`;
 }
 
-/** True for requests that open a long-lived watch stream (`?watch=true|1`, or the legacy `/watch/` paths). */
+/**
+ * True for requests that open a long-lived watch stream: `?watch=true|1`, or the legacy watch paths where `watch`
+ * follows the group version (`/api/v1/watch/...`, `/apis/<group>/<version>/watch/...`), not a namespace named so.
+ */
 export function isWatch(pathAndQuery: string): boolean {
   const [path, query = ''] = pathAndQuery.split('?', 2);
   const watch = new URLSearchParams(query).get('watch');
-  return watch === 'true' || watch === '1' || /\/watch\//.test(path);
+  if (watch === 'true' || watch === '1') return true;
+  const seg = path.split('/'); // ['', 'api', 'v1', 'watch', ...] or ['', 'apis', group, version, 'watch', ...]
+  return (seg[1] === 'api' && seg[3] === 'watch') || (seg[1] === 'apis' && seg[4] === 'watch');
 }
 
 interface Exchange {
