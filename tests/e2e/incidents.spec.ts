@@ -47,6 +47,7 @@ test.describe('Incidents', () => {
     await dialog.getByRole('textbox', { name: /Title/ }).fill(title);
     await dialog.getByRole('textbox', { name: /Description/ }).fill('p99 above 2 s on /checkout');
     await dialog.getByRole('combobox', { name: /Severity/ }).selectOption('high');
+    await page.screenshot({ path: shots('create-modal') });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(/\/incidents\/[0-9a-f-]{36}$/);
     const heading = page.getByRole('heading', { level: 2 });
@@ -107,6 +108,7 @@ test.describe('Incidents', () => {
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await expect(dialog.getByText('Please select atleast one evidence')).toBeVisible();
     await dialog.getByRole('checkbox', { name: 'No space left on device' }).check();
+    await page.screenshot({ path: shots('contributing-factors') });
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await expect(shell.toast('Incident status updated successfully')).toBeVisible();
     await expect(incidents.statusDropdown()).toHaveText('Mitigated');
@@ -135,6 +137,50 @@ test.describe('Incidents', () => {
     await expect(log).toContainText('to the definition of done');
     await expect(log).toContainText('changed the status from closed to open');
     await expect(log.locator('[data-event="evidence.created"]')).toHaveCount(2);
+  });
+
+  test('definition of done: automatic with a script, manual text, done toggling and removal', async ({ page }) => {
+    await signIn(page);
+    const seeded = await seedIncident(admin, `Error budget ${unique()}`, [
+      { type: 'log', description: '5xx spike on ingress', evidence: { lines: [{ message: 'upstream timed out' }] } },
+      { type: 'comment', description: 'Customer report', evidence: { comment: 'Customers see 502s' } },
+    ]);
+    const incidents = new IncidentsPage(page);
+    await incidents.open(seeded.id);
+    const dod = incidents.side.getByRole('list', { name: 'Definition of done' });
+
+    await incidents.side.getByRole('button', { name: 'Add definition of done' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add definition of done' });
+    await expect(dialog.getByRole('radio', { name: 'Automatic' })).toBeChecked();
+    await expect(dialog.getByRole('checkbox', { name: 'Customer report' })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await dialog.getByRole('checkbox', { name: '5xx spike on ingress' }).check();
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByRole('textbox', { name: 'Script' }).fill("check.status == 'healthy'");
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(dod).toContainText('5xx spike on ingress');
+    await expect(dod).toContainText("check.status == 'healthy'");
+
+    await incidents.side.getByRole('button', { name: 'Add definition of done' }).click();
+    await dialog.getByRole('radio', { name: 'Manual' }).check();
+    await expect(dialog.getByRole('button', { name: 'Add', exact: true })).toBeDisabled();
+    await dialog.getByRole('textbox', { name: /Definition of done/ }).fill('Status page updated');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(dod).toContainText('Status page updated');
+
+    await dod.getByRole('checkbox', { name: 'Mark as resolved: Status page updated' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Mark as resolved' });
+    await confirm.getByRole('button', { name: 'Mark as resolved' }).click();
+    await expect(dod.getByRole('checkbox', { name: 'Mark as not resolved: Status page updated' })).toBeChecked();
+    const [manual] = await dbGet<{ done: boolean; type: string }>(admin, `evidences?description=eq.Status%20page%20updated&hypothesis_id=eq.${seeded.rootId}&select=done,type`);
+    expect(manual).toEqual({ done: true, type: 'comment' });
+
+    await dod.getByRole('button', { name: 'Remove 5xx spike on ingress from definition of done' }).click();
+    await page.getByRole('dialog', { name: 'Remove from definition of done' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(dod).not.toContainText('5xx spike on ingress');
+    const [log] = await dbGet<{ definition_of_done: boolean }>(admin, `evidences?id=eq.${seeded.evidenceIds[0]}&select=definition_of_done`);
+    expect(log.definition_of_done).toBe(false);
   });
 
   test('hypotheses: create, edit the title, change the status, disprove and delete', async ({ page }) => {
@@ -236,6 +282,7 @@ test.describe('Incidents', () => {
     await expect(wizard.getByText('Please provide valid value')).toHaveCount(2);
     await wizard.getByRole('textbox', { name: /^Subject/ }).fill('Payments 502s');
     await wizard.getByRole('textbox', { name: /^Body/ }).fill('Please look at the gateway.');
+    await page.screenshot({ path: shots('responder-wizard') });
     await wizard.getByRole('button', { name: 'Save Team Responder' }).click();
     await expect(shell.toast('Responder added successfully')).toBeVisible();
     const responders = incidents.side.getByRole('list', { name: 'Responders' });
@@ -275,6 +322,7 @@ test.describe('Incidents', () => {
     await page.getByRole('option', { name: `Create “${title}”` }).click();
     await expect(dialog.getByRole('combobox', { name: /Severity/ })).toHaveValue('low');
     await dialog.getByRole('combobox', { name: /Type/ }).selectOption('reliability');
+    await page.screenshot({ path: shots('link-dialog') });
     await dialog.getByRole('button', { name: 'Link', exact: true }).click();
     await expect(shell.toast('Linked to incident successfully')).toBeVisible();
     await expect(dialog).toHaveCount(0);
