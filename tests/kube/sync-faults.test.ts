@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
 import { KINDS, type KindDef } from '../../server/modules/kubernetes/kinds.js';
 import { rowIdOf } from '../../server/modules/kubernetes/objects.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
@@ -178,4 +179,33 @@ it('app.close() stops every informer: no watch is left open on the API server', 
   const end = Date.now() + 5_000;
   while (kube.openWatches() > 0 && Date.now() < end) await sleep(50);
   expect(kube.openWatches()).toBe(0);
+});
+
+it('CRs deleted, changed and created while no console ran are reconciled when one starts again', async () => {
+  // the app of the first test is closed: change the cluster behind its back
+  const canary = KINDS.find((k) => k.kind === 'Canary')!;
+  const [gone, changed] = kube.list(canary.group, canary.version, canary.plural);
+  kube.remove(canary.group, canary.version, canary.plural, gone.metadata.namespace, gone.metadata.name);
+  kube.apply({ ...changed, metadata: { ...changed.metadata, labels: { gen: 'offline' } } });
+  kube.apply({
+    apiVersion: `${canary.group}/${canary.version}`, kind: 'Canary', metadata: { name: 'born-offline', namespace: 'default' },
+    spec: SPECS.Canary(0),
+  });
+  expect((await differences()).length).toBeGreaterThan(0);
+
+  const app = await buildApp(t.config, { logger: false });
+  await app.ready();
+  try {
+    const t0 = Date.now();
+    let diff = await differences();
+    while (diff.length && Date.now() - t0 < 30_000) {
+      await sleep(200);
+      diff = await differences();
+    }
+    expect(diff).toEqual([]);
+    const { rows } = await t.db.query('SELECT deleted_at FROM canaries WHERE id = $1', [rowIdOf(gone.metadata.uid!)]);
+    expect(rows[0].deleted_at).not.toBeNull();
+  } finally {
+    await app.close();
+  }
 });
