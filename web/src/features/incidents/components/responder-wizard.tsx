@@ -20,6 +20,7 @@ const useStyles = makeStyles({
   // spec 000 §9: a type list scrolls beyond 6 entries
   types: { maxHeight: `${6 * 32}px`, overflowY: 'auto' },
   muted: { color: tokens.colorNeutralForeground3 },
+  nowrap: { whiteSpace: 'nowrap', flexShrink: 0 },
   or: { color: tokens.colorNeutralForeground3, textAlign: 'center', fontSize: tokens.fontSizeBase200 },
 });
 
@@ -192,7 +193,7 @@ export function ResponderWizard({ incidentId, currentUser, onClose }: ResponderW
     actions = (
       <>
         <Button onClick={() => setStep('type')}>Back</Button>
-        <Button appearance="primary" disabledFocusable={add.isPending} onClick={save}>
+        <Button appearance="primary" className={s.nowrap} disabledFocusable={add.isPending} onClick={save}>
           {add.isPending ? 'Saving…' : 'Save Team Responder'}
         </Button>
       </>
