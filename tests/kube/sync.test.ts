@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubernetesStatus, SourceLink } from '../../server/contracts/kubernetes.js';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { rowIdOf } from '../../server/modules/kubernetes/objects.js';
 import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
@@ -121,6 +122,7 @@ describe('custom resources reconcile into the database', () => {
       const body = res.json();
       return body.kinds?.every((k: { watching: boolean }) => k.watching) ? body : undefined;
     }, 'all kinds watching');
+    expect(KubernetesStatus.safeParse(s).success).toBe(true);
     expect(s).toMatchObject({
       connected: true, source: 'kubeconfig', server: kube.url.replace(/\/$/, ''), lastError: null,
       leader: { identity: 'console-sync-test', isLeader: true, holder: 'console-sync-test' },
@@ -185,6 +187,7 @@ describe('console edits of CR-sourced canaries', () => {
       const d = (await t.app.inject({ method: 'GET', url: `/api/canary/${id}`, headers })).json();
       return d.kubernetes?.resource_version === canaryCr('default', 'http-local')!.metadata.resourceVersion ? d : undefined;
     }, 'the detail at the latest version');
+    expect(SourceLink.safeParse(detail).success).toBe(true);
     expect(detail).toMatchObject({ source: 'KubernetesCRD', managed_by: null, read_only: false, source_link: 'Kubernetes Canary default/http-local' });
     const seen = detail.kubernetes.resource_version as string;
 
