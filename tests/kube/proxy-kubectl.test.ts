@@ -183,6 +183,20 @@ describe('kubectl through /kubeproxy', () => {
     expect(patched.stdout).toMatch(/http-local configured/);
     expect(canary()?.spec).toMatchObject({ schedule: '@every 5m' });
 
+    // the other patch types pass through raw: JSON patch, merge patch, server-side apply (apply-patch+yaml)
+    const json = await kc(['patch', 'canary', 'http-local', '-n', 'default', '--type=json', '-p', '[{"op":"replace","path":"/spec/severity","value":"low"}]'], adminKubeconfig);
+    expect(json.code, json.stderr).toBe(0);
+    const merge = await kc(['patch', 'canary', 'http-local', '-n', 'default', '--type=merge', '-p', '{"spec":{"owner":"sre"}}'], adminKubeconfig);
+    expect(merge.code, merge.stderr).toBe(0);
+    expect(canary()?.spec).toMatchObject({ severity: 'low', owner: 'sre' });
+    const ssa = await kc(['apply', '--server-side', '--force-conflicts', '-f', '-'], adminKubeconfig,
+      readFileSync(canaryFile, 'utf8').replace('severity: high', 'severity: medium'));
+    expect(ssa.code, ssa.stderr).toBe(0);
+    expect(ssa.stdout).toMatch(/serverside-applied/);
+    expect(canary()?.spec).toMatchObject({ severity: 'medium' });
+    const seen = new Set(kube.impersonations.map((r) => r.method));
+    expect(seen.has('PATCH')).toBe(true);
+
     // an API server error reaches kubectl as its Status (409 AlreadyExists)
     const again = await kc(['create', '-f', canaryFile], adminKubeconfig);
     expect(again.code).not.toBe(0);
