@@ -11,7 +11,7 @@ import { ADMIN, BASE_URL, E2E_PORT } from './env';
 import { CanariesPage } from './pages/canaries-page';
 import { KubernetesPage } from './pages/kubernetes-page';
 import { Shell } from './pages/shell';
-import { signIn } from './pages/sign-in';
+import { seriousViolations, signIn } from './pages/sign-in';
 
 // The e2e server runs without KUBECONFIG and outside a cluster: the page must say so, honestly, and keep working.
 test.describe('Settings → Kubernetes', () => {
@@ -152,6 +152,8 @@ test.describe('with a cluster (KUBECONFIG → the Kubernetes API test server)', 
     const canaries = k8s.kindRow('Canary');
     await expect(canaries.getByText('Watching')).toBeVisible({ timeout: 30_000 });
     await expect(canaries.getByRole('cell').nth(2)).toHaveText('2', { timeout: 30_000 });
+    await page.keyboard.press('Tab'); // see seriousViolations: scan once focus is inside the page
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   test('a GitOps-managed canary is read-only and linked to its source', async ({ page }) => {
