@@ -12,7 +12,7 @@ const existing: Comment = { id: 'c1', comment: 'first', hypothesis_id: 'h1', cre
 function stubServer(status: number) {
   let release = () => {};
   const posted = new Promise<void>((r) => (release = r));
-  const fetch = vi.fn(async (url: string) => {
+  const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
     if (url.startsWith('/api/auth/csrf')) return new Response(JSON.stringify({ csrf_token: 't' }), { headers: { 'content-type': 'application/json' } });
     await posted;
     const body = status < 300 ? '' : JSON.stringify({ code: '23514', message: 'Please add comment details' });
@@ -44,8 +44,8 @@ describe('adding a comment', () => {
     server.release();
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(comments()).toEqual([existing]);
-    const post = server.fetch.mock.calls.find(([, init]) => (init as RequestInit | undefined)?.method === 'POST')!;
+    const post = server.fetch.mock.calls.find(([, init]) => init?.method === 'POST')!;
     expect(post[0]).toBe('/api/db/comments');
-    expect(JSON.parse(String((post[1] as RequestInit).body))).toEqual({ created_by: 'p2', incident_id: 'i1', hypothesis_id: 'h1', comment: 'second' });
+    expect(JSON.parse(String(post[1]?.body))).toEqual({ created_by: 'p2', incident_id: 'i1', hypothesis_id: 'h1', comment: 'second' });
   });
 });
