@@ -1,8 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
 import type pg from 'pg';
 import type { KindDef } from './kinds.js';
 import { errorText, keyOf, statusOf, type KubeObject } from './objects.js';
-import { canaryHealth } from './store.js';
+import { canaryHealth, type CanaryCheckHealth } from './store.js';
 
 export interface StatusWriterOptions {
   kc: KubeConfig;
@@ -50,7 +51,7 @@ function alreadyThere(have: Status | undefined, want: Status): boolean {
   const h = have ?? {};
   return Object.entries(want).every(([k, v]) => {
     if (v === null || v === undefined) return h[k] === undefined || h[k] === null;
-    return JSON.stringify(h[k]) === JSON.stringify(v);
+    return isDeepStrictEqual(h[k], v); // key order aside: the API server may re-order object keys
   });
 }
 
@@ -120,6 +121,7 @@ export class StatusWriter {
   private async tick(): Promise<void> {
     if (!this.opts.isLeader()) return;
     const now = Date.now();
+    const due: Array<{ key: string; t: Target; obj: KubeObject }> = [];
     for (const [key, t] of this.targets) {
       const obj = this.opts.cached(t.kind.kind, t.namespace, t.name);
       if (!obj) {
@@ -132,8 +134,22 @@ export class StatusWriter {
       if (t.kind.table !== 'canaries' && !this.dirty.has(key)) continue;
       if (now - (this.lastEval.get(key) ?? 0) < this.minIntervalMs) continue;
       this.lastEval.set(key, now);
+      due.push({ key, t, obj });
+    }
+    if (!due.length) return;
+    // the health of every due canary in one query
+    let health: Map<string, CanaryCheckHealth[]>;
+    try {
+      const ids = due.filter((d) => d.t.kind.table === 'canaries' && d.t.rowId && !d.t.error).map((d) => d.t.rowId!);
+      health = ids.length ? await canaryHealth(this.opts.db, ids) : new Map();
+    } catch (err) {
+      for (const d of due) this.lastEval.delete(d.key); // try again next tick
+      this.opts.log.debug({ err: errorText(err) }, 'kubernetes: could not read canary health for status');
+      return;
+    }
+    for (const { key, t, obj } of due) {
       try {
-        const want = await this.desired(t, obj);
+        const want = this.desired(t, obj, t.rowId ? health.get(t.rowId) ?? [] : []);
         this.dirty.delete(key);
         if (alreadyThere(obj.status, want)) continue;
         await this.api.patchNamespacedCustomObjectStatus(
@@ -151,7 +167,7 @@ export class StatusWriter {
     }
   }
 
-  private async desired(t: Target, obj: KubeObject): Promise<Status> {
+  private desired(t: Target, obj: KubeObject, checks: CanaryCheckHealth[]): Status {
     const base: Status = { observedGeneration: obj.metadata.generation ?? null };
     if (t.error) {
       return { ...base, status: 'Invalid', message: 'the spec did not validate', errorMessage: t.error.slice(0, 2000) };
@@ -159,7 +175,6 @@ export class StatusWriter {
     base.persistedID = t.rowId;
     if (t.kind.table !== 'canaries') return { ...base, status: 'Ready', message: null, errorMessage: null };
     if (!t.rowId) return base;
-    const checks = await canaryHealth(this.opts.db, t.rowId);
     const withResult = checks.filter((c) => c.last_runtime);
     const passed = checks.reduce((n, c) => n + c.passed, 0);
     const total = checks.reduce((n, c) => n + c.total, 0);

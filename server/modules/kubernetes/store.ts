@@ -229,15 +229,25 @@ export const WRITERS: Record<KindDef['table'], Writer> = {
   }),
 };
 
-/** The latest health of a canary's live checks, for its CR status. */
-export interface CanaryHealthRow {
-  checks: Array<{ id: string; name: string; status: string | null; last_runtime: string | null; last_transition_time: string | null;
-    message: string | null; error: string | null; passed: number; total: number; p95: number | null }>;
+/** The latest health of one live check of a canary, for its CR status. */
+export interface CanaryCheckHealth {
+  id: string;
+  name: string;
+  status: string | null;
+  last_runtime: string | null;
+  last_transition_time: string | null;
+  message: string | null;
+  error: string | null;
+  /** Results in the last hour, passed and all, and their 95th percentile duration (ms). */
+  passed: number;
+  total: number;
+  p95: number | null;
 }
 
-export async function canaryHealth(c: Q, canaryId: string): Promise<CanaryHealthRow['checks']> {
+/** The live checks of several canaries with their latest result and last hour, by canary id (one query). */
+export async function canaryHealth(c: Q, canaryIds: string[]): Promise<Map<string, CanaryCheckHealth[]>> {
   const { rows } = await c.query(
-    `SELECT ch.id, ch.name, coalesce(u.status, ch.status) AS status, u.last_runtime, ch.last_transition_time,
+    `SELECT ch.canary_id, ch.id, ch.name, coalesce(u.status, ch.status) AS status, u.last_runtime, ch.last_transition_time,
             u.last_message AS message, u.last_error AS error,
             coalesce(h.passed, 0)::int AS passed, coalesce(h.total, 0)::int AS total, h.p95
      FROM checks ch
@@ -247,14 +257,20 @@ export async function canaryHealth(c: Q, canaryId: string): Promise<CanaryHealth
               percentile_cont(0.95) WITHIN GROUP (ORDER BY s.duration) AS p95
        FROM check_statuses s WHERE s.check_id = ch.id AND s.time > now() - interval '1 hour'
      ) h ON true
-     WHERE ch.canary_id = $1 AND ch.deleted_at IS NULL
-     ORDER BY ch.type, ch.name`,
-    [canaryId],
+     WHERE ch.canary_id = ANY($1::uuid[]) AND ch.deleted_at IS NULL
+     ORDER BY ch.canary_id, ch.type, ch.name`,
+    [canaryIds],
   );
-  return rows.map((r) => ({
-    ...r,
-    last_runtime: r.last_runtime ? new Date(r.last_runtime).toISOString() : null,
-    last_transition_time: r.last_transition_time ? new Date(r.last_transition_time).toISOString() : null,
-    p95: r.p95 === null ? null : Number(r.p95),
-  }));
+  const out = new Map<string, CanaryCheckHealth[]>();
+  for (const r of rows) {
+    const list = out.get(r.canary_id) ?? [];
+    list.push({
+      id: r.id, name: r.name, status: r.status, message: r.message, error: r.error, passed: r.passed, total: r.total,
+      last_runtime: r.last_runtime ? new Date(r.last_runtime).toISOString() : null,
+      last_transition_time: r.last_transition_time ? new Date(r.last_transition_time).toISOString() : null,
+      p95: r.p95 === null ? null : Number(r.p95),
+    });
+    out.set(r.canary_id, list);
+  }
+  return out;
 }
