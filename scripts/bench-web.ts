@@ -135,15 +135,21 @@ const gzipSize = (file: string) => gzipSync(readFileSync(join(DIST, file)), { le
 function measureBundle() {
   const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Manifest;
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
-  if (!entryKey) throw new Error('no entry in the Vite manifest');
-  const entryFile = manifest[entryKey].file;
+  // what index.html loads is the truth: its module scripts (the entry, or the chunk the entry was merged into) and
+  // its modulepreloads; the manifest then gives each one's static imports
   const scripts = [...html.matchAll(/<script[^>]+type="module"[^>]+src="\/([^"]+)"/g)].map((m) => m[1]);
   const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+)"/g)].map((m) => m[1]);
-  if (!scripts.includes(entryFile)) throw new Error(`index.html does not load the manifest's entry ${entryFile}`);
+  if (!scripts.length) throw new Error('index.html loads no module script');
+  const keyOf = (file: string) => Object.keys(manifest).find((k) => manifest[k].file === file);
+  const entryKeys = [...scripts, ...preloads].map((f) => {
+    const key = keyOf(f);
+    if (!key) throw new Error(`index.html loads ${f}, which is not in the Vite manifest`);
+    return key;
+  });
+  const entryFile = scripts[scripts.length - 1];
 
   const routeKey = healthRouteModule(manifest);
-  const entryClosure = staticClosure(manifest, [entryKey]);
+  const entryClosure = staticClosure(manifest, entryKeys);
   const routeClosure = routeKey ? staticClosure(manifest, [routeKey]).filter((k) => !entryClosure.includes(k)) : [];
   const byFile = new Map<string, BundleRow>();
   const add = (file: string, why: string) => {
@@ -151,7 +157,7 @@ function measureBundle() {
     const raw = readFileSync(join(DIST, file)).length;
     byFile.set(file, { file, why, raw, gzip: gzipSize(file) });
   };
-  add(entryFile, 'entry (index.html <script>)');
+  for (const f of scripts) add(f, f === entryFile ? 'entry (index.html <script>)' : 'index.html <script>');
   for (const k of entryClosure) add(manifest[k].file, preloads.includes(manifest[k].file) ? 'modulepreload' : 'static import of the entry');
   for (const f of preloads) add(f, 'modulepreload');
   for (const k of routeClosure) add(manifest[k].file, k === routeKey ? '/health route chunk' : 'static import of the /health chunk');

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -16,16 +16,65 @@ const fluentTokens: Plugin = {
     return null;
   },
 };
+/**
+ * `import { Settings20Regular } from '@fluentui/react-icons'` rewritten to the icon's own module
+ * (`@fluentui/react-icons/svg/settings`), in the console's code and in Fluent's. Through the package's main entry an
+ * icon lives in a shared module holding hundreds of others; the bundler keeps every icon any page uses in that one
+ * module and puts it where the first screen loads it, so the start-up chunk carried the icons of every lazy page.
+ * One module per icon family lets each icon travel with the chunk that uses it. Build only (the dev server does
+ * not split chunks).
+ */
+function fluentIconAtoms(): Plugin {
+  const dir = here('../node_modules/@fluentui/react-icons/lib/atoms/svg');
+  let files: Map<string, string> | undefined;
+  const fileOf = (name: string) => {
+    if (!files) {
+      files = new Map();
+      for (const f of readdirSync(dir).filter((f) => f.endsWith('.d.ts'))) {
+        for (const m of readFileSync(`${dir}/${f}`, 'utf8').matchAll(/export declare const (\w+)\b/g)) files.set(m[1], f.slice(0, -5));
+      }
+    }
+    return files.get(name);
+  };
+  const IMPORT = /import\s*\{([^}]*)\}\s*from\s*['"]@fluentui\/react-icons['"];?/g;
+  return {
+    name: 'fluent-icon-atoms',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!code.includes('@fluentui/react-icons') || id.includes('/@fluentui/react-icons/')) return null;
+      if (!/\/web\/src\/.*\.tsx?$/.test(id) && !/\/node_modules\/@fluentui\/[^/]+\/lib\/.*\.js$/.test(id)) return null;
+      const out = code.replace(IMPORT, (all, list: string) => {
+        const byFile = new Map<string, string[]>();
+        const rest: string[] = [];
+        for (const spec of list.split(',').map((x) => x.trim()).filter(Boolean)) {
+          const file = spec.startsWith('type ') ? undefined : fileOf(spec.split(/\s+as\s+/)[0]);
+          if (file) byFile.set(file, [...(byFile.get(file) ?? []), spec]);
+          else rest.push(spec);
+        }
+        const lines = [...byFile].map(([file, specs]) => `import { ${specs.join(', ')} } from '@fluentui/react-icons/svg/${file}';`);
+        if (rest.length) lines.push(`import { ${rest.join(', ')} } from '@fluentui/react-icons';`);
+        return lines.join(' ');
+      });
+      return out === code ? null : { code: out, map: null };
+    },
+  };
+}
+
 // the dev server forwards API calls to a running `npm start`
 const api = process.env.API_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: here('.'),
-  plugins: [fluentTokens, react()],
+  plugins: [fluentTokens, fluentIconAtoms(), react()],
   define: { __APP_VERSION__: JSON.stringify(version) },
   resolve: {
     // the zod contracts are shared with the server: the web imports them, never copies them
-    alias: { '@contracts': here('../server/contracts') },
+    alias: {
+      '@contracts': here('../server/contracts'),
+      // Griffel's RTL flipping of the console's own styles: a left-to-right-only console needs none (ltr-only.ts)
+      'rtl-css-js/core': here('src/lib/ltr-only.ts'),
+    },
   },
   build: {
     outDir: here('../dist/web'),
@@ -36,6 +85,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     // every browser the console supports runs ES2022 as is (no down-levelled class fields or private methods)
     target: 'es2022',
+    // no modulepreload polyfill in the entry: browsers without <link rel=modulepreload> (Safari before 17) still load
+    // every module through its imports, only without the head start
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // everything main.tsx imports statically goes into one chunk: Rolldown would otherwise split the start-up code

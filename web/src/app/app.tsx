@@ -1,5 +1,4 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { Provider as JotaiProvider } from 'jotai';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Route, Switch, useLocation, useRouter } from 'wouter';
 import { FluentProvider, webLightTheme } from '@fluentui/react-components';
@@ -14,7 +13,9 @@ import { SignedInRoutes } from './signed-in-routes';
 
 // The public pages load on demand: a signed-in page never needs the sign-in forms (cards, fields, message bars).
 const LoginPage = lazy(() => import('./routes/login-page').then((m) => ({ default: m.LoginPage })));
-const RegistrationPage = lazy(() => import('./routes/registration-page').then((m) => ({ default: m.RegistrationPage })));
+const RegistrationPage = lazy(() =>
+  import('./routes/registration-page').then((m) => ({ default: m.RegistrationPage })),
+);
 const publicPages = () => import('./routes/public-pages');
 const SelfServicePage = lazy(() => publicPages().then((m) => ({ default: m.SelfServicePage })));
 const ErrorPage = lazy(() => publicPages().then((m) => ({ default: m.ErrorPage })));
@@ -43,47 +44,45 @@ export function App() {
   return (
     <FluentProvider theme={webLightTheme} style={{ minHeight: '100vh' }}>
       <QueryClientProvider client={queryClient}>
-        <JotaiProvider>
-          <ErrorBoundary>
-            <Switch>
-              <Route path={paths.login}>
-                <Public>
-                  <LoginPage />
-                </Public>
-              </Route>
-              <Route path={paths.registration}>
-                <Public>
-                  <RegistrationPage />
-                </Public>
-              </Route>
-              <Route path={paths.recovery}>
-                <Public>
-                  <SelfServicePage title="Account recovery" />
-                </Public>
-              </Route>
-              <Route path={paths.verification}>
-                <Public>
-                  <SelfServicePage title="Verify your email" />
-                </Public>
-              </Route>
-              <Route path={paths.error}>
-                <Public>
-                  <ErrorPage />
-                </Public>
-              </Route>
-              <Route path={paths.authStateChecker}>
-                <Public>
-                  <AuthStateCheckerPage />
-                </Public>
-              </Route>
-              <Route>
-                <SignedIn />
-              </Route>
-            </Switch>
-          </ErrorBoundary>
-          {/* last, so the toasts' dismiss buttons come after the page in the tab order */}
-          <ToastHost />
-        </JotaiProvider>
+        <ErrorBoundary>
+          <Switch>
+            <Route path={paths.login}>
+              <Public>
+                <LoginPage />
+              </Public>
+            </Route>
+            <Route path={paths.registration}>
+              <Public>
+                <RegistrationPage />
+              </Public>
+            </Route>
+            <Route path={paths.recovery}>
+              <Public>
+                <SelfServicePage title="Account recovery" />
+              </Public>
+            </Route>
+            <Route path={paths.verification}>
+              <Public>
+                <SelfServicePage title="Verify your email" />
+              </Public>
+            </Route>
+            <Route path={paths.error}>
+              <Public>
+                <ErrorPage />
+              </Public>
+            </Route>
+            <Route path={paths.authStateChecker}>
+              <Public>
+                <AuthStateCheckerPage />
+              </Public>
+            </Route>
+            <Route>
+              <SignedIn />
+            </Route>
+          </Switch>
+        </ErrorBoundary>
+        {/* last, so the toasts' dismiss buttons come after the page in the tab order */}
+        <ToastHost />
       </QueryClientProvider>
     </FluentProvider>
   );

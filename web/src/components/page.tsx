@@ -1,7 +1,7 @@
 import { useLayoutEffect, type ReactNode } from 'react';
-import { atom, useSetAtom } from 'jotai';
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { PRODUCT_NAME } from '../lib/brand';
+import { createStore } from '../lib/store';
 
 /** What the shell's top bar shows for the current page. */
 export interface PageHeader {
@@ -14,7 +14,8 @@ export interface PageHeader {
   refreshing?: boolean;
 }
 
-export const pageHeaderAtom = atom<PageHeader>({ title: '' });
+/** The current page's header, read by the top bar. */
+export const pageHeaderStore = createStore<PageHeader>({ title: '' });
 
 const useStyles = makeStyles({
   content: {
@@ -28,10 +29,9 @@ const useStyles = makeStyles({
 /** A page inside the shell: hands its header to the top bar and lays out its content. */
 export function Page({ title, extra, onRefresh, refreshing, children }: PageHeader & { children?: ReactNode }) {
   const s = useStyles();
-  const setHeader = useSetAtom(pageHeaderAtom);
   useLayoutEffect(() => {
-    setHeader({ title, extra, onRefresh, refreshing });
-  }, [setHeader, title, extra, onRefresh, refreshing]);
+    pageHeaderStore.set({ title, extra, onRefresh, refreshing });
+  }, [title, extra, onRefresh, refreshing]);
   useLayoutEffect(() => {
     document.title = title ? `${title} · ${PRODUCT_NAME}` : PRODUCT_NAME;
   }, [title]);

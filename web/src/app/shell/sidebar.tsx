@@ -1,6 +1,4 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useAtom } from 'jotai';
-import { atomWithStorage } from 'jotai/utils';
 import { Link, useLocation } from 'wouter';
 import { Button, makeStyles, mergeClasses, Spinner, tokens, Tooltip } from '@fluentui/react-components';
 import {
@@ -11,6 +9,7 @@ import {
   Settings20Regular,
 } from '@fluentui/react-icons';
 import { Logo } from '../../components/logo';
+import { persistedStore, useStore } from '../../lib/store';
 import { DeferredMenu } from '../../components/menus/deferred-menu';
 import { useSession } from '../session-context';
 import { navFor, type NavItem } from './nav-items';
@@ -19,7 +18,7 @@ const loadLists = () => import('./shell-menu-lists');
 const SettingsMenuList = lazy(() => loadLists().then((m) => ({ default: m.SettingsMenuList })));
 
 /** Persisted across reloads (spec 000: "The collapsed state persists"). */
-export const sidebarCollapsedAtom = atomWithStorage('sidebar-collapsed', false, undefined, { getOnInit: true });
+export const sidebarCollapsedStore = persistedStore('sidebar-collapsed', false);
 
 /** Under this window width the sidebar collapses when the user clicks outside it. */
 export const AUTO_COLLAPSE_WIDTH = 1024;
@@ -215,7 +214,8 @@ function SettingsMenu({ items, collapsed }: { items: NavItem[]; collapsed: boole
 export function Sidebar() {
   const s = useStyles();
   const session = useSession();
-  const [collapsed, setCollapsed] = useAtom(sidebarCollapsedAtom);
+  const collapsed = useStore(sidebarCollapsedStore);
+  const setCollapsed = sidebarCollapsedStore.set;
   const ref = useRef<HTMLElement>(null);
   const { main, settings } = navFor(session);
 

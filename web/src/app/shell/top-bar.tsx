@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
-import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import { Button, makeStyles, mergeClasses, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
 import { Alert20Regular, ArrowClockwise20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
 import { DeferredMenu } from '../../components/menus/deferred-menu';
-import { pageHeaderAtom } from '../../components/page';
+import { pageHeaderStore } from '../../components/page';
+import { useStore } from '../../lib/store';
 import { paths } from '../paths';
 import { UserMenu } from './user-menu';
 
@@ -37,7 +37,7 @@ const useStyles = makeStyles({
 /** Title, the page's extra content, refresh, notifications, docs and the user menu. */
 export function TopBar() {
   const s = useStyles();
-  const { title, extra, onRefresh, refreshing } = useAtomValue(pageHeaderAtom);
+  const { title, extra, onRefresh, refreshing } = useStore(pageHeaderStore);
   return (
     <header className={s.root}>
       <Text as="h1" size={500} weight="semibold" className={s.title}>

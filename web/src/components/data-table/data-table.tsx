@@ -1,5 +1,7 @@
 import {
+  lazy,
   memo,
+  Suspense,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -24,7 +26,7 @@ import {
   type DataTableFeatures,
   type DataTableRow,
 } from './columns';
-import { PaginationBar } from './pagination-bar';
+import type { PaginationBarProps } from './pagination-bar';
 import { useDataTableState, type DataTableStateHandle } from './use-data-table-state';
 
 const useStyles = makeStyles({
@@ -150,6 +152,11 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
   },
   spacer: { padding: 0, border: 'none' },
+  pagerPlaceholder: {
+    height: '41px',
+    boxSizing: 'border-box',
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
 });
 
 export interface DataTableProps<TData extends RowData> {
@@ -190,6 +197,19 @@ export interface DataTableProps<TData extends RowData> {
   /** The scroll area's maximum height (default 70vh); rows beyond it are virtualised. */
   maxHeight?: string;
   className?: string;
+}
+
+// The pagination bar (go-to-page input, page-size select, four buttons with tooltips) loads with the first paged
+// table: an unpaged one (the health list) never needs it. Meanwhile an empty bar of the same height holds its place.
+const PaginationBar = lazy(() => import('./pagination-bar').then((m) => ({ default: m.PaginationBar })));
+
+function Pagination(props: PaginationBarProps) {
+  const s = useStyles();
+  return (
+    <Suspense fallback={<div className={s.pagerPlaceholder} />}>
+      <PaginationBar {...props} />
+    </Suspense>
+  );
 }
 
 const FALLBACK_VIEWPORT_PX = 600;
@@ -569,7 +589,7 @@ export function DataTable<TData extends RowData>({
         </table>
       </div>
       {paginate && (
-        <PaginationBar
+        <Pagination
           pageIndex={pagination.pageIndex}
           pageCount={pageCount}
           pageSize={pagination.pageSize}
