@@ -44,6 +44,7 @@ const useStyles = makeStyles({
   title: { flex: 1, minWidth: 0 },
   titleText: { flex: 1, minWidth: 0, fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
   status: { minWidth: '130px' },
+  counts: { color: tokens.colorNeutralForeground3, whiteSpace: 'nowrap' },
   body: {
     display: 'flex',
     flexDirection: 'column',
@@ -137,6 +138,17 @@ export function HypothesisNode(props: HypothesisNodeProps) {
           />
         ) : (
           <Text className={s.titleText}>{h.title}</Text>
+        )}
+        {!open && (h.evidences.length > 0 || own.length > 0 || kids.length > 0) && (
+          <Text size={200} className={s.counts}>
+            {[
+              h.evidences.length && `${h.evidences.length} evidence`,
+              own.length && `${own.length} ${own.length === 1 ? 'comment' : 'comments'}`,
+              kids.length && `${kids.length} ${next ?? 'item'}${kids.length === 1 ? '' : 's'}`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
         )}
         {canWrite ? (
           <Dropdown
