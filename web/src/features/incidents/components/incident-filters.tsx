@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Dropdown, Field, makeStyles, Option, SearchBox, tokens } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
 import type { IncidentFilters } from '../api';
@@ -57,11 +57,14 @@ export function IncidentFilterBar({ value, onSubmit }: IncidentFilterBarProps) {
 
   // the URL changed (Back, a shared link): show what it says
   useEffect(() => setDraft(value), [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  // the latest handler, so a re-render of the page (a refetch) does not restart the 500 ms wait
+  const submit = useRef(onSubmit);
+  submit.current = onSubmit;
   useEffect(() => {
     if (JSON.stringify(draft) === key) return;
-    const t = setTimeout(() => onSubmit(draft), FILTER_SUBMIT_MS);
+    const t = setTimeout(() => submit.current(draft), FILTER_SUBMIT_MS);
     return () => clearTimeout(t);
-  }, [draft, key, onSubmit]);
+  }, [draft, key]);
 
   const set = (patch: Partial<IncidentFilters>) => setDraft((d) => ({ ...d, ...patch }));
   const words = (values: readonly string[]) => values.map((v) => ({ value: v, label: humanize(v) }));
