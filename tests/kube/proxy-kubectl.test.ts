@@ -320,6 +320,23 @@ describe('kubectl through /kubeproxy', () => {
     kube.remove('canaries.flanksource.com', 'v1', 'canaries', 'default', 'http-local');
   });
 
+  it('survives callers that hang up mid-request, and keeps answering', async () => {
+    const password = (parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: { password: string } }[] }).users[0].user.password;
+    const auth = { authorization: `Basic ${Buffer.from(`token:${password}`).toString('base64')}` };
+    const before = kube.openWatches();
+    await Promise.all(Array.from({ length: 40 }, (_, i) => new Promise<void>((resolve) => {
+      const path = i % 2 ? '/kubeproxy/apis/canaries.flanksource.com/v1/canaries' : '/kubeproxy/apis/canaries.flanksource.com/v1/canaries?watch=true';
+      const req = https.get(`${publicUrl}${path}`, { ca, headers: auth });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      // some before any answer, some after the headers
+      if (i % 4 < 2) setImmediate(() => req.destroy());
+      else req.on('response', () => req.destroy());
+    })));
+    expect((await httpsGet('/kubeproxy/api', auth)).status).toBe(200);
+    await until('the dropped watches to close upstream', () => kube.openWatches() <= before);
+  });
+
   it('answers 502 with a Status while the API server is unreachable', async () => {
     const session = (parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: { password: string } }[] }).users[0].user.password;
     const auth = { authorization: `Basic ${Buffer.from(`token:${session}`).toString('base64')}` };

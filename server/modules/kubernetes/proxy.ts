@@ -147,6 +147,7 @@ export class KubeProxy {
     });
     upstream.on('error', (err) => {
       done();
+      if (res.destroyed || res.writableEnded) return; // the caller is gone, or was answered (shutdown)
       if (!res.headersSent) {
         const why = (err as NodeJS.ErrnoException).code ?? err.message;
         sendStatus(res, 502, 'InternalError', `the Kubernetes API server ${this.base.origin} cannot be reached: ${why}`);
@@ -172,10 +173,12 @@ export class KubeProxy {
   endWatches(): void {
     for (const e of this.open) {
       if (!e.watch) continue;
-      e.response?.unpipe(e.res);
-      if (e.res.headersSent) e.res.end();
-      e.upstream.destroy();
       this.open.delete(e);
+      e.response?.unpipe(e.res);
+      // a watch still waiting for the API server's headers gets an answer too, or its connection would hold the close
+      if (e.res.headersSent) e.res.end();
+      else sendStatus(e.res, 503, 'ServiceUnavailable', 'the console is shutting down; watch again');
+      e.upstream.destroy();
     }
   }
 
