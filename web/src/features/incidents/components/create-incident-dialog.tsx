@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { z } from 'zod';
 import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
 import { SelectField, TextField } from '../../../components/forms/form-fields';
@@ -21,6 +22,10 @@ export const CreateIncidentForm = z.object({
 });
 export type CreateIncidentForm = z.infer<typeof CreateIncidentForm>;
 
+const useStyles = makeStyles({
+  row: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', gap: tokens.spacingHorizontalM },
+});
+
 const DEFAULTS: CreateIncidentForm = { title: '', description: '', ...INCIDENT_DEFAULTS };
 const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: humanize(v) }));
 
@@ -33,6 +38,7 @@ export interface CreateIncidentDialogProps {
 
 /** The create-incident modal: defaults open, availability, Low; creates the incident and its root hypothesis. */
 export function CreateIncidentDialog({ open, onOpenChange, currentUserId, onCreated }: CreateIncidentDialogProps) {
+  const s = useStyles();
   const create = useCreateIncident();
   const form = useZodForm(CreateIncidentForm, DEFAULTS);
 
@@ -72,9 +78,11 @@ export function CreateIncidentDialog({ open, onOpenChange, currentUserId, onCrea
     >
       <TextField<CreateIncidentForm> name="title" label="Title" required placeholder="What is happening?" />
       <TextField<CreateIncidentForm> name="description" label="Description" multiline placeholder="Impact, symptoms, links (optional)" />
-      <SelectField<CreateIncidentForm> name="severity" label="Severity" required options={options(INCIDENT_SEVERITIES)} />
-      <SelectField<CreateIncidentForm> name="status" label="Status" required options={options(INCIDENT_STATUSES)} />
-      <SelectField<CreateIncidentForm> name="type" label="Type" required options={options(INCIDENT_TYPES)} />
+      <div className={s.row}>
+        <SelectField<CreateIncidentForm> name="severity" label="Severity" required options={options(INCIDENT_SEVERITIES)} />
+        <SelectField<CreateIncidentForm> name="status" label="Status" required options={options(INCIDENT_STATUSES)} />
+        <SelectField<CreateIncidentForm> name="type" label="Type" required options={options(INCIDENT_TYPES)} />
+      </div>
     </FormDialog>
   );
 }
