@@ -178,6 +178,26 @@ describe('custom resources reconcile into the database', () => {
   });
 });
 
+describe('conflicts with console-made rows', () => {
+  it('a CR whose name a console-made row already holds is reported, and reconciles once that row is gone', async () => {
+    const { rows } = await t.db.query(
+      `INSERT INTO topologies (name, namespace, source, spec) VALUES ('taken', 'default', 'UI', '{}') RETURNING id`,
+    );
+    const cr = kube.apply({
+      apiVersion: 'canaries.flanksource.com/v1', kind: 'Topology', metadata: { name: 'taken', namespace: 'default' }, spec: { type: 'App' },
+    });
+    const cur = await until(async () => {
+      const s = cr && getCr('topologies', 'canaries.flanksource.com', 'default', 'taken')?.status as { status?: string; errorMessage?: string } | undefined;
+      return s?.status === 'Invalid' ? s : undefined;
+    }, 'the conflict on the status');
+    expect(cur.errorMessage).toMatch(/already exists in the console/);
+    // the console's row is removed: the next change of the CR reconciles it
+    await t.db.query('UPDATE topologies SET deleted_at = now() WHERE id = $1', [rows[0].id]);
+    kube.apply({ ...cr, metadata: { ...cr.metadata, labels: { retry: '1' } } });
+    await until(async () => (await row('topologies', cr.metadata.uid!))?.source === 'KubernetesCRD', 'the CR row');
+  });
+});
+
 describe('console edits of CR-sourced canaries', () => {
   it('an edit patches the CR (kubectl get -o yaml shows it); a stale resourceVersion gets 409', async () => {
     const cr = canaryCr('default', 'http-local')!;

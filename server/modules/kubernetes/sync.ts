@@ -136,7 +136,7 @@ class KindSync {
         const key = keyOf(row.namespace, row.name);
         seen.add(key);
         const o = this.cached(row.namespace, row.name);
-        if (!o || o.metadata.uid !== row.uid || o.metadata.resourceVersion !== row.resource_version) this.dirty.add(key);
+        if (!o || o.metadata.uid !== row.uid || o.metadata.resourceVersion !== row.resource_version || row.last_error) this.dirty.add(key);
       }
       for (const w of this.watchers) {
         for (const o of w.list()) {
@@ -189,14 +189,13 @@ class KindSync {
     // running as it was) and reports the error on its status and in kubernetes_objects.
     let error: string | null = null;
     let checks: CheckDef[] | undefined;
-    const parsed = this.kind.spec.safeParse(spec);
-    if (!parsed.success) error = issuesText(parsed.error.issues);
-    else if (this.kind.table === 'canaries') {
-      try {
-        checks = validateCanarySpec(spec).checks;
-      } catch (err) {
-        error = errorText(err);
-      }
+    // anything thrown while validating is this CR's problem, not a reason to retry it forever
+    try {
+      const parsed = this.kind.spec.safeParse(spec);
+      if (!parsed.success) error = issuesText(parsed.error.issues);
+      else if (this.kind.table === 'canaries') checks = validateCanarySpec(spec).checks;
+    } catch (err) {
+      error = errorText(err);
     }
 
     return inTransaction(this.opts.db, async (c) => {
@@ -206,7 +205,9 @@ class KindSync {
         if (live.row_id) await writer.softDelete(c, live.row_id);
         await markLedgerDeleted(c, live.uid, this.opts.cluster.identity);
       } else if (live) {
-        if (live.resource_version === (m.resourceVersion ?? null)) return null;
+        // the same version again: nothing to do, unless it failed for a reason other than its spec (a name conflict
+        // with a console-made row), which a later attempt may get past
+        if (live.resource_version === (m.resourceVersion ?? null) && (!live.last_error || error)) return null;
         if (newerVersion(live.resource_version, m.resourceVersion) === true) return null; // never go back in time
       }
       const ledger = {
@@ -225,9 +226,14 @@ class KindSync {
         await c.query('RELEASE SAVEPOINT row_write');
       } catch (err) {
         // e.g. a console-made row already holds this name (unique per namespace): report it on the CR, keep going
-        if ((err as { code?: string }).code !== '23505') throw err;
+        // A refusal about this row's values (class 22: data exception, 23: integrity, e.g. a console-made row already
+        // holds the name) is reported on the CR; anything else (the database down) is retried.
+        const code = String((err as { code?: string }).code ?? '');
+        if (!/^2[23]/.test(code)) throw err;
         await c.query('ROLLBACK TO SAVEPOINT row_write');
-        const msg = `a ${this.kind.kind} named ${namespace}/${name} already exists in the console (not from Kubernetes)`;
+        const msg = code === '23505'
+          ? `a ${this.kind.kind} named ${namespace}/${name} already exists in the console (not from Kubernetes)`
+          : `the database refused this ${this.kind.kind}: ${errorText(err)}`;
         await upsertLedger(c, { ...ledger, rowId: null, error: msg });
         return { rowId: null, error: msg };
       }
