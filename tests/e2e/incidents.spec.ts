@@ -387,6 +387,21 @@ test.describe('Incidents', () => {
     await incidents.tab('Action Plan').click();
     await expect(page.getByRole('button', { name: 'Add hypothesis' })).toHaveCount(0);
     await expect(page.getByRole('textbox', { name: 'Hypothesis title' })).toHaveCount(0);
+
+    // no write on incidents: the check drawer has no Link to Incident
+    const name = `viewer-drawer-${unique()}`;
+    const res = await admin.api.post('/api/canary', {
+      headers: { 'x-csrf-token': admin.csrf },
+      data: { name, spec: { schedule: '@every 1m', http: [{ name, url: `http://127.0.0.1:${E2E_PORT}/healthz` }] } },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    let checkId = '';
+    await expect
+      .poll(async () => (checkId = (await dbGet<{ id: string }>(admin, `checks?name=eq.${name}&select=id`))[0]?.id ?? ''))
+      .not.toBe('');
+    await page.goto(`/health?timeRange=15m&checkId=${checkId}`);
+    await expect(page.getByRole('dialog').getByRole('link', { name: 'Edit' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Link to Incident' })).toHaveCount(0);
   });
 
   test('an unknown incident says so', async ({ page }) => {
