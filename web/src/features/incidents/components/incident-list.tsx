@@ -40,7 +40,8 @@ function useColumns(): DataTableColumn<IncidentRow>[] {
     () => [
       col.accessor('incident_id', { header: 'Id', meta: { width: '110px' }, cell: ({ getValue }) => <span className={s.id}>{getValue()}</span> }),
       col.accessor('type', { header: 'Type', meta: { width: '150px' }, cell: ({ getValue }) => <IncidentType type={getValue()} /> }),
-      col.accessor('severity', { header: 'Severity', meta: { width: '110px' }, cell: ({ getValue }) => <SeverityBadge severity={humanize(getValue())} /> }),
+      // stored as words: the server's alphabetical order (blocker, critical, high…) would mislead
+      col.accessor('severity', { header: 'Severity', enableSorting: false, meta: { width: '110px' }, cell: ({ getValue }) => <SeverityBadge severity={humanize(getValue())} /> }),
       col.accessor('status', { header: 'Status', meta: { width: '130px' }, cell: ({ getValue }) => <IncidentStatusBadge status={getValue()} /> }),
       col.accessor('title', { header: 'Name', cell: ({ getValue }) => <span className={s.title}>{getValue()}</span> }),
       col.accessor('created_at', { id: 'age', header: 'Age', meta: { width: '100px' }, cell: ({ getValue }) => <Age value={getValue()} /> }),
