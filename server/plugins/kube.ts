@@ -125,14 +125,14 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
     if (methods.includes('PUT') || methods.includes('PATCH')) {
       add('preHandler', async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
         if (!isUuid(req.params.id)) return; // the route answers 400
-        const out = await canaries.edit(req.params.id.toLowerCase(), req.method === 'PUT' ? 'PUT' : 'PATCH', req.body);
+        const out = await canaries.edit(req.params.id.toLowerCase(), req.method === 'PUT' ? 'PUT' : 'PATCH', req.body, req.principal!.roles);
         if (out) return reply.send(out);
       });
     }
     if (methods.includes('DELETE')) {
       add('preHandler', async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
         if (!isUuid(req.params.id)) return;
-        if (await canaries.remove(req.params.id.toLowerCase())) return reply.send({ message: 'success' });
+        if (await canaries.remove(req.params.id.toLowerCase(), req.principal!.roles)) return reply.send({ message: 'success' });
       });
     }
     if (methods.includes('GET')) {

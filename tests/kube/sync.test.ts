@@ -71,6 +71,17 @@ beforeAll(async () => {
   t = await createTestApp({ KUBECONFIG: kubeconfig, POD_NAME: 'console-sync-test', POD_NAMESPACE: 'default' });
   const admin = await makePerson(t.db, { roles: ['admin'] });
   headers = await sessionHeaders(t.db, admin.id);
+  // console edits act as the caller's cluster identity (the writer for an admin), which the chart binds to a
+  // ClusterRole over the console's kinds; the same here
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-writer' },
+    rules: [{ apiGroups: ['canaries.flanksource.com', 'configs.flanksource.com', 'mission-control.flanksource.com'], resources: ['*'], verbs: ['*'] }],
+  });
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops-console-writer' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ops-console-writer' },
+    subjects: [{ kind: 'Group', name: 'ops-console:writers', apiGroup: 'rbac.authorization.k8s.io' }],
+  });
   // the examples' namespaces (created on the test server directly: kubectl sends built-in kinds as protobuf)
   for (const ns of ['apps', 'monitoring']) kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 });
@@ -219,6 +230,9 @@ describe('console edits of CR-sourced canaries', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().spec.owner).toBe('sre');
+    // the patch was made as the admin's cluster identity, so cluster RBAC applied to it
+    expect(kube.impersonations.filter((r) => r.method === 'PATCH' && r.path.endsWith('/canaries/http-local')))
+      .toEqual([expect.objectContaining({ user: 'ops-console-writer', groups: ['ops-console:writers'], status: 200 })]);
     const yaml = await kc(['get', 'canary', 'http-local', '-n', 'default', '-o', 'yaml']);
     const live = parse(yaml.stdout);
     expect(live.spec.owner).toBe('sre');
@@ -282,6 +296,8 @@ describe('console edits of CR-sourced canaries', () => {
     const res = await t.app.inject({ method: 'DELETE', url: `/api/canary/${cr.metadata.uid}`, headers });
     expect(res.statusCode).toBe(200);
     expect(canaryCr('default', 'http-local')).toBeUndefined();
+    expect(kube.impersonations.filter((r) => r.method === 'DELETE'))
+      .toEqual([expect.objectContaining({ user: 'ops-console-writer', path: expect.stringMatching(/\/canaries\/http-local$/), status: 200 })]);
     await until(async () => (await row('canaries', cr.metadata.uid!))?.deleted_at, 'the row soft-deleted');
   });
 });

@@ -6,9 +6,11 @@ import { ApiError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import { parseBody } from '../../lib/validation.js';
 import { getCanary, liveChecksOf } from '../health/queries.js';
 import { SpecError, validateCanarySpec } from '../health/spec.js';
+import type { Role } from '../../contracts/rbac.js';
 import type { ClusterConnection } from './cluster.js';
 import { apiVersionOf, kindByKind, type KindDef } from './kinds.js';
 import { errorText, newerVersion, statusOf, type KubeObject } from './objects.js';
+import { kubeIdentityFor } from './proxy.js';
 import { objectByRow, type LedgerRow } from './store.js';
 
 const CANARY = kindByKind('Canary')!;
@@ -64,6 +66,18 @@ function refuseGitOps(ledger: LedgerRow): void {
   }
 }
 
+/**
+ * Request options that act as the caller's cluster identity (the writer for admins and editors, the reader
+ * otherwise), as /kubeproxy does: a console edit is the user's edit, so cluster RBAC applies to it (the chart lets
+ * the console's own service account watch, patch and write status, but only the writer may delete).
+ */
+function actingAs(roles: readonly Role[], contentType?: string) {
+  const who = kubeIdentityFor(roles);
+  let opts = setHeaderOptions('Impersonate-User', who.user);
+  for (const g of who.groups) opts = setHeaderOptions('Impersonate-Group', g, opts);
+  return contentType ? setHeaderOptions('Content-Type', contentType, opts) : opts;
+}
+
 /** An API server refusal, as the console's own error. */
 function apiError(err: unknown, what: string, sentVersion?: string): never {
   const status = statusOf(err);
@@ -76,7 +90,7 @@ function apiError(err: unknown, what: string, sentVersion?: string): never {
   }
   if (status === 404) throw new NotFoundError(what);
   if (status === 400 || status === 422) throw new BadRequestError(`the API server refused ${what}: ${text}`);
-  if (status === 403) throw new ApiError(502, 'kubernetes_forbidden', `the console's service account may not change ${what}: ${text}`);
+  if (status === 403) throw new ForbiddenError(`the cluster refused to let you change ${what}: ${text}`);
   throw new ApiError(502, 'kubernetes_unavailable', `could not reach the Kubernetes API server: ${text}`);
 }
 
@@ -127,7 +141,7 @@ export function canaryEdits(deps: CanaryEditDeps) {
      * PUT/PATCH of a canary: undefined when the canary is not CR-sourced (the health module saves it as usual),
      * else the CR is patched and the updated canary returned.
      */
-    async edit(id: string, method: 'PUT' | 'PATCH', body: unknown): Promise<(CanaryResponse & SourceLink) | undefined> {
+    async edit(id: string, method: 'PUT' | 'PATCH', body: unknown, roles: readonly Role[]): Promise<(CanaryResponse & SourceLink) | undefined> {
       const ledger = await liveLedger(id);
       if (!ledger) return undefined;
       refuseGitOps(ledger);
@@ -175,7 +189,7 @@ export function canaryEdits(deps: CanaryEditDeps) {
         spec: mergePatchBetween(current.spec ?? {}, next.spec),
       };
       const patched = await client.patchNamespacedCustomObject(
-        { ...gvk, body: patch, fieldManager: 'ops-console' }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        { ...gvk, body: patch, fieldManager: 'ops-console' }, actingAs(roles, PatchStrategy.MergePatch),
       ).catch((err) => apiError(err, what, version)) as KubeObject;
       const rv = patched.metadata.resourceVersion;
       await settle(id, (l) => !!l && (l.resource_version === rv || newerVersion(l.resource_version, rv) === true));
@@ -183,7 +197,7 @@ export function canaryEdits(deps: CanaryEditDeps) {
     },
 
     /** DELETE of a canary: false when not CR-sourced, else the CR is deleted (and the row follows). */
-    async remove(id: string): Promise<boolean> {
+    async remove(id: string, roles: readonly Role[]): Promise<boolean> {
       const ledger = await liveLedger(id);
       if (!ledger) return false;
       refuseGitOps(ledger);
@@ -193,7 +207,7 @@ export function canaryEdits(deps: CanaryEditDeps) {
         await client.deleteNamespacedCustomObject({
           group: CANARY.group, version: CANARY.version, plural: CANARY.plural, namespace: ledger.namespace, name: ledger.name,
           body: { preconditions: { uid: ledger.uid } },
-        });
+        }, actingAs(roles));
       } catch (err) {
         if (statusOf(err) !== 404) apiError(err, what); // already gone: its row follows
       }
