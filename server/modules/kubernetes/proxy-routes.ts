@@ -16,8 +16,6 @@ export interface KubernetesProxyOptions {
   config: Config;
   /** The console's cluster connection; `undefined` loads it from the config, `null` means no cluster. */
   cluster?: ClusterConnection | null;
-  /** Receives the proxy once built (tests look at the requests in flight). */
-  onProxy?: (proxy: KubeProxy | null) => void;
 }
 
 /**
@@ -74,7 +72,6 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
   await app.register(async (proxyApp) => {
     const cluster = opts.cluster === undefined ? loadCluster(config) : opts.cluster;
     const proxy = cluster ? new KubeProxy(cluster) : null;
-    opts.onProxy?.(proxy);
     // open watches would otherwise hold a shutdown (app.close waits for requests) until the API server ends them
     proxyApp.addHook('preClose', async () => proxy?.endWatches());
     proxyApp.addHook('onClose', async () => proxy?.close());

@@ -81,11 +81,6 @@ export class KubeProxy {
     this.base = new URL(cluster.server);
   }
 
-  /** Requests in flight, watches included (for tests and shutdown). */
-  get inFlight(): number {
-    return this.open.size;
-  }
-
   /**
    * Sends `req` (whose body has not been read) to `<server><suffix>` and writes the API server's answer to `res`:
    * status, headers and body as they come, so 403/409/422 Status objects reach kubectl unchanged.
