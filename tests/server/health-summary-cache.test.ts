@@ -74,6 +74,26 @@ describe('FleetSummaryCache', () => {
     expect(s.build).toHaveBeenCalledTimes(2);
   });
 
+  it('spaces rebuilds after changes by 10 x the last build time when that is longer than refreshMs', async () => {
+    let clock = 0;
+    let n = 0;
+    const cache = new FleetSummaryCache(async () => {
+      clock += 800; // a build of 0.8 s: rebuilds at most every 8 s
+      return String(++n);
+    }, { now: () => clock });
+    const read = async () => Number((await cache.get('1h|')).json.toString());
+    expect(await read()).toBe(1);
+    cache.changed();
+    clock += 5_000;
+    expect(await read()).toBe(1);
+    await cache.settled();
+    expect(n).toBe(1);
+    clock += 2_500; // 8.3 s after the build started
+    expect(await read()).toBe(1);
+    await cache.settled();
+    expect(await read()).toBe(2);
+  });
+
   it('waits for the rebuild when the changed answer is over 2 x refreshMs old', async () => {
     const s = setup();
     expect(await s.read()).toBe(1);

@@ -16,6 +16,11 @@ export interface FleetSummaryOptions {
    * how stale the whole-fleet status is (see FleetSummaryCache).
    */
   refreshMs?: number;
+  /**
+   * After changes, wait at least this many times the last build's duration between builds, so rebuilding a big
+   * fleet takes at most about 1/costFactor of the time (and of the garbage: each build makes ~3x the body).
+   */
+  costFactor?: number;
   /** Rebuilt on the next request once this old even when no change was seen (changes this replica cannot see). */
   maxAgeMs?: number;
   /** Answers kept (window x sort); the least recently used goes first. */
@@ -28,6 +33,8 @@ interface Slot {
   /** The change counter and generation the entry was built from. */
   seq: number;
   generation: number;
+  /** How long the last build took, ms. */
+  buildMs: number;
   building: { promise: Promise<ReadyBody>; generation: number; seq: number } | null;
 }
 
@@ -41,10 +48,11 @@ interface Slot {
  *   replica): answers built before are never served again; the next request waits for a new build. So a new check
  *   appears, and a deleted one disappears, at once.
  * - `changed()` (new results, from this replica's scheduler, Run Now, pushes, or other replicas' live-update
- *   events): once the answer is `refreshMs` (3 s) old, a request starts a rebuild; while it runs, requests get the
- *   current answer if it is under 2 x refreshMs (6 s) old, else they wait for the build. So status and uptime in the
- *   whole-fleet list are at most 6 s behind the newest result (typically 3 s plus one build, ~0.2-0.5 s at 10,000
- *   checks), and a result that lands just after a build shows from the next request 3 s later. Filtered and
+ *   events): once the answer is R old, a request starts a rebuild; while it runs, requests get the current answer
+ *   if it is under 2R old, else they wait for the build. R = max(3 s, 10 x the last build's duration): 3 s up to
+ *   several thousand checks, ~3-8 s at 10,000-15,000 checks on a busy 2-core machine (builds of 0.25-0.8 s), so
+ *   rebuilding never takes more than about a tenth of the time. Status and uptime in the whole-fleet list are
+ *   therefore at most 2R (6 s on a small fleet) behind the newest result, typically R plus one build. Filtered and
  *   one-check summaries are computed on demand and never stale.
  * - Whatever happens unseen (the precomputed window stats refreshed every minute; another replica's writes if the
  *   event bus is down) is picked up by a rebuild once the answer is `maxAgeMs` (60 s) old, served meanwhile.
@@ -55,12 +63,14 @@ export class FleetSummaryCache {
   private generation = 0;
   private seq = 0;
   private readonly refreshMs: number;
+  private readonly costFactor: number;
   private readonly maxAgeMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
 
   constructor(private readonly build: (key: string) => Promise<string>, opts: FleetSummaryOptions = {}) {
     this.refreshMs = opts.refreshMs ?? 3_000;
+    this.costFactor = opts.costFactor ?? 10;
     this.maxAgeMs = opts.maxAgeMs ?? 60_000;
     this.maxEntries = opts.maxEntries ?? 4;
     this.now = opts.now ?? Date.now;
@@ -85,7 +95,7 @@ export class FleetSummaryCache {
       this.slots.delete(key);
       this.slots.set(key, slot);
     } else {
-      slot = { entry: null, seq: -1, generation: -1, building: null };
+      slot = { entry: null, seq: -1, generation: -1, buildMs: 0, building: null };
       this.slots.set(key, slot);
       for (const k of this.slots.keys()) {
         if (this.slots.size <= this.maxEntries) break;
@@ -96,11 +106,12 @@ export class FleetSummaryCache {
     if (!e || slot.generation !== this.generation) return this.rebuild(key, slot);
     const age = this.now() - e.builtAt;
     const changed = slot.seq !== this.seq;
-    if (changed ? age < this.refreshMs : age < this.maxAgeMs) return e;
+    const refreshMs = Math.max(this.refreshMs, this.costFactor * slot.buildMs);
+    if (changed ? age < refreshMs : age < this.maxAgeMs) return e;
     // Rebuild, and meanwhile answer with what there is when that is at most 2 x refreshMs old (or nothing is
     // known to have changed): under steady requests nobody waits for a build, and status stays within ~6 s.
     const next = this.rebuild(key, slot);
-    if (!changed || age < 2 * this.refreshMs) {
+    if (!changed || age < 2 * refreshMs) {
       next.catch(() => undefined); // logged by the request that waits for a build, if any
       return e;
     }
@@ -130,6 +141,7 @@ export class FleetSummaryCache {
     promise.then(
       (entry) => {
         if (slot.building === building) slot.building = null;
+        slot.buildMs = this.now() - builtAt;
         // a newer build may have finished first; keep the newest
         if (generation === this.generation && (!slot.entry || slot.seq <= seq)) {
           slot.entry = entry;
