@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import {
   Button,
   Dialog,
@@ -68,15 +68,28 @@ function focusTarget(surface: HTMLElement | null, initialFocus: AppDialogProps['
  * Focus on open (`initialFocus`) and back on close. Fluent focuses the first focusable element in an effect of the
  * Dialog, which runs before this one (a parent's effects run after its children's), so this one has the last
  * word. On close Fluent restores focus only for a dialog opened through its DialogTrigger; ours open from state
- * (a row action, a button elsewhere), so focus would fall to <body> when the dialog's elements leave the page:
- * the element that had focus before opening gets it back, if it is still there.
+ * (a row action, a button elsewhere), so focus would fall to <body> when the surface leaves the page (after its
+ * exit animation, or at once when the caller unmounts the dialog): the element that had focus before opening gets
+ * it back then, if it is still there and focus has not moved elsewhere. Returns the surface's ref.
  */
-function useDialogFocus(open: boolean, surfaceRef: RefObject<HTMLElement | null>, initialFocus: AppDialogProps['initialFocus']) {
+function useDialogFocus(open: boolean, initialFocus: AppDialogProps['initialFocus']) {
+  const surfaceRef = useRef<HTMLElement | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   if (open && !opener.current && typeof document !== 'undefined') {
     const active = document.activeElement;
     opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
   }
+  const setSurface = useCallback((el: HTMLElement | null) => {
+    surfaceRef.current = el;
+    if (el || !opener.current) return;
+    const back = opener.current;
+    opener.current = null;
+    // after the removal: focus that was inside the surface has fallen to <body> by then
+    setTimeout(() => {
+      const active = document.activeElement;
+      if ((!active || active === document.body) && back.isConnected) back.focus();
+    }, 0);
+  }, []);
   useEffect(() => {
     if (!open || !initialFocus) return;
     let frame = 0;
@@ -89,26 +102,8 @@ function useDialogFocus(open: boolean, surfaceRef: RefObject<HTMLElement | null>
     };
     apply();
     return () => cancelAnimationFrame(frame);
-  }, [open, initialFocus, surfaceRef]);
-  useEffect(() => {
-    if (open) return;
-    const back = opener.current;
-    opener.current = null;
-    if (!back) return;
-    // after the surface's exit: wait until its elements (and focus with them) are gone
-    const timer = setInterval(() => {
-      const active = document.activeElement;
-      const inDialog = !!active && !!surfaceRef.current?.contains(active);
-      if (inDialog && surfaceRef.current?.isConnected) return;
-      clearInterval(timer);
-      if ((!active || active === document.body) && back.isConnected) back.focus();
-    }, 50);
-    const stop = setTimeout(() => clearInterval(timer), 2_000);
-    return () => {
-      clearInterval(timer);
-      clearTimeout(stop);
-    };
-  }, [open, surfaceRef]);
+  }, [open, initialFocus]);
+  return setSurface;
 }
 
 /** The console's one dialog: sizes, expand toggle, optional help link, Escape and a close button. */
@@ -125,8 +120,7 @@ export function AppDialog({
   initialFocus,
 }: AppDialogProps) {
   const s = useStyles();
-  const surfaceRef = useRef<HTMLDivElement>(null);
-  useDialogFocus(open, surfaceRef, initialFocus);
+  const surfaceRef = useDialogFocus(open, initialFocus);
   const [expanded, setExpanded] = useState(false);
   const effective = expanded ? 'full' : size;
   return (

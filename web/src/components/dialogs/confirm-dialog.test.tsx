@@ -58,8 +58,9 @@ describe('ConfirmDialog', () => {
     renderWithProviders(<Opener />);
     const opener = screen.getByRole('button', { name: 'Delete row' });
     await user.click(opener);
-    await user.click(await screen.findByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(document.activeElement).toBe(opener), { timeout: 3_000 });
-  });
+    // the surface is aria-hidden while it animates in: wait until its buttons can be found by role
+    await user.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 5_000 }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5_000 });
+    await waitFor(() => expect(document.activeElement).toBe(opener), { timeout: 5_000 });
+  }, 20_000);
 });
