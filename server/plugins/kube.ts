@@ -136,8 +136,9 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
       });
     }
     if (methods.includes('GET')) {
-      add('preSerialization', async (req: FastifyRequest<{ Params: { id: string } }>, _reply: FastifyReply, payload: unknown) => {
-        if (!payload || typeof payload !== 'object' || reqFailed(payload)) return payload;
+      add('preSerialization', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        // error bodies pass through untouched
+        if (reply.statusCode >= 400 || !payload || typeof payload !== 'object') return payload;
         const p = payload as { id?: string; source?: string | null };
         if (typeof p.id !== 'string') return payload;
         // only CR-sourced rows have a kubernetes_objects row to look up
@@ -176,5 +177,3 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (s: string) => UUID_RE.test(s);
-/** Error bodies (`{error, code, message}`) are passed through untouched. */
-const reqFailed = (payload: object) => 'error' in payload && 'code' in payload;
