@@ -112,7 +112,12 @@ export class LeaseElector implements Leadership {
     await this.running?.catch(() => undefined);
     if (this.leading) {
       this.set(false);
-      await this.release().catch((err) => this.opts.log.warn({ err: errorText(err) }, 'kubernetes: could not release the leader Lease'));
+      // bounded: an unreachable API server must not hold up the shutdown (the Lease then simply expires)
+      const timeout = new Promise<void>((r) => setTimeout(r, 3_000).unref());
+      await Promise.race([
+        this.release().catch((err) => this.opts.log.warn({ err: errorText(err) }, 'kubernetes: could not release the leader Lease')),
+        timeout,
+      ]);
     }
   }
 
