@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from './config.js';
+import { redactKubeproxyPathToken } from './lib/kubeproxy-path.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -30,11 +31,18 @@ export const LOG_REDACT = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]',
 ];
 
+/** Request log fields; the URL without a kubeconfig's path token (server/lib/kubeproxy-path.ts). */
+export const LOG_SERIALIZERS = {
+  req: (req: FastifyRequest) => ({
+    method: req.method, url: redactKubeproxyPathToken(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort,
+  }),
+};
+
 /** Builds the whole service as one Fastify app; main.ts only listens. Needs config.DATABASE_URL. */
 export async function buildApp(config: Config, opts: BuildOptions = {}) {
   if (!config.DATABASE_URL) throw new Error('buildApp needs DATABASE_URL (main.ts starts the embedded database)');
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: '[redacted]' } },
+    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { can, effectiveRoles, type Action, type Resource, type Role } from '../contracts/rbac.js';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import { safeEqual, sha256, verifySecret } from '../lib/crypto.js';
+import { kubeproxyPathToken } from '../lib/kubeproxy-path.js';
 
 /** Who is calling. Tokens act with the roles of the person who created them. */
 export interface Principal {
@@ -124,6 +125,9 @@ function credentials(req: FastifyRequest): { kind: 'token' | 'session'; value: s
       return { kind: 'token', value: '' }; // Basic with a password is not accepted: fails as a bad token
     }
   }
+  // kubectl over plain http sends no credentials, so its kubeconfig carries the token in the URL (kubeproxy-path.ts)
+  const inPath = kubeproxyPathToken(req.url);
+  if (inPath !== null) return { kind: 'token', value: inPath };
   const cookie = req.cookies?.[SESSION_COOKIE];
   return cookie ? { kind: 'session', value: cookie } : null;
 }

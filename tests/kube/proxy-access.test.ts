@@ -56,8 +56,10 @@ describe('GET /api/kubeconfig', () => {
     expect(res.headers['cache-control']).toBe('no-store');
 
     const kc = parse(res.body) as Kubeconfig;
+    const token = kc.users[0].user.password;
+    // plain http: kubectl applies kubeconfig credentials only over TLS, so the token is in the server URL too
     expect(kc.clusters).toEqual([
-      { name: 'ops-console-console.test', cluster: { server: 'http://console.test:8080/kubeproxy', 'insecure-skip-tls-verify': true } },
+      { name: 'ops-console-console.test', cluster: { server: `http://console.test:8080/kubeproxy/t/${encodeURIComponent(token)}`, 'insecure-skip-tls-verify': true } },
     ]);
     expect(kc.contexts).toEqual([
       { name: 'ops-console-console.test', context: { cluster: 'ops-console-console.test', user: 'ops-console-console.test' } },

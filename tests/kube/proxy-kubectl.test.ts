@@ -298,7 +298,7 @@ describe('kubectl through /kubeproxy', () => {
     expect(kube.impersonations).toHaveLength(0);
   });
 
-  it('the file for a plain-http console works with @kubernetes/client-node (which does send credentials over http)', async () => {
+  it('the file for a plain-http console works with @kubernetes/client-node and with kubectl (token in the URL)', async () => {
     kube.apply(parse(readFileSync(canaryFile, 'utf8')) as KubeObject);
     kube.impersonations.length = 0;
     const password = (parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: { password: string } }[] }).users[0].user.password;
@@ -310,14 +310,24 @@ describe('kubectl through /kubeproxy', () => {
     expect(list.items.map((i) => i.metadata.name)).toEqual(['http-local']);
     expect(kube.impersonations.map((r) => r.user)).toEqual(['ops-console-writer']);
 
-    // kubectl, given the same file, sends no credentials over plain http (kubernetes/kubectl#744): hence the
-    // https requirement in the README and the dialog's warning
+    // kubectl sends no kubeconfig credentials over plain http (kubernetes/kubectl#744), so the plain-http file
+    // carries the token in the server URL (/kubeproxy/t/<token>, server/lib/kubeproxy-path.ts): reads and writes work
     const httpFile = join(dir, 'plain-http.yaml');
     writeFileSync(httpFile, buildKubeconfig({ publicUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, token: password }));
+    kube.impersonations.length = 0;
     const r = await kc(['get', 'canaries', '-A'], httpFile);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/You must be logged in to the server/);
-    kube.remove('canaries.flanksource.com', 'v1', 'canaries', 'default', 'http-local');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^default\s+http-local\s/m);
+    const del = await kc(['delete', 'canary', 'http-local', '-n', 'default'], httpFile);
+    expect(del.code, del.stderr).toBe(0);
+    expect(canary()).toBeUndefined();
+    expect(new Set(kube.impersonations.map((r) => r.user))).toEqual(new Set(['ops-console-writer']));
+    // a wrong token in the URL is refused like a wrong password
+    const bad = join(dir, 'plain-http-bad.yaml');
+    writeFileSync(bad, buildKubeconfig({ publicUrl: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, token: `${password}x` }));
+    const refused = await kc(['get', 'canaries', '-A'], bad);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/You must be logged in to the server/);
   });
 
   it('survives callers that hang up mid-request, and keeps answering', async () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, LOG_REDACT } from '../../server/app.js';
+import { buildApp, LOG_REDACT, LOG_SERIALIZERS } from '../../server/app.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
 
 // The app's logger at its most verbose, captured: what an operator's log pipeline would receive.
@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const stream = new Writable({ write(chunk, _enc, done) { logs += chunk; done(); } });
   app = await buildApp(t.config, {
-    logger: { level: 'trace', redact: { paths: LOG_REDACT, censor: '[redacted]' }, stream },
+    logger: { level: 'trace', redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS, stream },
   });
   await app.ready();
 });
@@ -39,6 +39,9 @@ describe('structured logs', () => {
     ];
     await app.inject({ url: '/api/auth/whoami', headers: bearer });
     await app.inject({ url: '/api/auth/whoami', headers: { cookie: 'session=cookie-secret-7d1e' } });
+    // a kubeconfig for a plain-http console carries its token in the URL (server/lib/kubeproxy-path.ts)
+    const viaPath = await app.inject({ url: `/kubeproxy/t/${bearer.authorization.slice('Bearer '.length)}/api/v1` });
+    expect(viaPath.statusCode).toBe(503); // authenticated (no cluster here), not 401
     await app.inject({ url: '/api/auth/whoami', headers: { authorization: `Basic ${Buffer.from('token:basic-secret-1f0c').toString('base64')}` } });
     await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: person.email, password: 'wrong-password-5c9a' } });
     await app.inject({
@@ -55,7 +58,8 @@ describe('structured logs', () => {
     expect(session).toBeTruthy();
     await app.inject({ url: '/api/auth/whoami', headers: { cookie: `session=${session}` } });
 
-    expect(logs).toContain('"url":"/api/auth/login"'); // the requests were logged...
+    expect(logs).toContain('"url":"/api/auth/login"');
+    expect(logs).toContain('"url":"/kubeproxy/t/[redacted]/api/v1"'); // the requests were logged...
     for (const secret of [...secrets, session!]) expect(logs).not.toContain(secret); // ...their secrets were not
   });
 });

@@ -31,15 +31,19 @@ export function kubeconfigFileName(publicUrl: string): string {
  *   server unless it is set ("HTTP protocol is not allowed when skipTLSVerify is not set"), so with it the same
  *   file works for both. An https public URL keeps certificate verification on: the console's ingress certificate
  *   is meant to be verified, and turning that off would hand the token to anyone in the middle.
+ * - Over plain http the token is also in the server URL (`/kubeproxy/t/<token>`): kubectl (client-go) applies a
+ *   kubeconfig's credentials only over TLS, so without it kubectl would reach the proxy unauthenticated (401). See
+ *   server/lib/kubeproxy-path.ts; the logs redact it.
  */
 export function buildKubeconfig({ publicUrl, token }: KubeconfigInput): string {
   const url = new URL(publicUrl);
   const name = `ops-console-${kubeconfigHost(publicUrl)}`;
-  const server = `${publicUrl.replace(/\/+$/, '')}/kubeproxy`;
+  const plain = url.protocol === 'http:';
+  const server = `${publicUrl.replace(/\/+$/, '')}/kubeproxy${plain ? `/t/${encodeURIComponent(token)}` : ''}`;
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name, cluster: { server, ...(url.protocol === 'http:' && { 'insecure-skip-tls-verify': true }) } }],
+    clusters: [{ name, cluster: { server, ...(plain && { 'insecure-skip-tls-verify': true }) } }],
     contexts: [{ name, context: { cluster: name, user: name } }],
     'current-context': name,
     users: [{ name, user: { username: 'token', password: token } }],

@@ -9,6 +9,7 @@ import { propertyMap } from '../auth/queries.js';
 import { insertTokenPerson } from '../auth/token-queries.js';
 import { insertAccessToken } from '../auth/tokens.js';
 import { loadCluster, type ClusterConnection } from './cluster.js';
+import { stripKubeproxyPathToken } from '../../lib/kubeproxy-path.js';
 import { buildKubeconfig, kubeconfigFileName } from './kubeconfig.js';
 import { KubeProxy, kubeIdentityFor, kubeStatus } from './proxy.js';
 
@@ -97,7 +98,7 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
         throw new ApiError(503, 'not_connected',
           'the console is not connected to a Kubernetes cluster (it needs in-cluster credentials or KUBECONFIG)');
       }
-      const raw = req.raw.url ?? '/';
+      const raw = stripKubeproxyPathToken(req.raw.url ?? '/');
       const suffix = raw.slice('/kubeproxy'.length) || '/';
       reply.hijack();
       reply.raw.setHeader('x-request-id', req.id);

@@ -108,7 +108,7 @@ export function KubeconfigDialog({ open, onOpenChange }: { open: boolean; onOpen
       });
       const fileName = name ?? kubeconfigFileName();
       saveFile(fileName, text);
-      // kubectl sends no credentials to a plain-http server (kubernetes/kubectl#744)
+      // over plain http the file carries the token in its server URL (server/lib/kubeproxy-path.ts)
       setSaved({ file: fileName, plainHttp: /^\s*server:\s*http:/m.test(text) });
     } catch (err) {
       setError(errorMessage(err));
@@ -152,9 +152,10 @@ export function KubeconfigDialog({ open, onOpenChange }: { open: boolean; onOpen
             {saved?.plainHttp && (
               <MessageBar intent="warning">
                 <MessageBarBody>
-                  The console&apos;s public address is plain HTTP, and kubectl sends credentials only over HTTPS: serve
-                  the console over HTTPS (for example an ingress with TLS, and PUBLIC_URL set to it) to use this file
-                  with kubectl.
+                  The console&apos;s public address is plain HTTP: the token travels unencrypted and is part of the
+                  server address in this file (kubectl sends credentials only over HTTPS otherwise). Keep the file
+                  private, and serve the console over HTTPS (an ingress with TLS, PUBLIC_URL set to it) beyond a
+                  laptop.
                 </MessageBarBody>
               </MessageBar>
             )}
