@@ -90,7 +90,8 @@ export class StatusWriter {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running?.catch(() => undefined);
+    // a status write in flight to an unreachable API server must not hold up the shutdown
+    await Promise.race([this.running?.catch(() => undefined), new Promise((r) => setTimeout(r, 3_000).unref())]);
   }
 
   /** Remembers an object after it was reconciled; its status is (re)computed on the next tick. */
