@@ -78,8 +78,20 @@ function actingAs(roles: readonly Role[], contentType?: string) {
   return contentType ? setHeaderOptions('Content-Type', contentType, opts) : opts;
 }
 
+/** An API server that does not answer within this long gets the caller a 504 rather than a hung request. */
+const API_TIMEOUT_MS = 15_000;
+
+function timely<T>(p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError(504, 'kubernetes_timeout', 'the Kubernetes API server did not answer in time')), API_TIMEOUT_MS);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** An API server refusal, as the console's own error. */
 function apiError(err: unknown, what: string, sentVersion?: string): never {
+  if (err instanceof ApiError) throw err;
   const status = statusOf(err);
   const text = errorText(err);
   if (status === 409) {
@@ -177,7 +189,7 @@ export function canaryEdits(deps: CanaryEditDeps) {
 
       let current = deps.cached(CANARY.kind, ledger.namespace, ledger.name);
       if (!current || current.metadata.uid !== ledger.uid) {
-        current = await client.getNamespacedCustomObject(gvk).catch((err) => apiError(err, what)) as KubeObject;
+        current = await timely(client.getNamespacedCustomObject(gvk)).catch((err) => apiError(err, what)) as KubeObject;
       }
       // The diff is taken against the latest copy; the resourceVersion sent is the one the user saw, so if the CR
       // moved on since, the API server answers 409 and nothing is overwritten.
@@ -188,9 +200,9 @@ export function canaryEdits(deps: CanaryEditDeps) {
         },
         spec: mergePatchBetween(current.spec ?? {}, next.spec),
       };
-      const patched = await client.patchNamespacedCustomObject(
+      const patched = await timely(client.patchNamespacedCustomObject(
         { ...gvk, body: patch, fieldManager: 'ops-console' }, actingAs(roles, PatchStrategy.MergePatch),
-      ).catch((err) => apiError(err, what, version)) as KubeObject;
+      )).catch((err) => apiError(err, what, version)) as KubeObject;
       const rv = patched.metadata.resourceVersion;
       await settle(id, (l) => !!l && (l.resource_version === rv || newerVersion(l.resource_version, rv) === true));
       return response(id);
@@ -204,10 +216,10 @@ export function canaryEdits(deps: CanaryEditDeps) {
       const client = requireApi(ledger);
       const what = `the Canary ${ledger.namespace}/${ledger.name}`;
       try {
-        await client.deleteNamespacedCustomObject({
+        await timely(client.deleteNamespacedCustomObject({
           group: CANARY.group, version: CANARY.version, plural: CANARY.plural, namespace: ledger.namespace, name: ledger.name,
           body: { preconditions: { uid: ledger.uid } },
-        }, actingAs(roles));
+        }, actingAs(roles)));
       } catch (err) {
         if (statusOf(err) !== 404) apiError(err, what); // already gone: its row follows
       }
