@@ -1,6 +1,6 @@
 import { CoordinationV1Api, V1MicroTime, type V1Lease } from '@kubernetes/client-node';
 import type { ClusterConnection } from './cluster.js';
-import { errorText, statusOf } from './objects.js';
+import { errorText, statusOf, withTimeout } from './objects.js';
 
 /** Who leads: every replica serves HTTP; only the leader runs the schedulers and writes what the informers see. */
 export interface Leadership {
@@ -47,6 +47,8 @@ export class SoleLeader implements Leadership {
 }
 
 const timeOf = (t: Date | string | undefined): number => (t ? new Date(t).getTime() : 0);
+/** Each Lease request is bounded, so a hung connection cannot stall the election loop past the renew deadline. */
+const CALL_TIMEOUT_MS = 4_000;
 
 /**
  * Leader election with a coordination.k8s.io/v1 Lease (POD_NAMESPACE/LEADER_LEASE_NAME, holder POD_NAME), the way
@@ -157,13 +159,13 @@ export class LeaseElector implements Leadership {
     try {
       let lease: V1Lease | null = null;
       try {
-        lease = await this.api.readNamespacedLease({ name, namespace });
+        lease = await withTimeout(this.api.readNamespacedLease({ name, namespace }), CALL_TIMEOUT_MS, 'read Lease');
       } catch (err) {
         if (statusOf(err) !== 404) throw err;
       }
       const now = new Date();
       if (!lease) {
-        await this.api.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec: this.spec(now) } });
+        await withTimeout(this.api.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec: this.spec(now) } }), CALL_TIMEOUT_MS, 'create Lease');
         this.won(now);
       } else {
         const s = lease.spec ?? {};
@@ -171,9 +173,9 @@ export class LeaseElector implements Leadership {
         const expiresAt = timeOf(s.renewTime ?? s.acquireTime) + (s.leaseDurationSeconds ?? this.leaseSeconds) * 1000;
         this.holder = holder;
         if (holder === this.identity || !holder || expiresAt <= now.getTime()) {
-          await this.api.replaceNamespacedLease({
+          await withTimeout(this.api.replaceNamespacedLease({
             name, namespace, body: { ...lease, spec: this.spec(now, lease) },
-          });
+          }), CALL_TIMEOUT_MS, 'update Lease');
           this.won(now);
         } else {
           this.set(false);

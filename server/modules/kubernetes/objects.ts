@@ -108,3 +108,12 @@ export function statusOf(err: unknown): number | null {
   if (typeof e.statusCode === 'number') return e.statusCode;
   return null;
 }
+
+/** `p`, or a rejection after `ms`: client-node's requests carry no timeout of their own. */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer from the API server within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

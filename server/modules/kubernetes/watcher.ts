@@ -1,6 +1,6 @@
 import { CustomObjectsApi, ListWatch, Watch, type KubeConfig, type KubernetesListObject } from '@kubernetes/client-node';
 import type { KindDef } from './kinds.js';
-import { errorText, type KubeObject } from './objects.js';
+import { errorText, withTimeout, type KubeObject } from './objects.js';
 
 export interface WatcherOptions {
   /** First back-off delay after an error; doubles per consecutive error up to maxBackoffMs, with ±50 % jitter. */
@@ -19,6 +19,8 @@ export interface WatcherEvents {
   log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 
+/** A list that takes longer than this is abandoned and retried with back-off (client-node sets no timeout). */
+const LIST_TIMEOUT_MS = 60_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 const jitter = (ms: number) => Math.round(ms * (0.5 + Math.random()));
 
@@ -91,9 +93,10 @@ export class KindWatcher {
       const wait = this.lastList + minGap - Date.now();
       if (wait > 0) await sleep(jitter(wait));
       this.lastList = Date.now();
-      const out = (namespace
-        ? await api.listNamespacedCustomObject({ group, version, namespace, plural })
-        : await api.listClusterCustomObject({ group, version, plural })) as KubernetesListObject<KubeObject>;
+      const out = await withTimeout(
+        namespace ? api.listNamespacedCustomObject({ group, version, namespace, plural }) : api.listClusterCustomObject({ group, version, plural }),
+        LIST_TIMEOUT_MS, `list ${plural}`,
+      ) as KubernetesListObject<KubeObject>;
       // ListWatch applies the list right after this resolves; tell the owner once that is done
       setTimeout(() => {
         this.synced = true;
