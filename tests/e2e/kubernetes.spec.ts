@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index';
+import { helm } from '../support/kube-tools';
 import { adminApi, createUser } from './api';
 import { ADMIN, BASE_URL, E2E_PORT } from './env';
 import { CanariesPage } from './pages/canaries-page';
@@ -108,6 +109,13 @@ test.describe('with a cluster (KUBECONFIG → the Kubernetes API test server)', 
     // that directory handed over, and could not reach a subdirectory of a root-only one
     dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-kube-data-'));
     kube = await startKubeApi({ crdsDir: join(root, 'crds') });
+    // the chart's ClusterRoles and bindings: console edits of a CR act as the caller's impersonated cluster identity
+    // (the writer for an admin), which the API server authorises with them
+    const rendered = await helm(['template', 'ops', join(root, 'chart'), '--namespace', 'ops']);
+    if (rendered.code !== 0) throw new Error(`helm template failed: ${rendered.stderr}`);
+    for (const d of parseAllDocuments(rendered.stdout).map((x) => x.toJS() as KubeObject)) {
+      if (d && (d.kind === 'ClusterRole' || d.kind === 'ClusterRoleBinding')) kube.apply(d);
+    }
     kube.apply(readFixture('canary-http.yaml'));
     kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
     kube.apply(readFixture('canary-flux.yaml'));

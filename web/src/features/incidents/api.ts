@@ -283,36 +283,35 @@ async function insert<T extends { id: string }>(relation: string, body: unknown)
   return rows[0] as T;
 }
 
+const CreatedIncident = z.object({
+  incident: z.object({ id: z.string(), incident_id: z.string() }).passthrough(),
+  hypothesis: z.object({ id: z.string() }).passthrough(),
+});
+
 /**
  * The creation sequence of spec 000 §7: the incident, then its root hypothesis (the incident's title, type root,
- * status possible), then the optional evidence on that hypothesis.
+ * status possible), then the optional evidence on that hypothesis. Sent as one call to `rpc/create_incident`, which
+ * runs the same three inserts in one transaction: a failure part-way (a refused evidence, a dropped connection)
+ * leaves nothing behind, where three separate POSTs could leave an incident without its root hypothesis. The creator
+ * (commander and communicator too) is the signed-in person; the server takes it from the session.
  */
 export async function createIncidentSequence(
   incident: NewIncident,
   createdBy: string,
   options: { hypothesisTitle?: string; evidence?: Record<string, unknown> } = {},
 ) {
-  const created = await insert<{ id: string; incident_id: string }>('incidents', {
+  const created = await api.post('/api/db/rpc/create_incident', {
     title: incident.title,
     description: incident.description,
     severity: incident.severity,
     status: incident.status,
     type: incident.type,
-    created_by: createdBy,
     commander_id: createdBy,
     communicator_id: createdBy,
-  });
-  const root = await insert<{ id: string }>('hypotheses', {
-    incident_id: created.id,
-    title: options.hypothesisTitle?.trim() || incident.title,
-    type: 'root',
-    status: 'possible',
-    created_by: createdBy,
-  });
-  if (options.evidence) {
-    await insert('evidences', { ...options.evidence, hypothesis_id: root.id, created_by: createdBy });
-  }
-  return { id: created.id, incidentId: created.incident_id, hypothesisId: root.id };
+    hypothesis_title: options.hypothesisTitle?.trim() || undefined,
+    evidence: options.evidence,
+  }, { schema: CreatedIncident });
+  return { id: created.incident.id, incidentId: created.incident.incident_id, hypothesisId: created.hypothesis.id };
 }
 
 export function useCreateIncident() {
