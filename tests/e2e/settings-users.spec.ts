@@ -112,6 +112,11 @@ test.describe('Settings → Users', () => {
     await expect(shell.toast('Vera Viewer updated successfully')).toBeVisible();
     await expect(users.dialog).toHaveCount(0);
     await expect(users.row(user.email)).toContainText('editor');
+    // with the toast still up and the dialog gone: focus is back on the row's button (not on <body>) and no focus
+    // sentinel is left tabbable behind aria-hidden (the kit's toasts have none)
+    await expect(shell.toast('Vera Viewer updated successfully')).toBeVisible();
+    await expect(users.row(user.email).locator(':focus')).toHaveCount(1);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   test('a refused change shows the server message', async ({ page }) => {
