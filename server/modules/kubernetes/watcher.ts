@@ -46,13 +46,20 @@ class PacedWatch extends Watch {
     if (this.closed) return new AbortController(); // stopped while waiting: stay idle
     this.lastStart = Date.now();
     let ended = false;
-    const ctl = await super.watch(path, {
-      ...params, allowWatchBookmarks: true, timeoutSeconds: 240 + Math.floor(Math.random() * 120),
-    }, cb, (err) => {
+    let watchdog: NodeJS.Timeout | undefined;
+    const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
+    const ctl = await super.watch(path, { ...params, allowWatchBookmarks: true, timeoutSeconds }, cb, (err) => {
       ended = true;
+      clearTimeout(watchdog);
       done(err);
     });
-    if (!ended) this.onOpen();
+    if (!ended) {
+      this.onOpen();
+      // A healthy server ends the watch after timeoutSeconds; one still open well after that is a dead connection
+      // (no TCP reset ever came): abort it, and the informer resumes from its resourceVersion.
+      watchdog = setTimeout(() => ctl.abort(), (timeoutSeconds + 30) * 1000);
+      watchdog.unref();
+    }
     return ctl;
   }
 }
