@@ -128,7 +128,9 @@ class KindSync {
    * would read as "everything was deleted".
    */
   async resync(): Promise<void> {
-    if (this.stopped || !this.synced || !this.opts.isLeader()) return;
+    if (this.stopped || !this.opts.isLeader()) return;
+    this.kick(); // keys marked meanwhile (while following, or since an error) need no full cache
+    if (!this.synced) return;
     try {
       const live = await liveObjects(this.opts.db, this.kind.kind);
       const seen = new Set<string>();
