@@ -82,7 +82,7 @@ export class FleetSummaryCache {
     this.seq++;
   }
 
-  /** Results changed: answers are rebuilt once `refreshMs` old. */
+  /** Results changed: answers are rebuilt once R old (see above). */
   changed(): void {
     this.seq++;
   }
@@ -108,11 +108,12 @@ export class FleetSummaryCache {
     const changed = slot.seq !== this.seq;
     const refreshMs = Math.max(this.refreshMs, this.costFactor * slot.buildMs);
     if (changed ? age < refreshMs : age < this.maxAgeMs) return e;
-    // Rebuild, and meanwhile answer with what there is when that is at most 2 x refreshMs old (or nothing is
-    // known to have changed): under steady requests nobody waits for a build, and status stays within ~6 s.
+    // Rebuild, and meanwhile answer with what there is when that is under 2R old (or nothing is known to have
+    // changed): under steady requests nobody waits for a build, and status stays within 2R.
     const next = this.rebuild(key, slot);
     if (!changed || age < 2 * refreshMs) {
-      next.catch(() => undefined); // logged by the request that waits for a build, if any
+      // a failed background build keeps the current answer; the first request that has to wait gets the error
+      next.catch(() => undefined);
       return e;
     }
     return next;
@@ -132,7 +133,7 @@ export class FleetSummaryCache {
     const builtAt = this.now();
     const promise = (async () => {
       const json = Buffer.from(await this.build(key));
-      // level 4: about a third of level 6's time on this JSON for a few percent more bytes; done once per build
+      // level 4: quicker than the default 6 for a few percent more bytes; done once per build, in libuv's pool
       const gz = await gzip(json, { level: 4, strategy: zlib.Z_DEFAULT_STRATEGY });
       return { json, gzip: gz, builtAt };
     })();
