@@ -112,6 +112,33 @@ export async function summaryJson(c: Q, f: SummaryFilter): Promise<string> {
 }
 
 /**
+ * The same `checks_summary` elements as summaryJson, as comma-joined runs of `CHUNK` elements (no brackets), in
+ * order: for the whole fleet, so neither the driver nor Node ever holds the 7-11 MB answer as one message or string
+ * (the driver would grow its receive buffer by doubling to hold it, and each build would leave ~3x the body behind).
+ */
+export async function summaryJsonChunks(c: Q, f: SummaryFilter): Promise<string[]> {
+  const order = f.sort ? `ORDER BY y.name ${f.sort === 'desc' ? 'DESC' : 'ASC'}, y.id` : '';
+  const { rows } = await c.query<{ part: string }>(
+    `SELECT string_agg(z.j, ',' ORDER BY z.n) AS part
+     FROM (
+       SELECT row_to_json(y)::text AS j, row_number() OVER (${order}) - 1 AS n
+       FROM (
+         SELECT x.id, x.canary_id, x.canary_name, x.canary_namespace, x.agent_id, x.name, x.type, x.namespace, x.description,
+                x.icon, x.labels, x.status, x.severity, x.owner,
+                ROW(x.passed, x.failed, x.last_pass, x.last_fail)::health_summary_uptime AS uptime,
+                ROW(x.p95, x.p97, x.p99, x.avg, 0)::health_summary_latency AS latency,
+                x.last_transition_time, x.last_runtime, x.next_runtime, x.created_at, x.updated_at, x.deleted_at, x.silenced_at
+         FROM (${SUMMARY_FROM}) x
+       ) y
+     ) z
+     GROUP BY z.n / ${CHUNK} ORDER BY z.n / ${CHUNK}`,
+    summaryParams(f),
+  );
+  return rows.map((r) => r.part);
+}
+const CHUNK = 200;
+
+/**
  * Summary windows kept precomputed, and how often: 1h (the default) every minute, 1d and 7d every five. Stats older
  * than three periods are not used (the scheduler is not running here, or is behind).
  */

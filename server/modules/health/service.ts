@@ -11,7 +11,8 @@ import {
   reconcileChecks, softDeleteCanary, updateCanary, upsertPushedCheck, type CanaryRow, type PushTarget,
 } from './queries.js';
 import {
-  cacheIsFresh, checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryJson, summaryRows, type SummaryRow,
+  cacheIsFresh, checkExtras, graphFromRaw, graphFromRollups, historyRows, summaryJson, summaryJsonChunks, summaryRows,
+  type SummaryRow,
 } from './read-queries.js';
 import { FleetSummaryCache, type FleetSummaryOptions } from './fleet-summary.js';
 import { RETENTION_DEFAULTS } from './retention.js';
@@ -128,10 +129,19 @@ export function createHealthService(deps: HealthServiceDeps) {
     return `{"duration":${duration},"runnerName":${JSON.stringify(runnerName)},"window":${JSON.stringify(window)},"checks_summary":${checks}}`;
   }
 
-  // Whole-fleet answers by `window|sortBy`; `duration` in them is the time their build took.
-  const fleet = new FleetSummaryCache((key) => {
+  // Whole-fleet answers by `window|sortBy`, as bytes assembled from chunks of the list (summaryJsonChunks);
+  // `duration` in them is the time their build took.
+  const fleet = new FleetSummaryCache(async (key) => {
+    const t0 = performance.now();
     const [window, sortBy] = key.split('|');
-    return summaryText({ window, ...(sortBy ? { sortBy: sortBy as 'name' | '-name' } : {}) });
+    const ms = windowMs(window);
+    const parts = await summaryJsonChunks(db, {
+      since: new Date(Date.now() - ms), cachedWindowMs: (await cacheIsFresh(db, ms)) ? ms : undefined,
+      sort: sortBy === '-name' ? 'desc' : sortBy === 'name' ? 'asc' : undefined,
+    });
+    const head = `{"duration":${Math.round(performance.now() - t0)},"runnerName":${JSON.stringify(runnerName)},"window":${JSON.stringify(window)},"checks_summary":[`;
+    const comma = Buffer.from(',');
+    return Buffer.concat([Buffer.from(head), ...parts.flatMap((p, i) => (i ? [comma, Buffer.from(p)] : [Buffer.from(p)])), Buffer.from(']}')]);
   }, deps.fleetSummary);
 
   async function canaryResponse(row: CanaryRow, checks?: Array<{ id: string; type: string; name: string }>): Promise<CanaryResponse> {
