@@ -217,6 +217,13 @@ const FALLBACK_VIEWPORT_PX = 600;
 // The virtualizer's callbacks live at module scope: a new function per render would make it recompute the
 // position of every row (10,000 of them) on each scroll frame.
 const estimateSize = () => ROW_ESTIMATE_PX;
+// the same, once a rendered row has shown the table's real row height (e.g. 37 px with avatars in a cell)
+const rowSizeEstimators = new Map<number, () => number>();
+const estimateRowSize = (px: number) => {
+  let f = rowSizeEstimators.get(px);
+  if (!f) rowSizeEstimators.set(px, (f = () => px));
+  return f;
+};
 // with no layout (a hidden tab, a test DOM) sizes read 0: fall back to a screenful of estimated rows
 // Columns without a fixed width get at least this much before the table scrolls sideways instead of squeezing them.
 const FLEX_COLUMN_MIN_PX = 140;
@@ -259,7 +266,10 @@ interface RowViewProps<TData extends RowData> {
   expanded: boolean;
   kind: 'row' | 'detail';
   columnCount: number;
+  /** Detail rows: measured by the virtualizer (their height varies). */
   measure: (el: HTMLTableRowElement | null) => void;
+  /** Plain rows: one of them is measured once for the height of all (see DataTable). */
+  measureRow: ((el: HTMLTableRowElement | null) => void) | undefined;
   onRowClick?: (row: TData) => void;
   renderDetail?: (row: TData) => ReactNode;
   expandable: boolean;
@@ -273,6 +283,7 @@ const RowView = memo(function RowView<TData extends RowData>({
   kind,
   columnCount,
   measure,
+  measureRow,
   onRowClick,
   renderDetail,
   expandable,
@@ -353,7 +364,7 @@ const RowView = memo(function RowView<TData extends RowData>({
   return (
     <tr
       data-index={index}
-      ref={measure}
+      ref={measureRow}
       className={mergeClasses(s.row, grouped && s.groupRow, clickable && s.clickable)}
       tabIndex={clickable ? 0 : undefined}
       onClick={clickable || grouped ? activate : undefined}
@@ -486,6 +497,7 @@ export function DataTable<TData extends RowData>({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows, hasDetail, expanded]);
 
+  const [rowPx, setRowPx] = useState(ROW_ESTIMATE_PX);
   const scrollRef = useRef<HTMLDivElement>(null);
   const getScrollElement = useCallback(() => scrollRef.current, []);
   // stable while the rows are: a new key function makes the virtualizer rebuild every row's measurements
@@ -493,7 +505,7 @@ export function DataTable<TData extends RowData>({
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement,
-    estimateSize,
+    estimateSize: rowPx === ROW_ESTIMATE_PX ? estimateSize : estimateRowSize(rowPx),
     overscan: ROW_OVERSCAN,
     getItemKey,
     initialRect: INITIAL_RECT,
@@ -501,6 +513,18 @@ export function DataTable<TData extends RowData>({
     measureElement: measureRow,
   });
   const measure = useCallback((el: HTMLTableRowElement | null) => virtualizer.measureElement(el), [virtualizer]);
+  // Plain rows all have one height (cells are single-line and clip): the first row rendered is measured once and its
+  // height used for every row, instead of observing each row with a ResizeObserver and reading its box as it
+  // scrolls into view (the bulk of a scroll frame's commit at 10,000 rows). A row that grows later (chips expanded in
+  // place) still lays out in flow; only the window's arithmetic is off by the difference.
+  const measuredRow = useRef(false);
+  const measurePlainRow = useCallback((el: HTMLTableRowElement | null) => {
+    if (!el || measuredRow.current) return;
+    const px = Math.round(el.getBoundingClientRect().height);
+    if (!px) return; // no layout (a hidden tab, a test DOM): keep the estimate and measure a later row
+    measuredRow.current = true;
+    setRowPx(px);
+  }, []);
 
   const leafColumns = table.getAllLeafColumns();
   const columnCount = leafColumns.length;
@@ -551,6 +575,7 @@ export function DataTable<TData extends RowData>({
               expanded={item.row.getIsExpanded()}
               columnCount={columnCount}
               measure={measure}
+              measureRow={measuredRow.current ? undefined : measurePlainRow}
               onRowClick={onRowClick}
               renderDetail={renderDetail}
               expandable={expandable}
