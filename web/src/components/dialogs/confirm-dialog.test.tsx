@@ -59,8 +59,8 @@ describe('ConfirmDialog', () => {
     const opener = screen.getByRole('button', { name: 'Delete row' });
     await user.click(opener);
     // the surface is aria-hidden while it animates in: wait until its buttons can be found by role
-    await user.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 5_000 }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5_000 });
-    await waitFor(() => expect(document.activeElement).toBe(opener), { timeout: 5_000 });
-  }, 20_000);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }, { timeout: 10_000 }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
+    await waitFor(() => expect(document.activeElement).toBe(opener), { timeout: 10_000 });
+  });
 });
