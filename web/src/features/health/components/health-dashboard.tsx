@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink } from 'wouter';
 import {
   Button,
@@ -20,7 +20,7 @@ import { Page } from '../../../components/page';
 import { EmptyState } from '../../../components/empty-state';
 import { RefreshRateSelector, useRefreshRate } from '../../../components/refresh-rate/refresh-rate-selector';
 import { errorMessage } from '../../../lib/api-client';
-import { rangeMinutes, timeRangeLabel } from '../../../lib/time-range';
+import { mappedRange, rangeMinutes, timeRangeLabel } from '../../../lib/time-range';
 import { useUrlState } from '../../../lib/url-state';
 import { useCheckSummary } from '../api';
 import {
@@ -37,7 +37,7 @@ import {
   tabsOf,
   type LabelSelection,
 } from '../filters';
-import { useHealthTimeRange, windowOf } from '../time-window';
+import { defaultRangeForLastRun, useHealthTimeRange, windowOf } from '../time-window';
 import { HealthFilters } from './health-filters';
 import { CheckTable } from './check-table';
 import type { CheckDrawerProps } from './check-drawer';
@@ -90,12 +90,21 @@ export interface HealthDashboardProps {
 export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: HealthDashboardProps) {
   const s = useStyles();
   const [state, set] = useUrlState(URL_DEFAULTS);
-  const [range, setRange] = useHealthTimeRange();
+  const [range, setRange, explicitRange] = useHealthTimeRange();
   const timeWindow = windowOf(range);
   const minutes = useMemo(() => rangeMinutes(range), [range]);
   const refresh = useRefreshRate('health.refreshRate', minutes);
   const summary = useCheckSummary(timeWindow, refresh.interval);
   const checks = summary.data ?? NO_CHECKS;
+
+  // with no range in the URL, widen the default once so that it reaches back to the newest run (time-window.ts)
+  const rangeDefaulted = useRef(false);
+  useEffect(() => {
+    if (explicitRange || rangeDefaulted.current || !summary.data) return;
+    rangeDefaulted.current = true;
+    const key = defaultRangeForLastRun(summary.data.map((c) => c.last_runtime));
+    if (key) setRange(mappedRange(key), { replace: true });
+  }, [explicitRange, summary.data, setRange]);
 
   // the search box answers each key at once; the URL (and the filtering) follow after 400 ms of quiet
   const [search, setSearch] = useState(state.query);
