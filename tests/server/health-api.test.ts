@@ -249,6 +249,13 @@ describe('summary, history and graph', () => {
     expect(changed.rowCount).toBe(1);
     const again = (await inject('GET', '/api/canary/api/summary?labels=tier=gold', viewer)).json();
     expect(again.checks_summary.find((c: { id: string }) => c.id === checkId).uptime.passed).toBe(7);
+ 
+    // a check that first ran after the refresh (no precomputed row) gets its numbers computed, not "no runs"
+    await t.db.query('DELETE FROM check_summary_cache WHERE check_id = $1', [checkId]);
+    const fresh = (await inject('GET', '/api/canary/api/summary?labels=tier=gold', viewer)).json();
+    expect(fresh.checks_summary.find((c: { id: string }) => c.id === checkId)).toMatchObject({
+      uptime: { passed: 96, failed: 4 }, latency: { p95: 10, p97: 100, p99: 500 },
+    });
   });
 
   it('pages history newest first with status and duration filters', async () => {

@@ -63,6 +63,12 @@ const SUMMARY_FROM = `
          SELECT * FROM check_window_stats($1, $3) WHERE $6::bigint IS NULL
          UNION ALL
          SELECT check_id, passed, failed, last_pass, last_fail, p95, p97, p99, avg FROM check_summary_cache WHERE window_ms = $6
+         UNION ALL
+         -- checks that first ran after the last refresh of the precomputed stats (a new check): computed now, so a
+         -- check never shows its fresh status beside "no runs" for up to a minute; few rows, one lookup each
+         SELECT w.* FROM checks_unlogged nu CROSS JOIN LATERAL check_window_stats($1, nu.check_id) w
+         WHERE $6::bigint IS NOT NULL AND nu.last_runtime >= $1
+           AND NOT EXISTS (SELECT 1 FROM check_summary_cache k WHERE k.window_ms = $6 AND k.check_id = nu.check_id)
        ) s ON s.check_id = ch.id
        WHERE (ch.deleted_at IS NULL OR ch.deleted_at > $2::timestamptz)
          AND ($3::uuid IS NULL OR ch.id = $3) AND ($4::uuid IS NULL OR ch.canary_id = $4)

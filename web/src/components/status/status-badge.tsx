@@ -1,5 +1,40 @@
-import { Badge, type BadgeProps } from '@fluentui/react-components';
+import { Badge, makeStyles, mergeClasses, shorthands, tokens, type BadgeProps } from '@fluentui/react-components';
 import { healthColor, incidentStatusColor } from './health';
+
+type BadgeColor = NonNullable<BadgeProps['color']>;
+const tint = (background: string, foreground: string, border: string) => ({
+  backgroundColor: background, color: foreground, ...shorthands.borderColor(border),
+});
+
+/**
+ * Fluent's tint Badge (size medium, shape rounded) as plain CSS on a span: the same tokens and box as
+ * @fluentui/react-badge's styles, without its per-instance slot and style hooks. StatusBadge sits in every row of the
+ * health and settings tables, and a 10,000-row table renders a screenful of new rows per scroll frame (issue 3:
+ * no long task over 50 ms while scrolling), so the per-row cost matters; other appearances keep Fluent's Badge.
+ */
+const useTintStyles = makeStyles({
+  root: {
+    display: 'inline-flex', boxSizing: 'border-box', alignItems: 'center', justifyContent: 'center', position: 'relative',
+    fontFamily: tokens.fontFamilyBase, fontSize: tokens.fontSizeBase200, fontWeight: tokens.fontWeightSemibold,
+    lineHeight: tokens.lineHeightBase200, height: '20px', minWidth: '20px', whiteSpace: 'nowrap',
+    ...shorthands.padding('0', `calc(${tokens.spacingHorizontalXS} + ${tokens.spacingHorizontalXXS})`),
+    ...shorthands.borderRadius(tokens.borderRadiusMedium),
+    // the border drawn over the box, as Fluent's (its colour inherited from the root), so it takes no space
+    '::after': {
+      content: '""', position: 'absolute', top: 0, left: 0, bottom: 0, right: 0,
+      ...shorthands.borderStyle('solid'), ...shorthands.borderWidth(tokens.strokeWidthThin),
+      ...shorthands.borderColor('inherit'), ...shorthands.borderRadius('inherit'),
+    },
+  },
+  brand: tint(tokens.colorBrandBackground2, tokens.colorBrandForeground2, tokens.colorBrandStroke2),
+  danger: tint(tokens.colorPaletteRedBackground1, tokens.colorPaletteRedForeground1, tokens.colorPaletteRedBorder1),
+  important: tint(tokens.colorNeutralForeground3, tokens.colorNeutralBackground1, tokens.colorTransparentStroke),
+  informative: tint(tokens.colorNeutralBackground4, tokens.colorNeutralForeground3, tokens.colorNeutralStroke2),
+  severe: tint(tokens.colorPaletteDarkOrangeBackground1, tokens.colorPaletteDarkOrangeForeground1, tokens.colorPaletteDarkOrangeBorder1),
+  subtle: tint(tokens.colorNeutralBackground1, tokens.colorNeutralForeground3, tokens.colorNeutralStroke2),
+  success: tint(tokens.colorPaletteGreenBackground1, tokens.colorPaletteGreenForeground1, tokens.colorPaletteGreenBorder1),
+  warning: tint(tokens.colorPaletteYellowBackground1, tokens.colorPaletteYellowForeground1, tokens.colorPaletteYellowBorder1),
+});
 
 const HEALTH_BADGE: Record<ReturnType<typeof healthColor>, BadgeProps['color']> = {
   red: 'danger',
@@ -27,6 +62,9 @@ export interface StatusBadgeProps {
 
 /** A status word in a pill, coloured like the health indicator (healthy green, warning orange, failing red). */
 export function StatusBadge({ status, color, appearance = 'tint' }: StatusBadgeProps) {
+  const styles = useTintStyles();
+  const c: BadgeColor = color ?? HEALTH_BADGE[healthColor(status)] ?? 'informative';
+  if (appearance === 'tint') return <span className={mergeClasses('fui-Badge', styles.root, styles[c])}>{status}</span>;
   return (
     <Badge appearance={appearance} color={color ?? HEALTH_BADGE[healthColor(status)]} shape="rounded">
       {status}
