@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { CelExprError, celToText, evalCel } from './cel.js';
+import { CelExprError, celToText, evalCel } from '../../lib/cel.js';
 import { checkTypeOf } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
 import { clip, errorText } from './checks/util.js';

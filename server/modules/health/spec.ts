@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { celSyntaxError } from './cel.js';
+import { celSyntaxError } from '../../lib/cel.js';
 import { checkTypeOf } from './checks/index.js';
 import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
 

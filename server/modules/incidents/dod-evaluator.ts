@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { celToText, evalCel } from '../health/cel.js';
+import { celToText, evalCel } from '../../lib/cel.js';
 import { dodToEvaluate, recordDod } from './queries.js';
 import { Sweeper } from './sweeper.js';
 
