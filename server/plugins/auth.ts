@@ -133,11 +133,13 @@ function credentials(req: FastifyRequest): { kind: 'token' | 'session'; value: s
 }
 
 /** Resolves the caller of a request (cached briefly by credential hash). */
-export async function resolvePrincipal(db: pg.Pool, req: FastifyRequest): Promise<{ principal: Principal | null; presented: boolean }> {
+export async function resolvePrincipal(
+  db: pg.Pool, req: FastifyRequest, opts: { fresh?: boolean } = {},
+): Promise<{ principal: Principal | null; presented: boolean }> {
   const cred = credentials(req);
   if (!cred) return { principal: null, presented: false };
   const key = `${cred.kind}:${sha256(cred.value)}`;
-  const hit = cache.get(key);
+  const hit = opts.fresh ? undefined : cache.get(key);
   if (hit && hit.until > Date.now()) return { principal: hit.principal, presented: true };
   const principal = cred.kind === 'session' ? await sessionPrincipal(db, cred.value) : await tokenPrincipal(db, cred.value);
   remember(key, principal);

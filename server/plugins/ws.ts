@@ -128,12 +128,15 @@ export const wsPlugin = fp<WsPluginOptions>(
       },
     } satisfies LiveEvents);
 
-    /** Re-reads each caller's principal: roles may have changed, sessions may have ended. */
+    /**
+     * Re-reads each caller's principal from the database, past the cache: roles may have changed, sessions may have
+     * ended. The event that triggers this can arrive before the writer's request has cleared the cache.
+     */
     async function revalidate(): Promise<void> {
       await Promise.all(
         [...open].map(async ([socket, { conn, req }]) => {
           try {
-            const { principal } = await resolvePrincipal(app.db, req);
+            const { principal } = await resolvePrincipal(app.db, req, { fresh: true });
             if (principal) conn.principal = principal;
             else socket.close(WS_CLOSE_SESSION_ENDED, 'session ended');
           } catch (err) {

@@ -383,7 +383,8 @@ describe('kubectl through /kubeproxy', () => {
     // the upstream one, so app.close() returns instead of hanging until the API server times the watch out
     await t.app.close();
     await until('the end of the stream', () => ended);
-    await until('the upstream watch to close', () => kube.openWatches() <= before);
+    // the console's informers are stopped too, so nothing of it may still watch
+    await until('every upstream watch to close', () => kube.openWatches() === 0, 20_000, () => kube.openWatchKeys().join(', '));
   });
 
 });

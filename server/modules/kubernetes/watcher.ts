@@ -53,6 +53,11 @@ class PacedWatch extends Watch {
       clearTimeout(watchdog);
       done(err);
     });
+    if (this.closed) {
+      // stopped while connecting: ListWatch only aborts the request it already holds, so this one would stay open
+      ctl.abort();
+      return ctl;
+    }
     if (!ended) {
       this.onOpen();
       // A healthy server ends the watch after timeoutSeconds; one still open well after that is a dead connection

@@ -74,6 +74,8 @@ export interface KubeApi {
   resourceVersion(): string;
   /** Number of open watch streams. */
   openWatches(): number;
+  /** What each open watch streams (group/plural, and namespace when it has one): for failure messages. */
+  openWatchKeys(): string[];
   /** End every open watch stream now (cleanly, or by destroying the socket). */
   dropWatches(opts?: { abrupt?: boolean }): void;
   dropWatchesEvery(ms: number | null): void;
@@ -650,6 +652,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     },
     resourceVersion: () => store.resourceVersion,
     openWatches: () => store.watchers.size,
+    openWatchKeys: () => [...store.watchers].map((w) => (w.namespace ? `${w.key} in ${w.namespace}` : w.key)),
     dropWatches(o) {
       dropAll(o?.abrupt);
     },
