@@ -40,6 +40,8 @@ const Env = z.object({
   POD_NAME: z.string().optional(),
   /** Name of the leader-election Lease. */
   LEADER_LEASE_NAME: z.string().default('ops-console-leader'),
+  /** How long a Secret or ConfigMap read for a check's `valueFrom` is reused before it is read again (0: every run). */
+  VALUE_FROM_CACHE_SECONDS: z.coerce.number().min(0).default(60),
   /** The built web bundle to serve; defaults to dist/web at the repository root. */
   WEB_DIR: z.string().optional(),
   UPSTREAM_URL: z.string().url().optional(),

@@ -9,6 +9,7 @@ import { LeaseElector, SoleLeader, type Leadership } from '../modules/kubernetes
 import { StatusWriter } from '../modules/kubernetes/status.js';
 import { countLive, invalidObjects } from '../modules/kubernetes/store.js';
 import { KubeSync } from '../modules/kubernetes/sync.js';
+import { kubeKeyRefReader, ValueFromResolver } from '../modules/health/value-from.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ export interface KubeRuntime {
   sync: KubeSync | null;
   status(): Promise<KubernetesStatus>;
   canaries: CanaryEdits;
+  /** Resolves `valueFrom` Secrets and ConfigMaps in check specs (refuses them all when there is no cluster). */
+  valueFrom: ValueFromResolver;
 }
 
 export interface KubePluginOptions {
@@ -79,6 +82,11 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
   }
 
   const canaries = canaryEdits({ db: app.db, cluster, cached: (k, ns, n) => sync?.cached(k, ns, n) });
+  const valueFrom = new ValueFromResolver({
+    reader: cluster ? kubeKeyRefReader(cluster.kc) : null,
+    unavailable: `valueFrom needs a Kubernetes cluster connection (${config.KUBERNETES === 'off' ? 'KUBERNETES=off' : 'no KUBECONFIG or in-cluster credentials'})`,
+    ttlMs: config.VALUE_FROM_CACHE_SECONDS * 1000,
+  });
 
   async function status(): Promise<KubernetesStatus> {
     const counts = cluster ? await countLive(app.db) : new Map<string, number>();
@@ -105,7 +113,7 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
   }
 
   app.decorate('leadership', leadership);
-  app.decorate('kube', { cluster, sync, status, canaries });
+  app.decorate('kube', { cluster, sync, status, canaries, valueFrom });
 
   // The settings page reads this; any signed-in user may (it holds no secret: the server URL, kinds, errors).
   if (config.MODE === 'console') {

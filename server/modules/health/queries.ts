@@ -133,13 +133,15 @@ export interface CheckForRun {
   spec: Record<string, unknown>;
   canary_id: string;
   canary_name: string;
+  canary_namespace: string;
   canary_spec: Record<string, unknown>;
   deleted_at: string | null;
 }
 
 export async function checkForRun(c: Q, id: string): Promise<CheckForRun | undefined> {
   const { rows } = await c.query<CheckForRun>(
-    `SELECT ch.id, ch.type, ch.name, ch.spec, ch.canary_id, ca.name AS canary_name, ca.spec AS canary_spec, ch.deleted_at
+    `SELECT ch.id, ch.type, ch.name, ch.spec, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace,
+            ca.spec AS canary_spec, ch.deleted_at
      FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id WHERE ch.id = $1`,
     [id],
   );

@@ -12,7 +12,7 @@ import { createHealthService, type SummaryBody } from './service.js';
 export interface HealthRoutesOptions {
   config: Config;
   /** Scheduler settings (tests shorten them); false never starts one. */
-  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults'>> | false;
+  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults' | 'valueFrom'>> | false;
 }
 
 type IdParams = { Params: { id: string } };
@@ -92,7 +92,9 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
   const schedulerHandle = runs
     ? { reload: () => scheduler?.reload() ?? Promise.resolve(), nextRunOf: (id: string) => scheduler?.nextRunOf(id) ?? null }
     : undefined;
-  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults });
+  // valueFrom in check specs is read from the cluster the kube plugin connects to
+  const valueFrom = app.hasDecorator('kube') ? app.kube.valueFrom : undefined;
+  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults, valueFrom });
   // Other replicas' changes reach the ready whole-fleet summary through the live-update bus.
   if (app.hasDecorator('events')) {
     const off = app.events.bus.subscribe((event) => {
@@ -111,7 +113,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     const follow = (leads: boolean) => {
       change = change.then(async () => {
         if (leads && !scheduler && !closing) {
-          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults });
+          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults, valueFrom });
           await scheduler.start();
         } else if (!leads && scheduler) {
           const s = scheduler;

@@ -2,9 +2,12 @@ import type pg from 'pg';
 import { CelExprError, celToText, evalCel } from '../../lib/cel.js';
 import { checkTypeOf } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
+import { InvalidSpecError } from './checks/lib/result.js';
+import { redactor } from './checks/lib/secrets.js';
 import { clip, errorText } from './checks/util.js';
 import { recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
+import { hasValueFrom, ValueFromResolver } from './value-from.js';
 
 type ParsedCommon = Extract<ReturnType<typeof parseCheck>, { ok: true }>['common'];
 
@@ -26,6 +29,8 @@ export interface RunnableCheck {
   /** checks.severity comes from the spec; stored on each result too. */
   severity?: string | null;
   labels?: Record<string, string> | null;
+  /** The canary's namespace: where `valueFrom` Secrets and ConfigMaps are read. */
+  namespace?: string;
 }
 
 export interface RunOptions {
@@ -34,7 +39,12 @@ export interface RunOptions {
   /** Upper bound for the timeout (the canary's interval), in ms. */
   maxTimeoutMs?: number;
   defaultTimeoutMs?: number;
+  /** Resolves `valueFrom` in the spec (app.kube.valueFrom); without one, a spec that has any is invalid. */
+  valueFrom?: ValueFromResolver;
 }
+
+/** For runs given no resolver: no cluster to read from. */
+const NO_CLUSTER = new ValueFromResolver({ reader: null });
 
 export interface Outcome extends CheckResult {
   start: Date;
@@ -59,8 +69,21 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
   const t0 = performance.now();
   const took = () => Math.round(performance.now() - t0);
   const invalid = (error: string): Outcome => ({ pass: false, invalid: true, duration: took(), error, data: {}, start });
-  const parsed = parseCheck(check.type, check.spec);
+  let parsed = parseCheck(check.type, check.spec);
   if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+  // valueFrom is read now, not when the canary was loaded, so a rotated Secret reaches the next run
+  let secrets: string[] = [];
+  if (hasValueFrom(check.spec)) {
+    try {
+      const resolved = await (opts.valueFrom ?? NO_CLUSTER).resolve(check.spec, check.namespace ?? 'default');
+      secrets = resolved.secrets;
+      parsed = parseCheck(check.type, resolved.spec);
+      if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+    } catch (err) {
+      if (err instanceof InvalidSpecError) return invalid(err.message);
+      return { pass: false, invalid: false, duration: took(), error: errorText(err), data: {}, start };
+    }
+  }
   const type = checkTypeOf(check.type)!;
   const timeoutMs = Math.max(1, Math.min(parsed.timeoutMs ?? opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, opts.maxTimeoutMs ?? Infinity));
 
@@ -87,7 +110,26 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
     abandon.cancel();
     opts.signal?.removeEventListener('abort', onParentAbort);
   }
-  return applyCommon(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }, took);
+  const out = applyCommon(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }, took);
+  return secrets.length ? redactOutcome(out, secrets) : out;
+}
+
+/**
+ * Masks Secret values a check was given through valueFrom wherever its outcome could carry them (a script that
+ * echoes its env, a server that repeats a header): message, error and detail are stored and shown.
+ */
+function redactOutcome(out: Outcome, secrets: string[]): Outcome {
+  const redact = redactor(...secrets, ...secrets.map((s) => encodeURIComponent(s)));
+  const deep = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map(deep);
+    if (v && typeof v === 'object' && !(v instanceof Date)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), deep(x)]));
+    return v;
+  };
+  if (out.message) out.message = redact(out.message);
+  if (out.error) out.error = redact(out.error);
+  if (out.detail !== undefined) out.detail = deep(out.detail);
+  return out;
 }
 
 /**

@@ -7,6 +7,7 @@ import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
 import { runRetention, type RetentionOptions } from './retention.js';
 import { runAndRecord, type Recorded } from './runner.js';
 import { intervalMs, nextRun, parseSchedule, type Schedule } from './schedule.js';
+import type { ValueFromResolver } from './value-from.js';
 
 export interface SchedulerLog {
   info(obj: object, msg: string): void;
@@ -32,6 +33,8 @@ export interface SchedulerOptions {
   retention?: RetentionOptions;
   /** Called with the ids of checks that have new results (at most once per canary run). */
   onResults?: (checkIds: string[]) => void;
+  /** Resolves `valueFrom` in check specs from the canary's namespace (app.kube.valueFrom). */
+  valueFrom?: ValueFromResolver;
   now?: () => number;
 }
 
@@ -230,9 +233,12 @@ export class HealthScheduler {
         if (this.stopSignal.signal.aborted) return Promise.resolve(null);
         this.counters.checks++;
         return runAndRecord(this.db, {
-          id: ch.id, canaryId: canary.id, type: ch.type, name: ch.name, spec: ch.spec,
+          id: ch.id, canaryId: canary.id, type: ch.type, name: ch.name, spec: ch.spec, namespace: canary.namespace,
           severity: typeof ch.spec.severity === 'string' ? ch.spec.severity.toLowerCase() : severity,
-        }, { signal: this.stopSignal.signal, maxTimeoutMs, defaultTimeoutMs: this.opts.defaultTimeoutMs, nextRuntime: next });
+        }, {
+          signal: this.stopSignal.signal, maxTimeoutMs, defaultTimeoutMs: this.opts.defaultTimeoutMs, nextRuntime: next,
+          valueFrom: this.opts.valueFrom,
+        });
       }).catch((err): Recorded | null => {
         if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, check: ch.id }, 'health: could not record a result');
         return null;

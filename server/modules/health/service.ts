@@ -19,6 +19,7 @@ import { RETENTION_DEFAULTS } from './retention.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from './checks/webhook.js';
 import { recordOutcome, recordPushed, runAndRecord, type RunnableCheck } from './runner.js';
+import type { ValueFromResolver } from './value-from.js';
 import { SpecError, validateCanarySpec } from './spec.js';
 
 export interface HealthServiceDeps {
@@ -30,6 +31,8 @@ export interface HealthServiceDeps {
   onResults?: (checkIds: string[]) => void;
   /** How long the ready whole-fleet summary may lag behind results (tests shorten it). */
   fleetSummary?: FleetSummaryOptions;
+  /** Resolves `valueFrom` in check specs for Run Now (the scheduler has its own handle on it). */
+  valueFrom?: ValueFromResolver;
 }
 
 /** A summary answer: JSON bytes or text, and for the whole fleet a gzip copy of the same bytes. */
@@ -217,8 +220,9 @@ export function createHealthService(deps: HealthServiceDeps) {
       const canarySeverity = typeof check.canary_spec.severity === 'string' ? check.canary_spec.severity.toLowerCase() : null;
       const r = await runAndRecord(db, {
         id: check.id, canaryId: check.canary_id, type: check.type, name: check.name, spec: check.spec,
+        namespace: check.canary_namespace,
         severity: typeof check.spec.severity === 'string' ? check.spec.severity.toLowerCase() : canarySeverity,
-      }, { nextRuntime: next ? new Date(next) : null });
+      }, { nextRuntime: next ? new Date(next) : null, valueFrom: deps.valueFrom });
       // someone asked for this result: the list shows it at once
       fleet.invalidate();
       deps.onResults?.([check.id]);
