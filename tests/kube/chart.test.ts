@@ -120,7 +120,12 @@ describe('chart', () => {
       expect(verbs(role, k.group, k.plural).sort(), k.plural).toEqual(['get', 'list', 'patch', 'update', 'watch']);
       expect(verbs(role, k.group, `${k.plural}/status`).sort(), `${k.plural}/status`).toEqual(['get', 'patch', 'update']);
     }
-    expect(verbs(role, '', 'secrets')).toEqual([]);
+    // valueFrom in checks: one Secret or ConfigMap by name, never a list or a watch; rbac.valueFrom=false takes it away
+    expect(verbs(role, '', 'secrets')).toEqual(['get']);
+    expect(verbs(role, '', 'configmaps')).toEqual(['get']);
+    const without = one(await render(['rbac.valueFrom=false']), 'ClusterRole', 'ops-ops-console');
+    expect(verbs(without, '', 'secrets')).toEqual([]);
+    expect(verbs(without, '', 'configmaps')).toEqual([]);
     const impersonate = role.rules.filter((r: Json) => r.verbs.includes('impersonate'));
     expect(impersonate.flatMap((r: Json) => r.resources).sort()).toEqual(['groups', 'users']);
     expect(impersonate.flatMap((r: Json) => r.resourceNames).sort())
@@ -343,7 +348,9 @@ describe('chart and examples on the Kubernetes API test server, with the real ku
     const denied = await kubectl(sa, ['delete', 'canary', 'http-local', '-n', 'default']);
     expect(denied.code).not.toBe(0);
     expect(denied.stderr).toMatch(/forbidden/i);
+    // it reads a Secret by name (valueFrom in checks) but may not list them
     expect((await kubectl(sa, ['get', 'secrets', '-n', 'ops'])).stderr).toMatch(/forbidden/i);
+    expect(await ok(sa, ['get', 'secret', 'ops-ops-console-admin', '-n', 'ops', '-o', 'name'])).toContain('secret/ops-ops-console-admin');
 
     // as the writer (console admins and editors): create and delete the console's kinds, read pods, not secrets
     const asWriter = ['--as', 'ops-console-writer', '--as-group', 'ops-console:writers'];
