@@ -37,6 +37,7 @@ import {
   tabsOf,
   type LabelSelection,
 } from '../filters';
+import { CELL_TYPE_OPTIONS, parsePivotParams, PIVOT_DEFAULTS, PIVOT_LABELS, pivotByOptions, pivotOptionValue, pivotPatch } from '../pivot';
 import { defaultRangeForLastRun, useHealthTimeRange, windowOf } from '../time-window';
 import { HealthFilters } from './health-filters';
 import { CheckTable } from './check-table';
@@ -49,6 +50,8 @@ const CheckCards = lazy(() => import('./check-cards').then((m) => ({ default: m.
 const TimeRangePicker = lazy(() =>
   import('../../../components/time-range/time-range-picker').then((m) => ({ default: m.TimeRangePicker })),
 );
+// The pivot view (a choice away from the default table) loads when first chosen.
+const CheckPivot = lazy(() => import('./check-pivot').then((m) => ({ default: m.CheckPivot })));
 const CheckDrawer = lazy(() => import('./check-drawer').then((m) => ({ default: m.CheckDrawer })));
 
 const useStyles = makeStyles({
@@ -56,8 +59,12 @@ const useStyles = makeStyles({
   side: { position: 'sticky', top: 0 },
   main: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
   toolbar: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM },
-  search: { flex: '1 1 280px', maxWidth: '420px' },
+  // a basis that leaves room for Group By, Tab By, Pivot By and the layout toggle on one line at 1366 px
+  search: { flex: '1 1 240px', maxWidth: '420px' },
   select: { minWidth: '150px' },
+  cellSelect: { minWidth: '110px' },
+  // Pivot By and its Cell choice wrap together, so the Cell never sits alone on a line
+  pivotControls: { display: 'flex', alignItems: 'flex-end', gap: tokens.spacingHorizontalM },
   layoutToggle: { display: 'flex', gap: tokens.spacingHorizontalXXS, marginLeft: 'auto' },
   tabs: { borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}` },
   header: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
@@ -73,6 +80,7 @@ const URL_DEFAULTS = {
   query: '',
   labels: '',
   checkId: '',
+  ...PIVOT_DEFAULTS,
 };
 
 /** Spec 000 §9: search inputs debounce 400 ms. */
@@ -125,6 +133,15 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
   const shown = useMemo(() => inTab(filtered, state.tabBy, tab), [filtered, state.tabBy, tab]);
   const groupOptions = useMemo(() => groupByOptions(defs), [defs]);
   const tabOptions = useMemo(() => tabByOptions(defs), [defs]);
+  const pivotOptions = useMemo(() => pivotByOptions(defs), [defs]);
+  // a label no loaded check carries falls back to the table; while loading, the URL's pivot is kept
+  const labelKeys = useMemo(() => (summary.data ? defs.map((d) => d.key) : undefined), [summary.data, defs]);
+  const pivot = useMemo(
+    () => parsePivotParams({ pivotBy: state.pivotBy, pivotLabel: state.pivotLabel, pivotCellType: state.pivotCellType }, labelKeys),
+    [state.pivotBy, state.pivotLabel, state.pivotCellType, labelKeys],
+  );
+  const pivoting = pivot.pivotBy === PIVOT_LABELS;
+  const pivotValue = pivotOptionValue(pivot);
 
   const onLabels = useCallback((next: LabelSelection) => set({ labels: serializeLabelSelection(next) }), [set]);
   const onHidePassing = useCallback((v: boolean) => set({ hidePassing: v }), [set]);
@@ -181,9 +198,14 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
             ))}
           </TabList>
         </div>
+        {/* cards ignore the pivot: it is a table view */}
         {state.layout === 'card' ? (
           <Suspense fallback={<Spinner size="small" label="Loading…" />}>
             <CheckCards key={`${tab}|${state.query}`} checks={shown} emptyMessage={summary.isLoading ? 'Loading…' : emptyMessage} onOpen={open} />
+          </Suspense>
+        ) : pivoting ? (
+          <Suspense fallback={<Spinner size="small" label="Loading…" />}>
+            <CheckPivot checks={shown} label={pivot.pivotLabel} cellType={pivot.cellType} loading={summary.isFetching} emptyMessage={emptyMessage} onOpen={open} />
           </Suspense>
         ) : (
           <CheckTable checks={shown} groupBy={state.groupBy} loading={summary.isFetching} emptyMessage={emptyMessage} onOpen={open} />
@@ -229,6 +251,8 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
             <Field label="Group By">
               <Dropdown
                 className={s.select}
+                // rows of a pivot are check names: grouping does not apply to it
+                disabled={pivoting}
                 value={groupOptions.find((o) => o.value === state.groupBy)?.label ?? state.groupBy}
                 selectedOptions={[state.groupBy]}
                 onOptionSelect={(_, d) => d.optionValue && set({ groupBy: d.optionValue })}
@@ -250,6 +274,34 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
                 ))}
               </Dropdown>
             </Field>
+            <div className={s.pivotControls}>
+              <Field label="Pivot By">
+                <Dropdown
+                  className={s.select}
+                  value={pivotOptions.find((o) => o.value === pivotValue)?.label ?? `Label: ${pivot.pivotLabel}`}
+                  selectedOptions={[pivotValue]}
+                  onOptionSelect={(_, d) => d.optionValue && set(pivotPatch(d.optionValue))}
+                >
+                  {pivotOptions.map((o) => (
+                    <Option key={o.value} value={o.value}>{o.label}</Option>
+                  ))}
+                </Dropdown>
+              </Field>
+              {pivoting && (
+                <Field label="Cell">
+                  <Dropdown
+                    className={s.cellSelect}
+                    value={CELL_TYPE_OPTIONS.find((o) => o.value === pivot.cellType)!.label}
+                    selectedOptions={[pivot.cellType]}
+                    onOptionSelect={(_, d) => d.optionValue && set({ pivotCellType: d.optionValue })}
+                  >
+                    {CELL_TYPE_OPTIONS.map((o) => (
+                      <Option key={o.value} value={o.value}>{o.label}</Option>
+                    ))}
+                  </Dropdown>
+                </Field>
+              )}
+            </div>
             <div className={s.layoutToggle} role="group" aria-label="Layout">
               <Tooltip content="Table" relationship="label">
                 <ToggleButton icon={<TableSimple20Regular />} checked={state.layout !== 'card'} onClick={() => set({ layout: 'table' })} />
