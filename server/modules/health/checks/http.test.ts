@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
 import { sendJson, startHttpServer, type HttpServer, type RecordedRequest } from '../../../../tests/fixtures/servers/http.js';
 import { closedPort } from '../../../../tests/fixtures/servers/tcp.js';
+import { executeCheck } from '../runner.js';
 import { httpCheck } from './http.js';
 
 // Every target is a real node:http server this file starts on 127.0.0.1; "localhost" names the same address
@@ -86,6 +87,18 @@ describe('http check: basic and bearer', () => {
     }
     expect(api.requests.length).toBe(before);
   });
+
+  it('through the runner: a malformed field is an invalid check with the path, a refused spec too', async () => {
+    const check = (spec: Record<string, unknown>) => executeCheck({
+      id: '00000000-0000-0000-0000-0000000000a1', canaryId: '00000000-0000-0000-0000-0000000000a2', type: 'http', name: 'auth',
+      spec: { name: 'auth', url: `${api.url}/basic`, ...spec },
+    });
+    expect(await check({ oauth2: { scope: ['x'] } })).toMatchObject({ pass: false, invalid: true, error: expect.stringMatching(/^oauth2\.tokenURL: /) });
+    expect(await check({ maxRedirects: -1 })).toMatchObject({ invalid: true, error: expect.stringMatching(/^maxRedirects: /) });
+    expect(await check({ ntlm: true })).toMatchObject({ invalid: true, error: 'ntlm authentication is not supported' });
+    expect(await check({ username: 'alice', password: 'pa:ss wörd', test: { expr: "code == 200 && url.endsWith('/basic')" } }))
+      .toMatchObject({ pass: true, invalid: false });
+  });
 });
 
 // ---- Digest: a verifier written from RFC 7616 §3.4, independently of lib/digest.ts ----
@@ -96,6 +109,8 @@ interface DigestServerOptions {
   qop?: string;
   user: string;
   password: string;
+  /** Refuse the first correct answer as stale (RFC 7616 §3.3: a fresh nonce, stale=true). */
+  staleOnce?: boolean;
 }
 
 function parseAuthParams(header: string): Record<string, string> {
@@ -124,11 +139,12 @@ async function startDigestServer(o: DigestServerOptions) {
   const accepted: Array<Record<string, string>> = [];
   const rejected: string[] = [];
   const opaque = randomBytes(8).toString('hex');
-  const challenge = (res: ServerResponse) => {
+  let stale = o.staleOnce ?? false;
+  const challenge = (res: ServerResponse, markStale = false) => {
     const fields = o.algorithms.map((alg) => {
       const nonce = randomBytes(12).toString('base64');
       nonces.add(nonce);
-      return `Digest realm="checks@test", qop="${o.qop ?? 'auth'}", algorithm=${alg}, nonce="${nonce}", opaque="${opaque}"`;
+      return `Digest realm="checks@test", qop="${o.qop ?? 'auth'}", algorithm=${alg}, nonce="${nonce}", opaque="${opaque}"${markStale ? ', stale=true' : ''}`;
     });
     unauthorized(res, fields);
   };
@@ -150,6 +166,12 @@ async function startDigestServer(o: DigestServerOptions) {
     if (problems.length) {
       rejected.push(problems.join(','));
       return challenge(res);
+    }
+    if (stale) {
+      stale = false;
+      nonces.delete(p.nonce);
+      rejected.push('stale');
+      return challenge(res, true);
     }
     accepted.push(p);
     sendJson(res, 200, { hello: p.username, method: req.method, body: req.body });
@@ -197,6 +219,13 @@ describe('http check: digest against an RFC 7616 verifier', () => {
     expect(r).toMatchObject({ pass: false, error: 'response code 401 not in 200-299' });
     expect(s.rejected).toEqual(['response']);
     expect(JSON.stringify(r)).not.toContain('Wrong-Pass-77');
+  });
+
+  it('answers once more with the new nonce when the server says the first was stale', async () => {
+    const s = await start({ algorithms: ['MD5'], user: 'dig', password: 'pw', staleOnce: true });
+    expect(await run({ url: s.url, digest: true, username: 'dig', password: 'pw' })).toMatchObject({ pass: true });
+    expect(s.rejected).toEqual(['stale']);
+    expect(s.accepted).toHaveLength(1);
   });
 
   it('fails clearly on a challenge it cannot answer', async () => {
@@ -277,6 +306,15 @@ describe('http check: oauth2 client credentials', () => {
     expect(await run(spec)).toMatchObject({ pass: true });
     expect(tokenRequests('client-b')).toHaveLength(2);
     lifetime = 3600;
+  });
+
+  it('drops a token the API refuses, so the next run fetches a new one', async () => {
+    const spec = { url: `${api.url}/data`, oauth2: { tokenURL: `${issuer.url}/token`, clientID: 'client-f', clientSecret: 'secret-of-client-f' } };
+    expect(await run(spec)).toMatchObject({ pass: true });
+    issued.clear(); // the API revokes every token
+    expect(await run(spec)).toMatchObject({ pass: false, data: { code: 401 } });
+    expect(await run(spec)).toMatchObject({ pass: true });
+    expect(tokenRequests('client-f')).toHaveLength(2);
   });
 
   it('falls back to client credentials in the body when the endpoint refuses HTTP Basic', async () => {
