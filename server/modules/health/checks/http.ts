@@ -151,8 +151,11 @@ const decodeUserinfo = (s: string, field: string) => {
  */
 function resolveAuth(spec: HttpSpec, url: URL): Auth {
   if (spec.ntlm || spec.ntlmv2) {
-    // NTLM needs a connection-bound three-message handshake and MD4 (absent from Node 20's OpenSSL 3); the npm
-    // clients cannot be verified here without a Windows server, so the spec is refused instead of sent without it
+    // Refused rather than sent without credentials. The npm NTLM clients (@ewsjs/ntlm-client, httpntlm,
+    // axios-ntlm) are forks of one old code base: fixed 1 KiB message buffers that truncate silently, NTLMv1 or v2
+    // chosen from a server flag instead of the spec, DES/MD4 from JS ports (Node 20's OpenSSL 3 lacks both). NTLM
+    // also authenticates a kept-alive connection, not a request, and nothing here can check a client against a
+    // real Windows server; a half-right NTLM client would report healthy targets as failing or worse.
     throw new InvalidSpecError('ntlm authentication is not supported');
   }
   const username = envValue(spec.username, 'username') ?? (url.username ? decodeUserinfo(url.username, 'username') : undefined);
