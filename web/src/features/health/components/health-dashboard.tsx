@@ -50,8 +50,12 @@ const CheckCards = lazy(() => import('./check-cards').then((m) => ({ default: m.
 const TimeRangePicker = lazy(() =>
   import('../../../components/time-range/time-range-picker').then((m) => ({ default: m.TimeRangePicker })),
 );
-// The pivot view (a choice away from the default table) loads when first chosen.
-const CheckPivot = lazy(() => import('./check-pivot').then((m) => ({ default: m.CheckPivot })));
+// The pivot view (a choice away from the default table) loads when the Pivot By list first opens. Once loaded it
+// renders directly: a lazy component suspends on its first render even when its chunk is there, and React holds a
+// revealed Suspense boundary back for 300 ms (the first switch took 340 ms at 10,000 checks, later ones 50 ms).
+let loadedPivot: typeof import('./check-pivot') | undefined;
+const loadCheckPivot = () => import('./check-pivot').then((m) => (loadedPivot = m));
+const LazyCheckPivot = lazy(() => loadCheckPivot().then((m) => ({ default: m.CheckPivot })));
 const CheckDrawer = lazy(() => import('./check-drawer').then((m) => ({ default: m.CheckDrawer })));
 
 const useStyles = makeStyles({
@@ -157,6 +161,7 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
       : 'No checks match these filters';
   }, [checks, shown.length, filter, index]);
 
+  const CheckPivot = loadedPivot?.CheckPivot ?? LazyCheckPivot;
   let body;
   if (summary.error && !summary.data) {
     body = (
@@ -280,6 +285,7 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
                   className={s.select}
                   value={pivotOptions.find((o) => o.value === pivotValue)?.label ?? `Label: ${pivot.pivotLabel}`}
                   selectedOptions={[pivotValue]}
+                  onOpenChange={(_, d) => d.open && void loadCheckPivot()}
                   onOptionSelect={(_, d) => d.optionValue && set(pivotPatch(d.optionValue))}
                 >
                   {pivotOptions.map((o) => (
