@@ -131,6 +131,7 @@ test.describe('Health pivot', () => {
     await expect(pivot.cells(db).nth(1).getByRole('button')).toHaveAccessibleName('unhealthy');
     await expect(pivot.cells(web).nth(2).getByRole('button')).toHaveAccessibleName('healthy');
     await expect(pivot.cells(web).nth(0)).toHaveText('–');
+    await page.screenshot({ path: test.info().outputPath('health-pivot-status.png') });
 
     // a shared cell opens the check whose value it shows (the failing one); Enter works on a focused cell
     await pivot.cells(api).nth(0).getByRole('button').focus();
@@ -150,6 +151,7 @@ test.describe('Health pivot', () => {
     await expect(pivot.cells(api).nth(1).getByRole('button')).toHaveAccessibleName('100.0% uptime');
     await expect(pivot.cells(api).nth(1).getByRole('meter')).toHaveAttribute('data-color', 'green');
     await expect(pivot.cells(db).nth(1).getByRole('meter')).toHaveAttribute('data-color', 'red');
+    await page.screenshot({ path: test.info().outputPath('health-pivot-uptime.png') });
 
     await pivot.choose(pivot.cellType, 'Latency');
     await expect(page).toHaveURL(/pivotCellType=latency/);

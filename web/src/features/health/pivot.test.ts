@@ -38,12 +38,16 @@ describe('pivot columns and rows', () => {
     // no "none" column when every check has the label
     expect(pivotColumns([apiProd, apiStaging], 'env')).toEqual(['prod', 'staging']);
     expect(pivotColumns([], 'env')).toEqual([]);
+    // numbers within values sort as numbers
+    const v = (env: string) => makeCheck({ labels: { env } });
+    expect(pivotColumns([v('v10'), v('v2'), v('V1')], 'env')).toEqual(['V1', 'v2', 'v10']);
   });
 
   it('makes one row per check name, sorted, with each check in its column', () => {
     const { columns, rows } = buildPivot([bare, apiStaging, dbDev, apiProd], 'env', 'checkStatuses');
     expect(columns).toEqual(['dev', 'prod', 'staging', 'none']);
     expect(rows.map((r) => r.name)).toEqual(['api', 'db', 'web']);
+    expect(buildPivot([makeCheck({ name: 'c-10' }), makeCheck({ name: 'c-9' })], 'env', 'latency').rows.map((r) => r.name)).toEqual(['c-9', 'c-10']);
     const [api, db, web] = rows;
     expect(api.cells.map((c) => c?.check.id ?? null)).toEqual([null, apiProd.id, apiStaging.id, null]);
     expect(db.cells.map((c) => c?.check.id ?? null)).toEqual([dbDev.id, null, null, null]);

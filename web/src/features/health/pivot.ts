@@ -81,7 +81,9 @@ export function pivotValue(c: Pick<CheckSummary, 'labels'>, label: string): stri
   return c.labels[label] || NO_LABEL_COLUMN;
 }
 
-const byText = (a: string, b: string) => a.localeCompare(b);
+// numeric: "check-2" before "check-10", as people number their checks and environments; one collator for all
+// comparisons (10,000 row names) instead of a localeCompare setup per call
+const byText = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** The label's distinct values, sorted, then "none" when some check lacks the label. */
 export function pivotColumns(checks: readonly CheckSummary[], label: string): string[] {

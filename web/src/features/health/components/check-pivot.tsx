@@ -105,7 +105,8 @@ const useStyles = makeStyles({
   },
   uptime: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   bar: { width: '40px', flexShrink: 0 },
-  pct: { fontVariantNumeric: 'tabular-nums' },
+  // one width for 0.0% to 100.0%, so the bars of a column line up
+  pct: { fontVariantNumeric: 'tabular-nums', minWidth: '46px', textAlign: 'end' },
   count: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase100, fontVariantNumeric: 'tabular-nums' },
   muted: { color: tokens.colorNeutralForeground3 },
   spacer: { padding: 0, border: 'none' },
