@@ -12,7 +12,7 @@
  *     BENCH_SECONDS (default 10) per run.
  * (c) The /health page over those 10,000 checks in Chromium (Debian's, headless, 1366x800), served by a second
  *     server child in MODE=check-runner: navigation to interactive (rows painted and no long task for 1 s), then
- *     Hide Passing, Group By and Tab By changes, each from the input event to the frame that shows the result.
+ *     Hide Passing, Group By, Tab By and Pivot By changes, each from the input event to the frame that shows the result.
  *     Medians of BENCH_PAGE_LOADS (default 5) loads after a warm-up. Targets < 1.5 s and < 100 ms.
  *     BENCH_DIST: the bundle to serve (default dist/web, built when missing); BENCH_SKIP_PAGE=1 skips (c).
  * (b) The runner: 5,000 HTTP checks a minute (500 canaries x 10 checks, interval 60 s) against a local HTTP target
@@ -348,7 +348,9 @@ async function measurePage(base: string, total: number) {
     page.on('pageerror', (err) => console.warn(`page error: ${err.message}`));
     await loadHealth(page, base); // warm-up: chunks cached and compiled, as on a second visit
     const loads = [];
-    const changes: Record<string, Change[]> = { hideOff: [], hideOn: [], groupType: [], groupName: [], tabTeam: [], tabNamespace: [] };
+    const changes: Record<string, Change[]> = {
+      hideOff: [], hideOn: [], groupType: [], groupName: [], tabTeam: [], tabNamespace: [], pivotTier: [], pivotUptime: [], pivotNone: [],
+    };
     // BENCH_CPU_PROFILE=file.cpuprofile records the last round of changes in a V8 profile (Chrome DevTools opens it)
     const profilePath = process.env.BENCH_CPU_PROFILE;
     const cdp = profilePath ? await context.newCDPSession(page) : undefined;
@@ -370,6 +372,11 @@ async function measurePage(base: string, total: number) {
       const tabStarts = (text: string) => `(() => [...document.querySelectorAll('[role=tab]')].some((t) => t.textContent.startsWith(${JSON.stringify(text)})))`;
       changes.tabTeam.push(await choose(page, 'Tab By', 'team', tabStarts('team-0 (')));
       changes.tabNamespace.push(await choose(page, 'Tab By', 'Namespace', tabStarts('ns-0 (')));
+      // the pivot (check name x label value), its Uptime cells, and back to the table
+      const pivot = `document.querySelector('table[aria-label="Health checks by tier"]')`;
+      changes.pivotTier.push(await choose(page, 'Pivot By', 'Label: tier', `(() => ${pivot}?.querySelectorAll('tbody th[scope=row]').length > 5)`));
+      changes.pivotUptime.push(await choose(page, 'Cell', 'Uptime', `(() => !!${pivot}?.querySelector('button[aria-label$="uptime"]'))`));
+      changes.pivotNone.push(await choose(page, 'Pivot By', 'None', `(() => !!document.querySelector('table[aria-label="Health checks"] tbody tr[data-index]'))`));
     }
     if (cdp && profilePath) {
       const { profile } = await cdp.send('Profiler.stop');
@@ -483,6 +490,7 @@ async function main() {
         ...Object.entries({
           'Hide Passing off (all 10,000)': changes.hideOff, 'Hide Passing on': changes.hideOn, 'Group By Type': changes.groupType,
           'Group By Group Name': changes.groupName, 'Tab By team (label)': changes.tabTeam, 'Tab By Namespace': changes.tabNamespace,
+          'Pivot By tier (label)': changes.pivotTier, 'pivot Cell Uptime': changes.pivotUptime, 'Pivot By None (the table again)': changes.pivotNone,
         }).map(([name, xs]) => [
           `${name} ms (CPU ms; long tasks, longest ms)`,
           `${fmt(median(xs.map((x) => x.ms)), 0)} (${fmt(median(xs.map((x) => x.cpu)), 0)}; ${median(xs.map((x) => x.longTasks))}, ${fmt(median(xs.map((x) => x.longest)), 0)})`,
