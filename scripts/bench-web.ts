@@ -12,12 +12,13 @@
  * `--bundle-only` stops after step 1. BENCH_SKIP_BUILD=1 never builds; BENCH_BUILD=1 always rebuilds; BENCH_DIST=<dir>
  * builds into (and measures, and has the bench server serve through WEB_DIR) another directory, so a bench can run
  * beside other builds and test runs on the same machine;
- * BENCH_CPU_PROFILE=<file> saves a V8 CPU profile of the scroll (build with `--minify false` for readable names).
+ * BENCH_CPU_PROFILE=<file> saves a V8 CPU profile of the scroll (build with `--minify false` for readable names). Next
+ * to the long tasks, the scroll's main-thread CPU time (CDP ThreadTime), which the machine's load stretches less.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -387,14 +388,20 @@ async function measureTable(base: string) {
     // scroll on the last load; a warm-up pass first would hide the first-visit cost of rows, so measure the first
     // BENCH_CPU_PROFILE=file.cpuprofile records the scroll in a V8 profile (open it in Chrome's DevTools)
     const profilePath = process.env.BENCH_CPU_PROFILE;
-    const cdp = profilePath ? await context.newCDPSession(page) : undefined;
-    if (cdp) {
+    const cdp = await context.newCDPSession(page);
+    // the renderer main thread's CPU time (CDP Performance ThreadTime): on this shared 2-core machine wall times
+    // and long tasks stretch with the load; the work the scroll costs does not
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    const threadTime = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN) * 1000;
+    if (profilePath) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
+    const cpu0 = await threadTime();
     const scroll = await scrollOnce(page, STEPS);
-    if (cdp && profilePath) {
+    const scrollCpu = (await threadTime()) - cpu0;
+    if (profilePath) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(profilePath, JSON.stringify(profile));
       console.log(`CPU profile of the scroll written to ${profilePath}`);
@@ -405,7 +412,7 @@ async function measureTable(base: string) {
     const fetched = await page.evaluate<string[]>(
       `performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js'))`,
     );
-    return { loads, scroll, fetched: fetched.map((p) => p.replace(/^\//, '')), chrome: browser.version() };
+    return { loads, scroll: { ...scroll, cpu: scrollCpu }, fetched: fetched.map((p) => p.replace(/^\//, '')), chrome: browser.version() };
   } finally {
     await browser?.close();
   }
@@ -422,6 +429,7 @@ async function main() {
     return;
   }
 
+  const loadBefore = loadavg()[0];
   const server = await startServer();
   let result: Awaited<ReturnType<typeof measureTable>>;
   try {
@@ -440,6 +448,7 @@ async function main() {
   );
 
   console.log(`\nDataTable, ${ROWS.toLocaleString('en')} rows (${BENCH_PATH}), Chromium ${chrome} headless, Node ${process.version}, ${cpus().length} CPUs`);
+  console.log(`load average (1 min) before / after: ${fmt(loadBefore, 2)} / ${fmt(loadavg()[0], 2)}`);
   const mounts = loads.map((l) => l.mountToPaint);
   const navs = loads.map((l) => l.navToPaint);
   const sortedFrames = [...scroll.frames].sort((a, b) => a - b);
@@ -455,6 +464,7 @@ async function main() {
       [`navigation start → rows painted (median of ${LOADS})`, `${fmt(median(navs))} ms`, '', ''],
       ['rows in the DOM on the first screen', String(loads.at(-1)?.rowsInDom ?? '-'), '', ''],
       [`scroll, ${scroll.steps} steps over ${Math.round(scroll.scrolledPx).toLocaleString('en')} px`, `${fmt(scroll.seconds, 2)} s`, '', ''],
+      ['  main-thread CPU during the scroll (per step)', `${fmt(scroll.cpu, 0)} ms (${fmt(scroll.cpu / scroll.steps)} ms)`, '', ''],
       ['long tasks while scrolling', String(scroll.longTasks.length), '0 over 50 ms', scrollOk ? 'OK' : 'MISS'],
       ['longest task while scrolling', scroll.longTasks.length ? `${fmt(longMax)} ms` : '-', `≤ ${LONG_TASK_TARGET_MS} ms`, scrollOk ? 'OK' : 'MISS'],
       ['steps whose next frame was not yet filled with rows', `${scroll.blank} of ${scroll.steps}`, '', ''],

@@ -5,7 +5,6 @@ import {
   createExpandedRowModel,
   createGroupedRowModel,
   createPaginatedRowModel,
-  createSortedRowModel,
   rowExpandingFeature,
   rowPaginationFeature,
   rowSortingFeature,
@@ -20,6 +19,7 @@ import {
   type RowData,
   type TableFeatures,
 } from '@tanstack/react-table';
+import { createKeyedSortedRowModel } from './sorted-row-model';
 
 /**
  * The one feature set every DataTable registers (TanStack Table v9 tree-shakes by feature). Module scope on
@@ -31,7 +31,8 @@ export const dataTableFeatures = tableFeatures({
   rowExpandingFeature,
   rowPaginationFeature,
   groupedRowModel: createGroupedRowModel(),
-  sortedRowModel: createSortedRowModel(),
+  // TanStack's sorted row model with each row's sort value computed once (sorted-row-model.ts)
+  sortedRowModel: createKeyedSortedRowModel(),
   expandedRowModel: createExpandedRowModel(),
   paginatedRowModel: createPaginatedRowModel(),
   sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },

@@ -61,6 +61,75 @@ describe('DataTable', () => {
     expect(view.location()).toBe('/agents?sortBy=name&sortOrder=desc');
   });
 
+  describe('with sortDirectionParam="sortDesc" (the health dashboard)', () => {
+    const data = [
+      { id: '1', name: 'bravo', checks: 2, team: 'x' },
+      { id: '2', name: 'alpha', checks: 9, team: 'y' },
+      { id: '3', name: 'charlie', checks: 5, team: 'z' },
+    ];
+
+    it('writes the direction as sortDesc=true, leaving the default direction out', async () => {
+      const user = userEvent.setup();
+      const view = renderWithProviders(<DataTable label="Agents" columns={columns} data={data} sortDirectionParam="sortDesc" />, {
+        url: '/health',
+      });
+      const header = screen.getByRole('columnheader', { name: /Name/ });
+      await user.click(within(header).getByRole('button'));
+      expect(firstColumn()).toEqual(['alpha', 'bravo', 'charlie']);
+      expect(view.location()).toBe('/health?sortBy=name');
+      await user.click(within(header).getByRole('button'));
+      expect(firstColumn()).toEqual(['charlie', 'bravo', 'alpha']);
+      expect(header.getAttribute('aria-sort')).toBe('descending');
+      expect(view.location()).toBe('/health?sortBy=name&sortDesc=true');
+    });
+
+    it('restores sortDesc=true and sortDesc=false from a link', () => {
+      const view = renderWithProviders(
+        <DataTable label="Agents" columns={columns} data={data} sortDirectionParam="sortDesc" />,
+        { url: '/health?sortBy=checks&sortDesc=true' },
+      );
+      expect(firstColumn()).toEqual(['alpha', 'charlie', 'bravo']);
+      view.unmount();
+      // a default sort that is descending: sortDesc=false asks for ascending
+      renderWithProviders(
+        <DataTable label="Agents" columns={columns} data={data} sortDirectionParam="sortDesc" defaultSort={{ id: 'checks', desc: true }} />,
+        { url: '/health?sortDesc=false' },
+      );
+      expect(firstColumn()).toEqual(['bravo', 'charlie', 'alpha']);
+    });
+
+    it('still reads an old sortOrder link, and the next sort change drops it for sortDesc', async () => {
+      const user = userEvent.setup();
+      const view = renderWithProviders(
+        <DataTable label="Agents" columns={columns} data={data} sortDirectionParam="sortDesc" defaultSort={{ id: 'name' }} />,
+        { url: '/health?sortBy=name&sortOrder=desc' },
+      );
+      expect(firstColumn()).toEqual(['charlie', 'bravo', 'alpha']);
+      const checks = screen.getByRole('columnheader', { name: /Checks/ });
+      await user.click(within(checks).getByRole('button'));
+      expect(firstColumn()).toEqual(['bravo', 'charlie', 'alpha']);
+      expect(view.location()).toBe('/health?sortBy=checks');
+      await user.click(within(checks).getByRole('button'));
+      expect(view.location()).toBe('/health?sortBy=checks&sortDesc=true');
+    });
+
+    it('sortDesc wins over an old sortOrder in the same link', () => {
+      renderWithProviders(<DataTable label="Agents" columns={columns} data={data} sortDirectionParam="sortDesc" />, {
+        url: '/health?sortBy=name&sortOrder=desc&sortDesc=false',
+      });
+      expect(firstColumn()).toEqual(['alpha', 'bravo', 'charlie']);
+    });
+  });
+
+  it('other tables keep sortOrder and ignore sortDesc', () => {
+    const data = [
+      { id: '1', name: 'bravo', checks: 2, team: 'x' },
+      { id: '2', name: 'alpha', checks: 9, team: 'y' },
+    ];
+    renderWithProviders(<DataTable label="Agents" columns={columns} data={data} />, { url: '/agents?sortBy=name&sortDesc=true' });
+    expect(firstColumn()).toEqual(['alpha', 'bravo']);
+  });
+
   it('sorts from the keyboard', async () => {
     const user = userEvent.setup();
     const data = [

@@ -27,7 +27,7 @@ import {
   type DataTableRow,
 } from './columns';
 import type { PaginationBarProps } from './pagination-bar';
-import { useDataTableState, type DataTableStateHandle } from './use-data-table-state';
+import { useDataTableState, type DataTableStateHandle, type SortDirectionParam } from './use-data-table-state';
 
 const useStyles = makeStyles({
   root: {
@@ -186,6 +186,8 @@ export interface DataTableProps<TData extends RowData> {
   defaultSort?: { id: string; desc?: boolean };
   /** Keep sort and page in the URL query (default true); only one table per page should. */
   urlState?: boolean;
+  /** The URL's sort direction parameter: `sortOrder=asc|desc` (default) or `sortDesc=true|false`. */
+  sortDirectionParam?: SortDirectionParam;
   /** Group rows by these column ids; group rows show their record count and expand or collapse. */
   groupBy?: string[];
   /** Start with every group and tree row open. */
@@ -440,6 +442,7 @@ export function DataTable<TData extends RowData>({
   defaultPageSize,
   defaultSort,
   urlState = true,
+  sortDirectionParam,
   groupBy,
   defaultExpanded = false,
   renderDetail,
@@ -448,7 +451,7 @@ export function DataTable<TData extends RowData>({
   className,
 }: DataTableProps<TData>) {
   const s = useStyles();
-  const own = useDataTableState({ defaultSort, defaultPageSize, pageSizes, url: urlState && !controlled });
+  const own = useDataTableState({ defaultSort, defaultPageSize, pageSizes, url: urlState && !controlled, sortDirectionParam });
   const { state, setSorting, setPagination } = controlled ?? own;
   const [expanded, setExpanded] = useState<ExpandedState>(defaultExpanded ? true : {});
   const grouping = useMemo(() => groupBy ?? [], [groupBy]);

@@ -9,6 +9,12 @@ export interface DataTableState {
   pagination: PaginationState;
 }
 
+/**
+ * How the URL keeps the sort direction: `sortOrder=asc|desc` (the default, most of the console's lists) or
+ * `sortDesc=true|false` (the health dashboard's name for it, spec 000 "Health dashboard").
+ */
+export type SortDirectionParam = 'sortOrder' | 'sortDesc';
+
 export interface DataTableStateOptions {
   /** The sort before the user picks one; a table with a default sort always keeps some sort. */
   defaultSort?: { id: string; desc?: boolean };
@@ -16,10 +22,15 @@ export interface DataTableStateOptions {
   /** The page sizes offered; a page size in the URL outside them falls back to the default. */
   pageSizes?: readonly number[];
   /**
-   * Keep sort and page in the URL query as `sortBy`, `sortOrder`, `pageIndex`, `pageSize` (default true), so a
-   * shared link restores the view. Only one table per page can do this; others keep their state locally.
+   * Keep sort and page in the URL query as `sortBy`, `sortOrder` (or `sortDesc`), `pageIndex`, `pageSize` (default
+   * true), so a shared link restores the view. Only one table per page can do this; others keep their state locally.
    */
   url?: boolean;
+  /**
+   * `sortDesc` keeps the direction as `sortDesc=true|false` (left out while it is the default direction) and still
+   * reads an older link's `sortOrder=asc|desc`, which the next sort change removes. Default `sortOrder`.
+   */
+  sortDirectionParam?: SortDirectionParam;
 }
 
 export interface DataTableStateHandle {
@@ -37,10 +48,21 @@ function apply<T>(updater: Updater<T>, prev: T): T {
  * to the first page.
  */
 export function useDataTableState(options: DataTableStateOptions = {}): DataTableStateHandle {
-  const { defaultSort, defaultPageSize = DEFAULT_PAGE_SIZE, pageSizes = PAGE_SIZES, url = true } = options;
+  const {
+    defaultSort,
+    defaultPageSize = DEFAULT_PAGE_SIZE,
+    pageSizes = PAGE_SIZES,
+    url = true,
+    sortDirectionParam = 'sortOrder',
+  } = options;
+  const defaultDesc = !!defaultSort?.desc;
+  const bySortDesc = sortDirectionParam === 'sortDesc';
   const defaults = {
     sortBy: defaultSort?.id ?? '',
-    sortOrder: defaultSort?.desc ? 'desc' : 'asc',
+    // in sortDesc mode sortOrder is only read (an old link), so its default is "absent"
+    sortOrder: bySortDesc ? '' : defaultDesc ? 'desc' : 'asc',
+    // '' is "not in the URL": then sortOrder (an old link) or the default direction decides
+    sortDesc: '',
     pageIndex: 0,
     pageSize: defaultPageSize,
   };
@@ -49,21 +71,29 @@ export function useDataTableState(options: DataTableStateOptions = {}): DataTabl
   const raw = url ? fromUrl : local;
   const set = url ? setUrl : (patch: Partial<typeof defaults>) => setLocal((prev) => ({ ...prev, ...patch }));
 
+  const desc = bySortDesc
+    ? raw.sortDesc === 'true' || (raw.sortDesc !== 'false' && (raw.sortOrder ? raw.sortOrder === 'desc' : defaultDesc))
+    : raw.sortOrder === 'desc';
   const state = useMemo<DataTableState>(() => {
     const pageSize = pageSizes.includes(raw.pageSize) ? raw.pageSize : defaultPageSize;
     const pageIndex = Number.isInteger(raw.pageIndex) && raw.pageIndex > 0 ? raw.pageIndex : 0;
     return {
-      sorting: raw.sortBy ? [{ id: raw.sortBy, desc: raw.sortOrder === 'desc' }] : [],
+      sorting: raw.sortBy ? [{ id: raw.sortBy, desc }] : [],
       pagination: { pageIndex, pageSize },
     };
-  }, [raw.sortBy, raw.sortOrder, raw.pageIndex, raw.pageSize, pageSizes, defaultPageSize]);
+  }, [raw.sortBy, desc, raw.pageIndex, raw.pageSize, pageSizes, defaultPageSize]);
 
   const setSorting = useCallback(
     (updater: Updater<SortingState>) => {
       const [first] = apply(updater, state.sorting);
-      set({ sortBy: first?.id ?? '', sortOrder: first?.desc ? 'desc' : 'asc', pageIndex: 0 });
+      const nextDesc = !!first?.desc;
+      set(
+        bySortDesc
+          ? { sortBy: first?.id ?? '', sortDesc: nextDesc === defaultDesc ? '' : String(nextDesc), sortOrder: '', pageIndex: 0 }
+          : { sortBy: first?.id ?? '', sortOrder: nextDesc ? 'desc' : 'asc', pageIndex: 0 },
+      );
     },
-    [state.sorting, url, setUrl],
+    [state.sorting, url, setUrl, bySortDesc, defaultDesc],
   );
   const setPagination = useCallback(
     (updater: Updater<PaginationState>) => {

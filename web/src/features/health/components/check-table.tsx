@@ -15,6 +15,7 @@ const useStyles = makeStyles({
 });
 
 const col = dataTableColumns<CheckSummary>();
+const CHECKS_SORT = { id: 'checks' };
 
 function GroupHealth({ rows }: { rows: CheckSummary[] }) {
   const s = useStyles();
@@ -94,7 +95,10 @@ export interface CheckTableProps {
   onOpen: (check: CheckSummary) => void;
 }
 
-/** The health table: virtualised, grouped by Group By, sort in the URL (`sortBy`, `sortOrder`). */
+/**
+ * The health table: virtualised, grouped by Group By, sort in the URL as spec 000 names it (`sortBy`, `sortDesc`; an
+ * older link's `sortOrder` still reads).
+ */
 export function CheckTable({ checks, groupBy, loading, emptyMessage, onOpen }: CheckTableProps) {
   const columns = useColumns(groupBy);
   const grouping = useMemo(() => (groupBy === NO_GROUPING ? undefined : ['group']), [groupBy]);
@@ -110,7 +114,8 @@ export function CheckTable({ checks, groupBy, loading, emptyMessage, onOpen }: C
       onRowClick={onOpen}
       groupBy={grouping}
       defaultExpanded
-      defaultSort={{ id: 'checks' }}
+      defaultSort={CHECKS_SORT}
+      sortDirectionParam="sortDesc"
       paginate={false}
       emptyMessage={emptyMessage}
       maxHeight="calc(100vh - 250px)"
