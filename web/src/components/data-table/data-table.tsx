@@ -261,8 +261,27 @@ function isInteractive(target: EventTarget | null, row: HTMLElement): boolean {
   return !!el && el !== row && row.contains(el);
 }
 
+/**
+ * The class names a row needs, worked out once per table (and per column for the cells) rather than by a style hook
+ * and `mergeClasses` in each of the rows a scroll frame renders.
+ */
+interface RowLook {
+  /** per leaf column: the cell's class (with `align: 'end'` merged in) */
+  cells: string[];
+  row: string;
+  clickableRow: string;
+  groupRow: string;
+  firstCell: string;
+  cellText: string;
+  count: string;
+  toggle: string;
+  toggleSpacer: string;
+  detail: string;
+}
+
 interface RowViewProps<TData extends RowData> {
   row: DataTableRow<TData>;
+  look: RowLook;
   index: number;
   /** Passed so the memoised row re-renders when it opens or closes. */
   expanded: boolean;
@@ -280,6 +299,7 @@ interface RowViewProps<TData extends RowData> {
 /** One row; memoised so scrolling 10,000 rows only renders the rows entering the window. */
 const RowView = memo(function RowView<TData extends RowData>({
   row,
+  look: s,
   index,
   expanded,
   kind,
@@ -290,7 +310,6 @@ const RowView = memo(function RowView<TData extends RowData>({
   renderDetail,
   expandable,
 }: RowViewProps<TData>) {
-  const s = useStyles();
   if (kind === 'detail') {
     return (
       <tr data-index={index} ref={measure}>
@@ -327,21 +346,21 @@ const RowView = memo(function RowView<TData extends RowData>({
   };
 
   const renderCell = (cell: Cell<DataTableFeatures, TData, unknown>, i: number) => {
-    const meta = cell.column.columnDef.meta;
     let content: ReactNode;
     if (grouped && groupedCell) {
       if (i === 0) {
+        const leaves = leafCount(row);
         content = (
           <span className={s.firstCell}>
             {toggle}
             <span className={s.cellText}>{flexRender(groupedCell.column.columnDef.cell, groupedCell.getContext())}</span>
-            <span className={s.count} aria-label={`${leafCount(row)} rows`} role="img">
-              {leafCount(row) > 99_999 ? '99999+' : leafCount(row)}
+            <span className={s.count} aria-label={`${leaves} rows`} role="img">
+              {leaves > 99_999 ? '99999+' : leaves}
             </span>
           </span>
         );
       } else if (cell.getIsGrouped()) content = null;
-      else content = meta?.groupCell?.(leafRecords(row)) ?? null;
+      else content = cell.column.columnDef.meta?.groupCell?.(leafRecords(row)) ?? null;
     } else if (cell.getIsPlaceholder()) {
       content = null;
     } else {
@@ -357,7 +376,7 @@ const RowView = memo(function RowView<TData extends RowData>({
         );
     }
     return (
-      <td key={cell.id} className={mergeClasses(s.td, meta?.align === 'end' && s.end)}>
+      <td key={cell.id} className={s.cells[i]}>
         {content}
       </td>
     );
@@ -367,7 +386,7 @@ const RowView = memo(function RowView<TData extends RowData>({
     <tr
       data-index={index}
       ref={measureRow}
-      className={mergeClasses(s.row, grouped && s.groupRow, clickable && s.clickable)}
+      className={grouped ? s.groupRow : clickable ? s.clickableRow : s.row}
       tabIndex={clickable ? 0 : undefined}
       onClick={clickable || grouped ? activate : undefined}
       onKeyDown={
@@ -488,25 +507,32 @@ export function DataTable<TData extends RowData>({
 
   const rows = table.getRowModel().rows;
   const hasDetail = !!renderDetail;
+  // With detail panels the list interleaves rows and their open panels; without, it is the rows themselves (no
+  // second 10,000-entry array when a filter change brings 10,000 rows).
   const items = useMemo(() => {
+    if (!hasDetail) return null;
     const out: Item<TData>[] = [];
     for (const row of rows) {
       out.push({ kind: 'row', row });
-      if (hasDetail && !row.getIsGrouped() && row.getIsExpanded()) out.push({ kind: 'detail', row });
+      if (!row.getIsGrouped() && row.getIsExpanded()) out.push({ kind: 'detail', row });
     }
     return out;
     // `expanded` changes which detail rows exist without changing `rows`; an inline renderDetail must not
     // rebuild the list (and with it every row's measurements) on each render
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [rows, hasDetail, expanded]);
+  const itemCount = items ? items.length : rows.length;
 
   const [rowPx, setRowPx] = useState(ROW_ESTIMATE_PX);
   const scrollRef = useRef<HTMLDivElement>(null);
   const getScrollElement = useCallback(() => scrollRef.current, []);
   // stable while the rows are: a new key function makes the virtualizer rebuild every row's measurements
-  const getItemKey = useCallback((i: number) => `${items[i].kind}:${items[i].row.id}`, [items]);
+  const getItemKey = useCallback(
+    (i: number) => (items ? `${items[i].kind}:${items[i].row.id}` : rows[i].id),
+    [items, rows],
+  );
   const virtualizer = useVirtualizer({
-    count: items.length,
+    count: itemCount,
     getScrollElement,
     estimateSize: rowPx === ROW_ESTIMATE_PX ? estimateSize : estimateRowSize(rowPx),
     overscan: ROW_OVERSCAN,
@@ -531,6 +557,21 @@ export function DataTable<TData extends RowData>({
 
   const leafColumns = table.getAllLeafColumns();
   const columnCount = leafColumns.length;
+  const look = useMemo<RowLook>(
+    () => ({
+      cells: leafColumns.map((c) => mergeClasses(s.td, c.columnDef.meta?.align === 'end' && s.end)),
+      row: s.row,
+      clickableRow: mergeClasses(s.row, s.clickable),
+      groupRow: mergeClasses(s.row, s.groupRow),
+      firstCell: s.firstCell,
+      cellText: s.cellText,
+      count: s.count,
+      toggle: s.toggle,
+      toggleSpacer: s.toggleSpacer,
+      detail: s.detail,
+    }),
+    [s, leafColumns],
+  );
   // The window of rows follows the scroll position at transition priority: React renders newly revealed rows in
   // slices between frames instead of one long task, and a newer scroll position interrupts a stale render. The
   // first render and a table whose window did not move are not deferred.
@@ -566,16 +607,17 @@ export function DataTable<TData extends RowData>({
           </tr>
         )}
         {virtualItems.map((v) => {
-          const item = items[v.index];
+          const row = items ? items[v.index]?.row : rows[v.index];
           // a deferred window can still hold an index past the end of rows that just shrank
-          if (!item) return null;
+          if (!row) return null;
           return (
             <RowView
               key={v.key}
-              row={item.row}
+              row={row}
+              look={look}
               index={v.index}
-              kind={item.kind}
-              expanded={item.row.getIsExpanded()}
+              kind={items ? items[v.index].kind : 'row'}
+              expanded={row.getIsExpanded()}
               columnCount={columnCount}
               measure={measure}
               measureRow={measuredRow.current ? undefined : measurePlainRow}

@@ -1,5 +1,6 @@
-import { makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens, type GriffelStyle } from '@fluentui/react-components';
 import { healthColor, type HealthColor } from './health';
+import { text200 } from './text-styles';
 
 export const HEALTH_TOKENS: Record<HealthColor, string> = {
   red: tokens.colorStatusDangerBackground3,
@@ -8,12 +9,27 @@ export const HEALTH_TOKENS: Record<HealthColor, string> = {
   green: tokens.colorStatusSuccessBackground3,
 };
 
+const SIZES = { small: '8px', medium: '10px' } as const;
+type Size = keyof typeof SIZES;
+
+// one class per size and colour, so a row's dot takes a single class name and no inline style
+const dots = {} as Record<`${Size}_${HealthColor}`, GriffelStyle>;
+for (const size of Object.keys(SIZES) as Size[]) {
+  for (const color of Object.keys(HEALTH_TOKENS) as HealthColor[]) {
+    dots[`${size}_${color}`] = {
+      flexShrink: 0,
+      borderRadius: tokens.borderRadiusCircular,
+      width: SIZES[size],
+      height: SIZES[size],
+      backgroundColor: HEALTH_TOKENS[color],
+    };
+  }
+}
+const useDotStyles = makeStyles(dots);
+
 const useStyles = makeStyles({
   root: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalSNudge, minWidth: 0 },
-  dot: { flexShrink: 0, borderRadius: tokens.borderRadiusCircular },
-  small: { width: '8px', height: '8px' },
-  medium: { width: '10px', height: '10px' },
-  label: { textTransform: 'capitalize', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  label: { ...text200, textTransform: 'capitalize', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
 
 export interface HealthIndicatorProps {
@@ -21,28 +37,26 @@ export interface HealthIndicatorProps {
   health: string | boolean | null | undefined;
   /** Show the value as text next to the dot (otherwise it is the dot's accessible name). */
   showLabel?: boolean;
-  size?: 'small' | 'medium';
+  size?: Size;
 }
 
 /** A coloured dot for a health value, by the spec's colour rules. */
 export function HealthIndicator({ health, showLabel, size = 'medium' }: HealthIndicatorProps) {
   const s = useStyles();
+  const dots = useDotStyles();
   const color = healthColor(health);
   const text = health === null || health === undefined || health === '' ? 'unknown' : String(health);
+  if (!showLabel) {
+    return (
+      <span className={s.root} data-health={color}>
+        <span className={dots[`${size}_${color}`]} role="img" aria-label={text} />
+      </span>
+    );
+  }
   return (
     <span className={s.root} data-health={color}>
-      <span
-        className={mergeClasses(s.dot, s[size])}
-        style={{ backgroundColor: HEALTH_TOKENS[color] }}
-        role={showLabel ? undefined : 'img'}
-        aria-label={showLabel ? undefined : text}
-        aria-hidden={showLabel || undefined}
-      />
-      {showLabel && (
-        <Text size={200} className={s.label}>
-          {text}
-        </Text>
-      )}
+      <span className={dots[`${size}_${color}`]} aria-hidden />
+      <span className={s.label}>{text}</span>
     </span>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, makeStyles, mergeClasses, shorthands, tokens, type BadgeProps } from '@fluentui/react-components';
+import { Badge, makeStyles, shorthands, tokens, type BadgeProps, type GriffelStyle } from '@fluentui/react-components';
 import { healthColor, incidentStatusColor } from './health';
 
 type BadgeColor = NonNullable<BadgeProps['color']>;
@@ -12,20 +12,20 @@ const tint = (background: string, foreground: string, border: string) => ({
  * health and settings tables, and a 10,000-row table renders a screenful of new rows per scroll frame (issue 3:
  * no long task over 50 ms while scrolling), so the per-row cost matters; other appearances keep Fluent's Badge.
  */
-const useTintStyles = makeStyles({
-  root: {
-    display: 'inline-flex', boxSizing: 'border-box', alignItems: 'center', justifyContent: 'center', position: 'relative',
-    fontFamily: tokens.fontFamilyBase, fontSize: tokens.fontSizeBase200, fontWeight: tokens.fontWeightSemibold,
-    lineHeight: tokens.lineHeightBase200, height: '20px', minWidth: '20px', whiteSpace: 'nowrap',
-    ...shorthands.padding('0', `calc(${tokens.spacingHorizontalXS} + ${tokens.spacingHorizontalXXS})`),
-    ...shorthands.borderRadius(tokens.borderRadiusMedium),
-    // the border drawn over the box, as Fluent's (its colour inherited from the root), so it takes no space
-    '::after': {
-      content: '""', position: 'absolute', top: 0, left: 0, bottom: 0, right: 0,
-      ...shorthands.borderStyle('solid'), ...shorthands.borderWidth(tokens.strokeWidthThin),
-      ...shorthands.borderColor('inherit'), ...shorthands.borderRadius('inherit'),
-    },
+const tintRoot: GriffelStyle = {
+  display: 'inline-flex', boxSizing: 'border-box', alignItems: 'center', justifyContent: 'center', position: 'relative',
+  fontFamily: tokens.fontFamilyBase, fontSize: tokens.fontSizeBase200, fontWeight: tokens.fontWeightSemibold,
+  lineHeight: tokens.lineHeightBase200, height: '20px', minWidth: '20px', whiteSpace: 'nowrap',
+  ...shorthands.padding('0', `calc(${tokens.spacingHorizontalXS} + ${tokens.spacingHorizontalXXS})`),
+  ...shorthands.borderRadius(tokens.borderRadiusMedium),
+  // the border drawn over the box, as Fluent's (its colour inherited from the root), so it takes no space
+  '::after': {
+    content: '""', position: 'absolute', top: 0, left: 0, bottom: 0, right: 0,
+    ...shorthands.borderStyle('solid'), ...shorthands.borderWidth(tokens.strokeWidthThin),
+    ...shorthands.borderColor('inherit'), ...shorthands.borderRadius('inherit'),
   },
+};
+const TINTS: Record<BadgeColor, GriffelStyle> = {
   brand: tint(tokens.colorBrandBackground2, tokens.colorBrandForeground2, tokens.colorBrandStroke2),
   danger: tint(tokens.colorPaletteRedBackground1, tokens.colorPaletteRedForeground1, tokens.colorPaletteRedBorder1),
   important: tint(tokens.colorNeutralForeground3, tokens.colorNeutralBackground1, tokens.colorTransparentStroke),
@@ -34,7 +34,11 @@ const useTintStyles = makeStyles({
   subtle: tint(tokens.colorNeutralBackground1, tokens.colorNeutralForeground3, tokens.colorNeutralStroke2),
   success: tint(tokens.colorPaletteGreenBackground1, tokens.colorPaletteGreenForeground1, tokens.colorPaletteGreenBorder1),
   warning: tint(tokens.colorPaletteYellowBackground1, tokens.colorPaletteYellowForeground1, tokens.colorPaletteYellowBorder1),
-});
+};
+// one class per colour holding the box and the colours, so a badge in a table row costs no mergeClasses call
+const useTintStyles = makeStyles(
+  Object.fromEntries(Object.entries(TINTS).map(([c, style]) => [c, { ...tintRoot, ...style }])) as Record<BadgeColor, GriffelStyle>,
+);
 
 const HEALTH_BADGE: Record<ReturnType<typeof healthColor>, BadgeProps['color']> = {
   red: 'danger',
@@ -64,7 +68,7 @@ export interface StatusBadgeProps {
 export function StatusBadge({ status, color, appearance = 'tint' }: StatusBadgeProps) {
   const styles = useTintStyles();
   const c: BadgeColor = color ?? HEALTH_BADGE[healthColor(status)] ?? 'informative';
-  if (appearance === 'tint') return <span className={mergeClasses('fui-Badge', styles.root, styles[c])}>{status}</span>;
+  if (appearance === 'tint') return <span className={`fui-Badge ${styles[c]}`}>{status}</span>;
   return (
     <Badge appearance={appearance} color={color ?? HEALTH_BADGE[healthColor(status)]} shape="rounded">
       {status}

@@ -1,7 +1,8 @@
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { formatPercent } from '../../lib/format';
 import { HEALTH_TOKENS } from './health-indicator';
 import { uptimeBarColor } from './health';
+import { text200 } from './text-styles';
 
 const useStyles = makeStyles({
   root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
@@ -14,7 +15,7 @@ const useStyles = makeStyles({
     overflow: 'hidden',
   },
   fill: { height: '100%', borderRadius: tokens.borderRadiusCircular },
-  value: { minWidth: '48px', textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
+  value: { ...text200, minWidth: '48px', textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
 });
 
 export interface UptimeBarProps {
@@ -36,9 +37,7 @@ export function UptimeBar({ percent, label = 'Uptime', hideValue }: UptimeBarPro
         <div className={s.fill} style={{ width: `${value}%`, backgroundColor: HEALTH_TOKENS[color] }} />
       </div>
       {!hideValue && (
-        <Text size={200} className={s.value}>
-          {formatPercent(value)}
-        </Text>
+        <span className={s.value}>{formatPercent(value)}</span>
       )}
     </div>
   );

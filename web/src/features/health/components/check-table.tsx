@@ -1,21 +1,23 @@
 import { useMemo } from 'react';
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import type { CheckSummary } from '@contracts/health';
 import { DataTable } from '../../../components/data-table/data-table';
 import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import { Age } from '../../../components/status/age';
+import { text200 } from '../../../components/status/text-styles';
 import { groupHealth, groupValue, latencyOf, NO_GROUPING, passingCount, uptimePercent } from '../filters';
 import { CheckName } from './check-name';
 import { LatencyText, UptimeCell } from './check-facts';
 
 const useStyles = makeStyles({
   group: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
-  count: { fontVariantNumeric: 'tabular-nums', color: tokens.colorNeutralForeground2, fontWeight: tokens.fontWeightRegular },
+  count: { ...text200, fontVariantNumeric: 'tabular-nums', color: tokens.colorNeutralForeground2, fontWeight: tokens.fontWeightRegular },
 });
 
 const col = dataTableColumns<CheckSummary>();
 const CHECKS_SORT = { id: 'checks' };
+const checkId = (c: CheckSummary) => c.id;
 
 function GroupHealth({ rows }: { rows: CheckSummary[] }) {
   const s = useStyles();
@@ -23,9 +25,9 @@ function GroupHealth({ rows }: { rows: CheckSummary[] }) {
   return (
     <span className={s.group}>
       <HealthIndicator health={groupHealth(rows)} />
-      <Text size={200} className={s.count} aria-label={`${passing} of ${total} passing`}>
+      <span className={s.count} aria-label={`${passing} of ${total} passing`}>
         {passing}/{total}
-      </Text>
+      </span>
     </span>
   );
 }
@@ -109,7 +111,7 @@ export function CheckTable({ checks, groupBy, loading, emptyMessage, onOpen }: C
       label="Health checks"
       columns={columns}
       data={checks}
-      getRowId={(c) => c.id}
+      getRowId={checkId}
       loading={loading}
       onRowClick={onOpen}
       groupBy={grouping}
