@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../lib/testing';
 import { dataTableColumns } from './columns';
-import { DataTable } from './data-table';
+import { DataTable, enteringRows } from './data-table';
 
 type Agent = { id: string; name: string; checks: number; team: string };
 
@@ -278,5 +278,14 @@ describe('DataTable', () => {
     expect(rendered.length).toBeGreaterThan(0);
     expect(rendered.length).toBeLessThan(100);
     expect(firstColumn()[0]).toBe('agent-00000');
+  });
+
+  it('counts the rows a new window brings in (a few: shown at once; most of a window: deferred)', () => {
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ index: from + i }));
+    expect(enteringRows(range(3, 40), range(0, 37))).toBe(3);
+    expect(enteringRows(range(0, 37), range(3, 40))).toBe(3);
+    expect(enteringRows(range(100, 137), range(0, 37))).toBe(38);
+    expect(enteringRows(range(0, 37), range(0, 37))).toBe(0);
+    expect(enteringRows(range(0, 27), [])).toBe(0);
   });
 });

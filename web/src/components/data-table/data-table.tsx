@@ -248,6 +248,15 @@ const INITIAL_RECT = { width: 0, height: FALLBACK_VIEWPORT_PX };
 
 type Item<TData extends RowData> = { kind: 'row' | 'detail'; row: DataTableRow<TData> };
 
+/** How many rows of the window `next` the rendered window `shown` does not hold (both are index ranges). */
+export function enteringRows(next: readonly { index: number }[], shown: readonly { index: number }[]): number {
+  if (!next.length || !shown.length) return 0;
+  const from = next[0].index;
+  const to = next[next.length - 1].index;
+  const overlap = Math.max(0, Math.min(to, shown[shown.length - 1].index) - Math.max(from, shown[0].index) + 1);
+  return to - from + 1 - overlap;
+}
+
 function leafCount<TData extends RowData>(row: DataTableRow<TData>): number {
   return row.subRows.reduce((n, r) => n + (r.subRows.length && r.getIsGrouped() ? leafCount(r) : 1), 0);
 }
@@ -572,10 +581,13 @@ export function DataTable<TData extends RowData>({
     }),
     [s, leafColumns],
   );
-  // The window of rows follows the scroll position at transition priority: React renders newly revealed rows in
-  // slices between frames instead of one long task, and a newer scroll position interrupts a stale render. The
-  // first render and a table whose window did not move are not deferred.
-  const virtualItems = useDeferredValue(virtualizer.getVirtualItems());
+  // A jump that replaces most of the window (dragging the scroll bar, a 100-row step a frame) follows the scroll
+  // position at transition priority: React renders the new rows in slices between frames instead of one long task,
+  // and a newer position interrupts a stale render. A step that brings in a few rows (wheel, arrow keys) shows them
+  // in the frame it scrolls, as does the first render.
+  const latestItems = virtualizer.getVirtualItems();
+  const deferredItems = useDeferredValue(latestItems);
+  const virtualItems = enteringRows(latestItems, deferredItems) <= ROW_OVERSCAN ? latestItems : deferredItems;
   const totalSize = virtualizer.getTotalSize();
   const padTop = virtualItems.length ? virtualItems[0].start : 0;
   const padBottom = virtualItems.length ? Math.max(0, totalSize - virtualItems[virtualItems.length - 1].end) : 0;

@@ -91,7 +91,8 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
                 k
               ) : (
                 <>
-                  <span className={s.key}>{k}:</span> {String(v)}
+                  <span className={s.key}>{k}:</span>
+                  {` ${String(v)}`}
                 </>
               )}
             </span>
@@ -100,7 +101,7 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
       </div>
       {hidden > 0 && (
         <button type="button" className={s.more} onClick={() => setExpanded(true)}>
-          +{hidden} more
+          {`+${hidden} more`}
         </button>
       )}
       {expanded && entries.length > limit && (
