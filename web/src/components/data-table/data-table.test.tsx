@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../lib/testing';
 import { dataTableColumns } from './columns';
-import { DataTable, enteringRows } from './data-table';
+import { DataTable, enteringRows, rowsInView } from './data-table';
 
 type Agent = { id: string; name: string; checks: number; team: string };
 
@@ -287,5 +287,14 @@ describe('DataTable', () => {
     expect(enteringRows(range(100, 137), range(0, 37))).toBe(38);
     expect(enteringRows(range(0, 37), range(0, 37))).toBe(0);
     expect(enteringRows(range(0, 27), [])).toBe(0);
+  });
+
+  it('keeps the rows in view (and two rows of margin) of a window, for a jump still scrolling', () => {
+    // 35 px rows 100..137 with overscan; the viewport shows 3,600..4,200 px (rows 102..120)
+    const items = Array.from({ length: 38 }, (_, i) => ({ index: 100 + i, start: (100 + i) * 35, end: (101 + i) * 35 }));
+    const shown = rowsInView(items, 3_600, 600).map((v) => v.index);
+    expect(shown[0]).toBe(100);
+    expect(shown.at(-1)).toBe(121);
+    expect(rowsInView(items, 3_500, 38 * 35)).toEqual(items);
   });
 });

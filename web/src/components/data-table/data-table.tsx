@@ -5,6 +5,7 @@ import {
   useCallback,
   useDeferredValue,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -247,6 +248,19 @@ const measureRow = (el: Element, entry: ResizeObserverEntry | undefined, instanc
 const INITIAL_RECT = { width: 0, height: FALLBACK_VIEWPORT_PX };
 
 type Item<TData extends RowData> = { kind: 'row' | 'detail'; row: DataTableRow<TData> };
+
+/**
+ * The items of a window that intersect the viewport `[offset, offset + height)`, with two rows of margin either side
+ * (the table header, sticky above the rows, is not part of the virtualizer's offsets).
+ */
+export function rowsInView<T extends { start: number; end: number }>(items: T[], offset: number, height: number): T[] {
+  const margin = ROW_ESTIMATE_PX * 2;
+  const first = items.findIndex((v) => v.end > offset - margin);
+  if (first < 0) return items;
+  let last = first;
+  while (last + 1 < items.length && items[last + 1].start < offset + height + margin) last++;
+  return items.slice(first, last + 1);
+}
 
 /** How many rows of the window `next` the rendered window `shown` does not hold (both are index ranges). */
 export function enteringRows(next: readonly { index: number }[], shown: readonly { index: number }[]): number {
@@ -581,13 +595,21 @@ export function DataTable<TData extends RowData>({
     }),
     [s, leafColumns],
   );
-  // A jump that replaces most of the window (dragging the scroll bar, a 100-row step a frame) follows the scroll
-  // position at transition priority: React renders the new rows in slices between frames instead of one long task,
-  // and a newer position interrupts a stale render. A step that brings in a few rows (wheel, arrow keys) shows them
-  // in the frame it scrolls, as does the first render.
+  // A step that brings in a few rows (wheel, arrow keys) shows them in the frame it scrolls, as does the first
+  // render. A jump that replaces most of the window (dragging the scroll bar, a 100-row step a frame) follows the
+  // scroll position at transition priority: React renders the new rows in slices between frames instead of one long
+  // task, and a newer position interrupts a stale render. While such a jump is still scrolling only the rows in view
+  // are rendered: its overscan rows would be replaced by the next jump before anyone saw them. They follow (at
+  // transition priority) once the scroll settles, so a window at rest keeps its 10 rows of overscan either side.
   const latestItems = virtualizer.getVirtualItems();
-  const deferredItems = useDeferredValue(latestItems);
-  const virtualItems = enteringRows(latestItems, deferredItems) <= ROW_OVERSCAN ? latestItems : deferredItems;
+  const committedItems = useRef(latestItems);
+  const jump = enteringRows(latestItems, committedItems.current) > ROW_OVERSCAN;
+  const target = jump && virtualizer.isScrolling ? rowsInView(latestItems, virtualizer.scrollOffset ?? 0, virtualizer.scrollRect?.height ?? FALLBACK_VIEWPORT_PX) : latestItems;
+  const deferredItems = useDeferredValue(target);
+  const virtualItems = jump ? deferredItems : latestItems;
+  useLayoutEffect(() => {
+    committedItems.current = virtualItems;
+  });
   const totalSize = virtualizer.getTotalSize();
   const padTop = virtualItems.length ? virtualItems[0].start : 0;
   const padBottom = virtualItems.length ? Math.max(0, totalSize - virtualItems[virtualItems.length - 1].end) : 0;

@@ -25,9 +25,9 @@ for (const size of Object.keys(SIZES) as Size[]) {
     };
   }
 }
-const useDotStyles = makeStyles(dots);
-
+// one style hook per indicator (each mounted hook re-inserts its rules: a table mounts a screenful per scroll frame)
 const useStyles = makeStyles({
+  ...dots,
   root: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalSNudge, minWidth: 0 },
   label: { ...text200, textTransform: 'capitalize', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
@@ -43,19 +43,18 @@ export interface HealthIndicatorProps {
 /** A coloured dot for a health value, by the spec's colour rules. */
 export function HealthIndicator({ health, showLabel, size = 'medium' }: HealthIndicatorProps) {
   const s = useStyles();
-  const dots = useDotStyles();
   const color = healthColor(health);
   const text = health === null || health === undefined || health === '' ? 'unknown' : String(health);
   if (!showLabel) {
     return (
       <span className={s.root} data-health={color}>
-        <span className={dots[`${size}_${color}`]} role="img" aria-label={text} />
+        <span className={s[`${size}_${color}`]} role="img" aria-label={text} />
       </span>
     );
   }
   return (
     <span className={s.root} data-health={color}>
-      <span className={dots[`${size}_${color}`]} aria-hidden />
+      <span className={s[`${size}_${color}`]} aria-hidden />
       <span className={s.label}>{text}</span>
     </span>
   );
