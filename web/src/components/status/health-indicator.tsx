@@ -1,4 +1,5 @@
-import { makeStyles, tokens, type GriffelStyle } from '@fluentui/react-components';
+import { tokens, type GriffelStyle } from '@fluentui/react-components';
+import { makeRowStyles } from '../data-table/row-styles';
 import { healthColor, type HealthColor } from './health';
 import { text200 } from './text-styles';
 
@@ -26,7 +27,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
   }
 }
 // one style hook per indicator (each mounted hook re-inserts its rules: a table mounts a screenful per scroll frame)
-const useStyles = makeStyles({
+const useStyles = makeRowStyles({
   ...dots,
   root: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalSNudge, minWidth: 0 },
   label: { ...text200, textTransform: 'capitalize', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { mergeClasses, tokens } from '@fluentui/react-components';
+import { makeRowStyles } from '../data-table/row-styles';
 
-const useStyles = makeStyles({
+const useStyles = makeRowStyles({
   root: {
     display: 'flex',
     alignItems: 'center',
@@ -91,8 +92,7 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
                 k
               ) : (
                 <>
-                  <span className={s.key}>{k}:</span>
-                  {` ${String(v)}`}
+                  <span className={s.key}>{k}:</span> {String(v)}
                 </>
               )}
             </span>
@@ -101,7 +101,7 @@ export function LabelChips({ labels, limit = 3, singleLine }: LabelChipsProps) {
       </div>
       {hidden > 0 && (
         <button type="button" className={s.more} onClick={() => setExpanded(true)}>
-          {`+${hidden} more`}
+          +{hidden} more
         </button>
       )}
       {expanded && entries.length > limit && (

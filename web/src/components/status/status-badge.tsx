@@ -1,4 +1,5 @@
-import { Badge, makeStyles, shorthands, tokens, type BadgeProps, type GriffelStyle } from '@fluentui/react-components';
+import { Badge, shorthands, tokens, type BadgeProps, type GriffelStyle } from '@fluentui/react-components';
+import { makeRowStyles } from '../data-table/row-styles';
 import { healthColor, incidentStatusColor } from './health';
 
 type BadgeColor = NonNullable<BadgeProps['color']>;
@@ -36,7 +37,7 @@ const TINTS: Record<BadgeColor, GriffelStyle> = {
   warning: tint(tokens.colorPaletteYellowBackground1, tokens.colorPaletteYellowForeground1, tokens.colorPaletteYellowBorder1),
 };
 // one class per colour holding the box and the colours, so a badge in a table row costs no mergeClasses call
-const useTintStyles = makeStyles(
+const useTintStyles = makeRowStyles(
   Object.fromEntries(Object.entries(TINTS).map(([c, style]) => [c, { ...tintRoot, ...style }])) as Record<BadgeColor, GriffelStyle>,
 );
 

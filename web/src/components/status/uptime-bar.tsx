@@ -1,10 +1,11 @@
-import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { mergeClasses, tokens } from '@fluentui/react-components';
+import { makeRowStyles } from '../data-table/row-styles';
 import { formatPercent } from '../../lib/format';
 import { HEALTH_TOKENS } from './health-indicator';
 import { uptimeBarColor } from './health';
 import { text200 } from './text-styles';
 
-const useStyles = makeStyles({
+const useStyles = makeRowStyles({
   root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   track: {
     flex: 1,

@@ -1,4 +1,5 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { tokens } from '@fluentui/react-components';
+import { makeRowStyles } from '../../../components/data-table/row-styles';
 import type { CheckSummary } from '@contracts/health';
 import { UptimeMeter } from '../../../components/status/uptime-bar';
 import { text200 } from '../../../components/status/text-styles';
@@ -7,7 +8,7 @@ import { latencyOf, uptimePercent } from '../filters';
 
 // Plain spans styled as Fluent's <Text size={200}> with each one's own additions folded in: these cells are in every
 // row of a 10,000-check table, where a Text's style hooks and slots per cell add up on each scroll frame.
-const useStyles = makeStyles({
+const useStyles = makeRowStyles({
   uptime: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   // the meter itself is the flex item (it used to sit in a wrapper of this size: the same box, two elements fewer)
   bar: { flex: 1, minWidth: '40px', maxWidth: '120px' },

@@ -1,9 +1,10 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { tokens } from '@fluentui/react-components';
+import { makeRowStyles } from '../../../components/data-table/row-styles';
 import type { CheckSummary } from '@contracts/health';
 import { text200 } from '../../../components/status/text-styles';
 import { CheckIcon } from './check-icon';
 
-const useStyles = makeStyles({
+const useStyles = makeRowStyles({
   root: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
   icon: { color: tokens.colorNeutralForeground3 },
   name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 },

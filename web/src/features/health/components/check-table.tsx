@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { tokens } from '@fluentui/react-components';
+import { makeRowStyles } from '../../../components/data-table/row-styles';
 import type { CheckSummary } from '@contracts/health';
 import { DataTable } from '../../../components/data-table/data-table';
 import { dataTableColumns, type DataTableColumn } from '../../../components/data-table/columns';
@@ -10,7 +11,7 @@ import { groupHealth, groupValue, latencyOf, NO_GROUPING, passingCount, uptimePe
 import { CheckName } from './check-name';
 import { LatencyText, UptimeCell } from './check-facts';
 
-const useStyles = makeStyles({
+const useStyles = makeRowStyles({
   group: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
   count: { ...text200, fontVariantNumeric: 'tabular-nums', color: tokens.colorNeutralForeground2, fontWeight: tokens.fontWeightRegular },
 });
