@@ -499,6 +499,8 @@ async function main() {
       ]);
     }
 
+    // the page figures are wall times on a shared machine: say how busy it was when they were taken
+    if (pageFigures) console.log(`\nload average (1/5/15 min) after (c) ${loadavg().map((x) => fmt(x, 2)).join(' / ')}`);
     if (process.env.BENCH_SKIP_RUNNER === '1') return;
     // (b) -------------------------------------------------------------------------------------------------------
     const port = await new Promise<number>((ok) => targetProc.once('message', (m) => ok(m as number)));
