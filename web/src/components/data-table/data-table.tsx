@@ -604,7 +604,8 @@ export function DataTable<TData extends RowData>({
   const latestItems = virtualizer.getVirtualItems();
   const committedItems = useRef(latestItems);
   const jump = enteringRows(latestItems, committedItems.current) > ROW_OVERSCAN;
-  const target = jump && virtualizer.isScrolling ? rowsInView(latestItems, virtualizer.scrollOffset ?? 0, virtualizer.scrollRect?.height ?? FALLBACK_VIEWPORT_PX) : latestItems;
+  const viewport = virtualizer.scrollRect?.height ?? FALLBACK_VIEWPORT_PX;
+  const target = jump && virtualizer.isScrolling ? rowsInView(latestItems, virtualizer.scrollOffset ?? 0, viewport) : latestItems;
   const deferredItems = useDeferredValue(target);
   const virtualItems = jump ? deferredItems : latestItems;
   useLayoutEffect(() => {
