@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckSummary } from '@contracts/health';
 import { labelFilterDefs } from './filters';
-import {
-  aggregateCell,
-  buildPivot,
-  cellDescription,
-  parsePivotParams,
-  pivotByOptions,
-  pivotColumns,
-  pivotOptionValue,
-  pivotPatch,
-  pivotRows,
-} from './pivot';
+import { aggregateCell, buildPivot, cellDescription, pivotColumns, pivotRows } from './pivot';
+import { parsePivotParams, pivotByOptions, pivotOptionValue, pivotPatch } from './pivot-params';
 
 let n = 0;
 function makeCheck(over: Partial<CheckSummary> = {}): CheckSummary {

@@ -6,7 +6,8 @@ import { HealthIndicator } from '../../../components/status/health-indicator';
 import { UptimeBar } from '../../../components/status/uptime-bar';
 import { formatDuration, formatPercent } from '../../../lib/format';
 import { latencyOf, uptimePercent } from '../filters';
-import { buildPivot, cellDescription, type PivotCell, type PivotCellType, type PivotRow } from '../pivot';
+import { buildPivot, cellDescription, type PivotCell, type PivotRow } from '../pivot';
+import type { PivotCellType } from '../pivot-params';
 import { CheckIcon } from './check-icon';
 import { LatencyText } from './check-facts';
 

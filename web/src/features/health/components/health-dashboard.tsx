@@ -37,7 +37,7 @@ import {
   tabsOf,
   type LabelSelection,
 } from '../filters';
-import { CELL_TYPE_OPTIONS, parsePivotParams, PIVOT_DEFAULTS, PIVOT_LABELS, pivotByOptions, pivotOptionValue, pivotPatch } from '../pivot';
+import { CELL_TYPE_OPTIONS, parsePivotParams, PIVOT_DEFAULTS, PIVOT_LABELS, pivotByOptions, pivotOptionValue, pivotPatch } from '../pivot-params';
 import { defaultRangeForLastRun, useHealthTimeRange, windowOf } from '../time-window';
 import { HealthFilters } from './health-filters';
 import { CheckTable } from './check-table';
