@@ -29,6 +29,7 @@ import {
 } from './columns';
 import type { PaginationBarProps } from './pagination-bar';
 import { useDataTableState, type DataTableStateHandle, type SortDirectionParam } from './use-data-table-state';
+import { stickyHeaderCellStyle, tableStyle } from './table-styles';
 
 const useStyles = makeStyles({
   root: {
@@ -80,29 +81,13 @@ const useStyles = makeStyles({
   },
   // layout and paint of the rows stay inside the scroller: a window of rows changing does not re-lay the page out
   scroll: { overflow: 'auto', minHeight: 0, flex: 1, contain: 'content' },
-  table: {
-    width: '100%',
-    borderCollapse: 'separate',
-    borderSpacing: 0,
-    tableLayout: 'fixed',
-    fontSize: tokens.fontSizeBase300,
-    lineHeight: tokens.lineHeightBase300,
-  },
+  table: tableStyle,
   th: {
-    position: 'sticky',
-    top: 0,
+    ...stickyHeaderCellStyle,
     zIndex: 1,
-    backgroundColor: tokens.colorNeutralBackground2,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     padding: `0 ${tokens.spacingHorizontalM}`,
     height: '36px',
     textAlign: 'start',
-    fontWeight: tokens.fontWeightSemibold,
-    fontSize: tokens.fontSizeBase200,
-    color: tokens.colorNeutralForeground2,
-    whiteSpace: 'nowrap',
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
   },
   sortButton: {
     display: 'inline-flex',

@@ -2,6 +2,7 @@ import { memo, useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import { makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { CheckSummary } from '@contracts/health';
+import { stickyHeaderCellStyle, tableStyle } from '../../../components/data-table/table-styles';
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import { UptimeBar } from '../../../components/status/uptime-bar';
 import { formatDuration, formatPercent } from '../../../lib/format';
@@ -33,30 +34,14 @@ const useStyles = makeStyles({
     overflow: 'hidden',
   },
   scroll: { overflow: 'auto', minHeight: 0, flex: 1 },
-  table: {
-    width: '100%',
-    borderCollapse: 'separate',
-    borderSpacing: 0,
-    tableLayout: 'fixed',
-    fontSize: tokens.fontSizeBase300,
-    lineHeight: tokens.lineHeightBase300,
-  },
+  table: tableStyle,
   th: {
-    position: 'sticky',
-    top: 0,
+    ...stickyHeaderCellStyle,
     zIndex: 2,
-    backgroundColor: tokens.colorNeutralBackground2,
-    borderBottom: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
     padding: `0 ${tokens.spacingHorizontalS}`,
     height: `${ROW_PX}px`,
     boxSizing: 'border-box',
     textAlign: 'center',
-    fontWeight: tokens.fontWeightSemibold,
-    fontSize: tokens.fontSizeBase200,
-    color: tokens.colorNeutralForeground2,
-    whiteSpace: 'nowrap',
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
   },
   // the top-left cell stays above both the header row and the first column as they scroll under it
   corner: { left: 0, zIndex: 3, textAlign: 'start', paddingLeft: tokens.spacingHorizontalM },
