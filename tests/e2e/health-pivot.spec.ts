@@ -119,7 +119,7 @@ test.describe('Health pivot', () => {
     await expect(pivot.table).toBeVisible();
     await expect(pivot.checkTable).toHaveCount(0);
     // label values sorted, then the checks without the label
-    expect(await pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging', 'none']);
+    await expect.poll(() => pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging', 'none']);
     await expect(pivot.table.getByRole('rowheader')).toHaveText([api, db, web]);
     await expect(pivot.groupBy).toBeDisabled();
 
@@ -165,7 +165,7 @@ test.describe('Health pivot', () => {
     await expect(pivot.table).toBeVisible();
     await expect(pivot.pivotBy).toHaveText('Label: env');
     await expect(pivot.cellType).toHaveText('Latency');
-    expect(await pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging', 'none']);
+    await expect.poll(() => pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging', 'none']);
     await expect(pivot.cells(web).nth(2).getByRole('button')).toHaveAccessibleName(/^\d+(\.\d+)?(ms|s) latency$/);
 
     // a single-check cell opens that check
@@ -194,7 +194,7 @@ test.describe('Health pivot', () => {
     // Hide Passing (on by default) removes the passing checks before the pivot: no "none" column (web passes),
     // and the prod cell of api holds only the failing check
     await expect(pivot.table).toBeVisible();
-    expect(await pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging']);
+    await expect.poll(() => pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging']);
     await expect(pivot.table.getByRole('rowheader')).toHaveText([api, db]);
     await expect(pivot.cells(api).nth(0).getByRole('button')).toHaveAccessibleName('unhealthy');
     await expect(pivot.cells(api).nth(1)).toHaveText('–');
@@ -202,7 +202,7 @@ test.describe('Health pivot', () => {
     // search narrows the rows
     await health.search.fill(db);
     await expect(pivot.table.getByRole('rowheader')).toHaveText([db]);
-    expect(await pivot.columnHeaders()).toEqual(['Checks', 'staging']);
+    await expect.poll(() => pivot.columnHeaders()).toEqual(['Checks', 'staging']);
 
     // nothing matches: the table's message
     await health.search.fill(`nothing-${u}`);
@@ -243,7 +243,7 @@ test.describe('Health pivot', () => {
     const rendered = await pivot.table.getByRole('rowheader').count();
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(100);
-    expect(await pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging']);
+    await expect.poll(() => pivot.columnHeaders()).toEqual(['Checks', 'prod', 'staging']);
 
     // the scroll container is the table's parent; at its end the last rows render and the first ones are gone
     await pivot.table.evaluate((t) => t.parentElement!.scrollTo({ top: t.parentElement!.scrollHeight }));

@@ -14,6 +14,7 @@ import { KeyRefReadError, kubeKeyRefReader, ValueFromResolver, type KeyRefReader
 import { InvalidSpecError } from '../../server/modules/health/checks/lib/result.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { makePerson, sessionHeaders } from '../server/helpers.js';
+import { until } from '../support/poll.js';
 
 /**
  * valueFrom in check specs against the Kubernetes API test server and the run's real PostgreSQL: a Canary CR's
@@ -70,21 +71,6 @@ async function startConsole(env: Record<string, string>): Promise<Console> {
   };
 }
 
-/** Polls until `fn` returns a truthy value (no timing is asserted: the test timeout bounds it). */
-async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = 25_000): Promise<NonNullable<Exclude<T, false>>> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const v = await fn();
-      if (v) return v as NonNullable<Exclude<T, false>>;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 async function asAdmin(sql: string) {
   const c = new pg.Client({ connectionString: adminUrl.toString() });

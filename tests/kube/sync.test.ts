@@ -11,6 +11,7 @@ import { rowIdOf } from '../../server/modules/kubernetes/objects.js';
 import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
 import { kubectlPath } from '../support/kube-tools.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
+import { until } from '../support/poll.js';
 
 /**
  * Custom resources into the database and back, with the real kubectl against the Kubernetes API test server and the
@@ -38,21 +39,6 @@ function kc(args: string[], input?: string): Promise<{ code: number; stdout: str
   });
 }
 
-/** Polls until `fn` returns a truthy value (no timing is asserted: the test timeout bounds it). */
-async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = 30_000): Promise<NonNullable<Exclude<T, false>>> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const v = await fn();
-      if (v) return v as NonNullable<Exclude<T, false>>;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 const CANARY = kindByKind('Canary')!;
 const getCr = (plural: string, group: string, ns: string, name: string) => kube.get(group, 'v1', plural, ns, name);
