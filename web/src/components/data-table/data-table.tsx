@@ -29,19 +29,10 @@ import {
 } from './columns';
 import type { PaginationBarProps } from './pagination-bar';
 import { useDataTableState, type DataTableStateHandle, type SortDirectionParam } from './use-data-table-state';
-import { stickyHeaderCellStyle, tableStyle } from './table-styles';
+import { stickyHeaderCellStyle, tableFrameStyle, tableStyle } from './table-styles';
 
 const useStyles = makeStyles({
-  root: {
-    display: 'flex',
-    flexDirection: 'column',
-    minHeight: 0,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusLarge,
-    backgroundColor: tokens.colorNeutralBackground1,
-    overflow: 'hidden',
-    position: 'relative',
-  },
+  root: { ...tableFrameStyle, position: 'relative' },
   // an indeterminate bar like Fluent's ProgressBar, drawn here (the component and its styles are not worth a
   // download for one line; the group count below likewise replaces CounterBadge)
   progress: {

@@ -1,5 +1,16 @@
 import { tokens, type GriffelStyle } from '@fluentui/react-components';
 
+/** The bordered, rounded frame around a table and its scroller (a column: the scroller takes the rest). */
+export const tableFrameStyle: GriffelStyle = {
+  display: 'flex',
+  flexDirection: 'column',
+  minHeight: 0,
+  border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  borderRadius: tokens.borderRadiusLarge,
+  backgroundColor: tokens.colorNeutralBackground1,
+  overflow: 'hidden',
+};
+
 /** The console's grid tables (DataTable, the health pivot): fixed layout, separate borders for sticky cells. */
 export const tableStyle: GriffelStyle = {
   width: '100%',

@@ -2,7 +2,7 @@ import { memo, useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import { makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { CheckSummary } from '@contracts/health';
-import { stickyHeaderCellStyle, tableStyle } from '../../../components/data-table/table-styles';
+import { stickyHeaderCellStyle, tableFrameStyle, tableStyle } from '../../../components/data-table/table-styles';
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import { UptimeBar } from '../../../components/status/uptime-bar';
 import { formatDuration, formatPercent } from '../../../lib/format';
@@ -24,15 +24,7 @@ const PIVOT_MAX_HEIGHT = 'calc(100vh - 320px)';
 const COLUMN_PX: Record<PivotCellType, number> = { checkStatuses: 96, uptime: 132, latency: 104 };
 
 const useStyles = makeStyles({
-  root: {
-    display: 'flex',
-    flexDirection: 'column',
-    minHeight: 0,
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusLarge,
-    backgroundColor: tokens.colorNeutralBackground1,
-    overflow: 'hidden',
-  },
+  root: tableFrameStyle,
   scroll: { overflow: 'auto', minHeight: 0, flex: 1 },
   table: tableStyle,
   th: {
