@@ -3,6 +3,7 @@ import type { CheckSummary } from '@contracts/health';
 import {
   DURATION_ERROR,
   filterChecks,
+  groupHealth,
   labelFilterDefs,
   latencyOf,
   parseDurationFilter,
@@ -66,5 +67,17 @@ describe('health filters', () => {
     expect(toYaml({ http: [{ name: 'a', url: 'http://x:1/healthz', thresholdMillis: 500 }], on: true })).toBe(
       'http:\n  - name: a\n    url: "http://x:1/healthz"\n    thresholdMillis: 500\n"on": true',
     );
+  });
+});
+
+describe('group health', () => {
+  it('is unknown while no check of the group has run, mixed or unhealthy once some have', () => {
+    const never = makeCheck({ status: null, uptime: { passed: 0, failed: 0 } });
+    const ok = makeCheck();
+    const bad = makeCheck({ status: 'unhealthy' });
+    expect(groupHealth([never])).toBe('unknown');
+    expect(groupHealth([ok])).toBe('healthy');
+    expect(groupHealth([bad, never])).toBe('unhealthy');
+    expect(groupHealth([ok, never])).toBe('mixed');
   });
 });

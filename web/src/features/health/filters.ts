@@ -221,10 +221,12 @@ export function passingCount(checks: readonly CheckSummary[]): { passing: number
   return { passing, total: checks.length };
 }
 
-/** A group's health: healthy when every check passes, unhealthy when none does, else mixed (spec 000 §4). */
-export function groupHealth(checks: readonly CheckSummary[]): 'healthy' | 'unhealthy' | 'mixed' {
+/** A group's health: healthy when every check passes, unknown while none has run, unhealthy when none passes, else mixed (spec 000 §4). */
+export function groupHealth(checks: readonly CheckSummary[]): 'healthy' | 'unhealthy' | 'mixed' | 'unknown' {
   const { passing, total } = passingCount(checks);
   if (passing === total) return 'healthy';
+  // a group whose checks have not run yet is not failing: it says so as its rows do
+  if (checks.every((c) => !c.status)) return 'unknown';
   if (passing === 0) return 'unhealthy';
   return 'mixed';
 }
