@@ -221,7 +221,10 @@ export function passingCount(checks: readonly CheckSummary[]): { passing: number
   return { passing, total: checks.length };
 }
 
-/** A group's health: healthy when every check passes, unknown while none has run, unhealthy when none passes, else mixed (spec 000 §4). */
+/**
+ * A group's health (spec 000 §4): healthy when every check passes, unknown while none has run, unhealthy when none
+ * passes, else mixed.
+ */
 export function groupHealth(checks: readonly CheckSummary[]): 'healthy' | 'unhealthy' | 'mixed' | 'unknown' {
   const { passing, total } = passingCount(checks);
   if (passing === total) return 'healthy';
