@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
+import { until } from '../support/poll.js';
 
 /**
  * What a follower does not do: while another replica holds the Lease, the console serves HTTP (a canary can be
@@ -20,14 +21,6 @@ let dir: string;
 let headers: Record<string, string>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    const v = await probe();
-    if (v) return v as T;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   kube = await startKubeApi({ crdsDir: join(root, 'crds') });
@@ -52,10 +45,10 @@ afterAll(async () => {
 
 it('a follower schedules no checks and writes no CRs; it starts both when it gains the Lease', async () => {
   const status = async () => (await t.app.inject({ method: 'GET', url: '/api/kubernetes/status', headers })).json();
-  await until('the informers watching as a follower', async () => {
+  await until(async () => {
     const s = await status();
     return s.leader?.holder === 'another-replica' && s.kinds.every((k: { watching: boolean }) => k.watching);
-  });
+  }, 'the informers watching as a follower');
   expect(t.app.leadership.isLeader()).toBe(false);
 
   // HTTP still works on a follower: a console canary is created (the API writes; only the schedule waits for the lead)
@@ -78,8 +71,8 @@ it('a follower schedules no checks and writes no CRs; it starts both when it gai
 
   // the other replica goes away without releasing; its Lease is removed, as an operator would: this one takes it
   kube.remove('coordination.k8s.io', 'v1', 'leases', 'default', LEASE);
-  await until('the lead', async () => t.app.leadership.isLeader());
-  await until('the canary to run on the leader', async () => (await runs()) > 0);
-  await until('the CR reconciled by the leader', crRow);
+  await until(async () => t.app.leadership.isLeader(), 'the lead');
+  await until(async () => (await runs()) > 0, 'the canary to run on the leader');
+  await until(crRow, 'the CR reconciled by the leader');
   expect((await status()).leader).toEqual({ identity: 'console-follower', isLeader: true, holder: 'console-follower' });
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
+import { until } from '../support/poll.js';
 
 /** The check-runner mode watches Canary CRs only, and runs them through its health runner. */
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,16 +13,6 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let kube: KubeApi;
 let t: TestContext;
 let dir: string;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    const v = await probe();
-    if (v) return v as T;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   kube = await startKubeApi({ crdsDir: join(root, 'crds') });
@@ -45,9 +36,9 @@ it('check-runner: Canary CRs are reconciled and run; other kinds are not watched
     apiVersion: 'canaries.flanksource.com/v1', kind: 'Canary', metadata: { name: 'runner', namespace: 'default' },
     spec: { schedule: '@every 1s', tcp: [{ name: 'closed', endpoint: '127.0.0.1:1' }] },
   });
-  await until('the canary row', async () => (await t.db.query('SELECT 1 FROM canaries WHERE id = $1', [canary.metadata.uid])).rowCount);
-  await until('a run of the CR canary', async () =>
-    (await t.db.query('SELECT 1 FROM job_history WHERE resource_id = $1', [canary.metadata.uid])).rowCount);
+  await until(async () => (await t.db.query('SELECT 1 FROM canaries WHERE id = $1', [canary.metadata.uid])).rowCount, 'the canary row');
+  await until(async () =>
+    (await t.db.query('SELECT 1 FROM job_history WHERE resource_id = $1', [canary.metadata.uid])).rowCount, 'a run of the CR canary');
   const { rows } = await t.db.query('SELECT kind FROM kubernetes_objects ORDER BY kind');
   expect(rows).toEqual([{ kind: 'Canary' }]);
   expect((await t.db.query('SELECT 1 FROM playbooks WHERE id = $1', [playbook.metadata.uid])).rowCount).toBe(0);
