@@ -1,20 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { adminApi, createUser, deleteProperty, setProperty, type ApiSession } from './api';
 import { E2E_PORT } from './env';
 import { dbGet, IncidentsPage, seedIncident } from './pages/incidents-page';
+import { seriousViolations } from './pages/axe';
 import { signIn } from './pages/sign-in';
-
-/**
- * Serious/critical axe findings. Fluent's TabList keeps two focus sentinels inside itself that axe reports as
- * aria-hidden-focus (the framework-wide finding health.spec.ts explains), so only those nodes are left out.
- */
-async function pageViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).exclude('.fui-TabList > i[aria-hidden="true"]').analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 let admin: ApiSession;
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -419,13 +408,13 @@ test.describe('Incidents', () => {
     await incidents.goto();
     await expect(incidents.row(seeded.incident_id)).toBeVisible();
     await incidents.createButton.focus();
-    expect(await pageViolations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     await incidents.open(seeded.id, '?comments=true&tab=plan');
     await expect(page.getByRole('region', { name: 'Affected components' })).toContainText('api-gateway');
     await incidents.statusDropdown().focus();
-    expect(await pageViolations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await incidents.tab('Comments').click();
-    expect(await pageViolations(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import { adminApi, createUser, type ApiSession } from './api';
 import { LoginPage } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
-import { seriousViolations, signIn } from './pages/sign-in';
+import { seriousViolations } from './pages/axe';
+import { signIn } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {

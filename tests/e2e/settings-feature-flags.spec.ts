@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { adminApi, deleteProperty, type ApiSession } from './api';
 import { FeatureFlagsPage } from './pages/feature-flags-page';
-import { seriousViolations, signIn } from './pages/sign-in';
+import { seriousViolations } from './pages/axe';
+import { signIn } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {

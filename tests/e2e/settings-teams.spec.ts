@@ -1,7 +1,8 @@
 import { expect, request, test } from '@playwright/test';
 import { adminApi, type ApiSession } from './api';
 import { BASE_URL } from './env';
-import { seriousViolations, signIn } from './pages/sign-in';
+import { seriousViolations } from './pages/axe';
+import { signIn } from './pages/sign-in';
 import { TeamsPage } from './pages/teams-page';
 
 let admin: ApiSession;

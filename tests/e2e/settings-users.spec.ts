@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { adminApi, createUser, type ApiSession } from './api';
 import { ADMIN } from './env';
-import { seriousViolations, signIn } from './pages/sign-in';
+import { seriousViolations } from './pages/axe';
+import { signIn } from './pages/sign-in';
 import { Shell } from './pages/shell';
 import { UsersPage } from './pages/users-page';
 

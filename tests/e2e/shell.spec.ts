@@ -1,25 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, createUser, deleteProperty, setProperty, type ApiSession } from './api';
-import { ADMIN } from './env';
+import { seriousViolations } from './pages/axe';
 import { LoginPage } from './pages/login-page';
-import { Shell } from './pages/shell';
-
-async function signIn(page: Page, username = ADMIN.email, password = ADMIN.password, returnTo?: string) {
-  const login = new LoginPage(page);
-  await login.goto(returnTo);
-  await login.signIn(username, password);
-  const shell = new Shell(page);
-  await shell.expectLoaded();
-  return shell;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { signIn } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Settings → Health Checks (/settings/canaries) and a canary's page with its Form and Code tabs. */
@@ -52,16 +51,5 @@ export class CanariesPage {
   /** Monaco's error squiggles in the Code tab. */
   errorMarkers(): Locator {
     return this.editor.locator('.squiggly-error');
-  }
-
-  /**
-   * Serious/critical axe findings. Fluent's TabList keeps two Tabster focus sentinels (`<i tabindex=0 aria-hidden>`)
-   * inside itself, reported as aria-hidden-focus (as tests/e2e/health.spec.ts explains): only those are left out.
-   */
-  async seriousViolations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page: this.page }).exclude('.fui-TabList > i[aria-hidden="true"]').analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   }
 }
