@@ -6,6 +6,7 @@ import type { LoadedMenu } from './loaded-menu';
 export interface DeferredMenuTriggerProps {
   ref?: Ref<HTMLButtonElement>;
   onClick?: () => void;
+  onPointerDown?: () => void;
   onPointerEnter?: () => void;
   onFocus?: () => void;
   'aria-haspopup'?: 'menu';
@@ -48,6 +49,10 @@ function whenIdle(run: () => void): () => void {
  * after start-up, or as soon as the pointer or focus reaches its trigger, instead of with the first screen. Until
  * then the trigger renders alone; a click on it meanwhile opens the menu once the code is there, and focus stays on
  * the trigger across the swap.
+ *
+ * The swap renders a new button. When it lands between a press and its release (the code arrives while the pointer
+ * is down), the browser fires no click at all, since the pressed element is gone; so a press on the stand-in already
+ * asks for the menu to open once loaded, and a click that does reach the stand-in asks the same.
  */
 export function DeferredMenu({ trigger, menuProps, preload, children }: DeferredMenuProps) {
   const [Menu, setMenu] = useState<LoadedMenuComponent | null>(() => loaded);
@@ -62,6 +67,10 @@ export function DeferredMenu({ trigger, menuProps, preload, children }: Deferred
     });
   }, [preload]);
   useEffect(() => (Menu ? undefined : whenIdle(start)), [Menu, start]);
+  const openWhenLoaded = () => {
+    setOpenAtLoad(true);
+    start();
+  };
 
   if (Menu) {
     return (
@@ -75,9 +84,7 @@ export function DeferredMenu({ trigger, menuProps, preload, children }: Deferred
     'aria-haspopup': 'menu',
     onPointerEnter: start,
     onFocus: start,
-    onClick: () => {
-      setOpenAtLoad(true);
-      start();
-    },
+    onPointerDown: openWhenLoaded,
+    onClick: openWhenLoaded,
   });
 }
