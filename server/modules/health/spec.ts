@@ -15,6 +15,56 @@ const Expr = z.object({
   jsonPath: z.string().optional(),
 }).loose();
 
+/** Names of the console's own metrics (server/plugins/metrics.ts and prom-client's defaults): not for checks. */
+export const RESERVED_METRIC_PREFIXES = ['http_', 'db_pool_', 'process_', 'nodejs_'] as const;
+
+const MetricLabel = z.object({
+  name: z.string()
+    .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*)')
+    .max(100)
+    .refine((n) => !n.startsWith('__'), 'label names starting with __ are reserved by Prometheus'),
+  value: z.string().max(1_024).optional(),
+  valueExpr: z.string().max(4_096).optional(),
+}).superRefine((l, ctx) => {
+  if ((l.value === undefined) === (l.valueExpr === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'a label needs exactly one of value (literal) or valueExpr (CEL)' });
+  }
+});
+
+/**
+ * One custom Prometheus metric of a check (the reference's `metrics[]`): exported after every run, see
+ * check-metrics.ts. `type` is required, as in the reference (its docs mark it required and it refuses an empty one).
+ */
+export const CheckMetricSpec = z.object({
+  name: z.string()
+    .regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, 'must be a Prometheus metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)')
+    .max(200)
+    .refine((n) => !RESERVED_METRIC_PREFIXES.some((p) => n.startsWith(p)),
+      `names starting with ${RESERVED_METRIC_PREFIXES.join(', ')} belong to the console's own metrics`),
+  type: z.enum(['gauge', 'counter', 'histogram'], {
+    error: (i) => (i.input === undefined ? 'type is required (gauge, counter or histogram)' : 'must be gauge, counter or histogram'),
+  }),
+  value: z.string().max(4_096),
+  labels: z.array(MetricLabel).max(20).optional(),
+}).superRefine((m, ctx) => {
+  const seen = new Set<string>();
+  m.labels?.forEach((l, i) => {
+    if (seen.has(l.name)) ctx.addIssue({ code: 'custom', path: ['labels', i, 'name'], message: `duplicate label "${l.name}"` });
+    seen.add(l.name);
+    // prom-client refuses `le` on a histogram: its buckets use it
+    if (l.name === 'le' && m.type === 'histogram') ctx.addIssue({ code: 'custom', path: ['labels', i, 'name'], message: 'le is reserved on a histogram' });
+  });
+});
+export type CheckMetricSpec = z.infer<typeof CheckMetricSpec>;
+
+export const CheckMetrics = z.array(CheckMetricSpec).max(50).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((m, i) => {
+    if (seen.has(m.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate metric "${m.name}"` });
+    seen.add(m.name);
+  });
+});
+
 /** Fields every check has, whatever its type (the reference's `Description` + `Templatable`). */
 export const CommonCheck = z.object({
   name: z.string().trim().min(1, 'name is required').max(255),
@@ -29,6 +79,8 @@ export const CommonCheck = z.object({
   thresholdMillis: z.number().int().min(0).optional(),
   /** Per-check timeout: seconds, or a duration such as `10s`. */
   timeout: z.union([z.number().positive(), z.string()]).optional(),
+  /** Custom Prometheus metrics evaluated after each run (check-metrics.ts). */
+  metrics: CheckMetrics.optional(),
 }).loose();
 export type CommonCheck = z.infer<typeof CommonCheck>;
 
@@ -116,6 +168,17 @@ export function parseCheck(type: string, entry: unknown, where = ''):
     const err = expr.trim() ? celSyntaxError(expr) : 'empty expression';
     if (err) problems.push({ path: issuePath(where, [key, 'expr']), message: `invalid CEL: ${err}` });
   }
+  c.metrics?.forEach((m, i) => {
+    const exprs: Array<[PropertyKey[], string | undefined]> = [
+      [['metrics', i, 'value'], m.value],
+      ...(m.labels ?? []).map((l, j): [PropertyKey[], string | undefined] => [['metrics', i, 'labels', j, 'valueExpr'], l.valueExpr]),
+    ];
+    for (const [path, expr] of exprs) {
+      if (expr === undefined) continue;
+      const err = expr.trim() ? celSyntaxError(expr) : 'empty expression';
+      if (err) problems.push({ path: issuePath(where, path), message: `invalid CEL: ${err}` });
+    }
+  });
   let t: number | undefined;
   try {
     t = timeoutMs(c.timeout);
