@@ -247,10 +247,12 @@ export interface PushTarget {
 
 const PUSH_TARGET_COLS = 'ch.id, ch.type, ch.name, ch.spec, ch.labels, ch.severity, ch.canary_id';
 
-/** A live webhook check by id (a UUID) or by name (the oldest of that name). */
-export async function findWebhookCheck(c: Q, idOrName: string, isId: boolean): Promise<PushTarget | undefined> {
-  const { rows } = await c.query<PushTarget>(
-    `SELECT ${PUSH_TARGET_COLS} FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
+/** A live webhook check by id (a UUID) or by name (the oldest of that name), with its canary's namespace. */
+export async function findWebhookCheck(
+  c: Q, idOrName: string, isId: boolean,
+): Promise<(PushTarget & { canary_namespace: string }) | undefined> {
+  const { rows } = await c.query<PushTarget & { canary_namespace: string }>(
+    `SELECT ${PUSH_TARGET_COLS}, ca.namespace AS canary_namespace FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
      WHERE ${isId ? 'ch.id = $1::uuid' : 'ch.name = $1'} AND ch.type = 'webhook'
        AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL
      ORDER BY ch.created_at LIMIT 1`,

@@ -5,6 +5,7 @@ import type { Role } from '../../contracts/rbac.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import { parseBody, parseId } from '../../lib/validation.js';
 import { ChangeFeed } from './change-feed.js';
+import { ConnectionResolver } from './connections.js';
 import { webhookToken } from './checks/webhook.js';
 import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
 import { createHealthService, type SummaryBody } from './service.js';
@@ -12,7 +13,7 @@ import { createHealthService, type SummaryBody } from './service.js';
 export interface HealthRoutesOptions {
   config: Config;
   /** Scheduler settings (tests shorten them); false never starts one. */
-  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults' | 'valueFrom'>> | false;
+  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults' | 'valueFrom' | 'connections'>> | false;
 }
 
 type IdParams = { Params: { id: string } };
@@ -94,7 +95,9 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     : undefined;
   // valueFrom in check specs is read from the cluster the kube plugin connects to
   const valueFrom = app.hasDecorator('kube') ? app.kube.valueFrom : undefined;
-  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults, valueFrom });
+  // connection:// in check specs names a row of `connections`; its valueFrom is read from the connection's namespace
+  const connections = new ConnectionResolver({ db: app.db, valueFrom });
+  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults, valueFrom, connections, log: app.log });
   // Other replicas' changes reach the ready whole-fleet summary through the live-update bus.
   if (app.hasDecorator('events')) {
     const off = app.events.bus.subscribe((event) => {
@@ -113,7 +116,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     const follow = (leads: boolean) => {
       change = change.then(async () => {
         if (leads && !scheduler && !closing) {
-          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults, valueFrom });
+          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults, valueFrom, connections });
           await scheduler.start();
         } else if (!leads && scheduler) {
           const s = scheduler;

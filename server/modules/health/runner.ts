@@ -5,6 +5,7 @@ import type { CheckResult } from './checks/types.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { redactor } from './checks/lib/secrets.js';
 import { clip, errorText } from './checks/util.js';
+import { ConnectionResolver } from './connections.js';
 import { recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
@@ -41,6 +42,8 @@ export interface RunOptions {
   defaultTimeoutMs?: number;
   /** Resolves `valueFrom` in the spec (app.kube.valueFrom); without one, a spec that has any is invalid. */
   valueFrom?: ValueFromResolver;
+  /** Merges `connection://` references into the spec; without one, a check that has any is invalid. */
+  connections?: ConnectionResolver;
 }
 
 /** For runs given no resolver: no cluster to read from. */
@@ -69,19 +72,31 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
   const t0 = performance.now();
   const took = () => Math.round(performance.now() - t0);
   const invalid = (error: string): Outcome => ({ pass: false, invalid: true, duration: took(), error, data: {}, start });
-  let parsed = parseCheck(check.type, check.spec);
-  if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
-  // valueFrom is read now, not when the canary was loaded, so a rotated Secret reaches the next run
+  const failed = (err: unknown): Outcome => err instanceof InvalidSpecError
+    ? invalid(err.message)
+    : { pass: false, invalid: false, duration: took(), error: errorText(err), data: {}, start };
+  // connection:// and valueFrom are read now, not when the canary was loaded, so a changed connection or a rotated
+  // Secret reaches the next run
+  let spec = check.spec;
   let secrets: string[] = [];
-  if (hasValueFrom(check.spec)) {
+  if (ConnectionResolver.applies(check.type, spec)) {
+    if (!opts.connections) return invalid(`connection ${String(spec.connection).trim()}: no database to read connections from`);
     try {
-      const resolved = await (opts.valueFrom ?? NO_CLUSTER).resolve(check.spec, check.namespace ?? 'default');
-      secrets = resolved.secrets;
+      ({ spec, secrets } = await opts.connections.resolve(check.type, spec, check.namespace ?? 'default'));
+    } catch (err) {
+      return failed(err);
+    }
+  }
+  let parsed = parseCheck(check.type, spec);
+  if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+  if (hasValueFrom(spec)) {
+    try {
+      const resolved = await (opts.valueFrom ?? NO_CLUSTER).resolve(spec, check.namespace ?? 'default');
+      secrets = [...secrets, ...resolved.secrets];
       parsed = parseCheck(check.type, resolved.spec);
       if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
     } catch (err) {
-      if (err instanceof InvalidSpecError) return invalid(err.message);
-      return { pass: false, invalid: false, duration: took(), error: errorText(err), data: {}, start };
+      return failed(err);
     }
   }
   const type = checkTypeOf(check.type)!;
@@ -115,8 +130,8 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
 }
 
 /**
- * Masks Secret values a check was given through valueFrom wherever its outcome could carry them (a script that
- * echoes its env, a server that repeats a header): message, error and detail are stored and shown.
+ * Masks Secret values a check was given through valueFrom or a connection wherever its outcome could carry them (a
+ * script that echoes its env, a server that repeats a header): message, error and detail are stored and shown.
  */
 function redactOutcome(out: Outcome, secrets: string[]): Outcome {
   const redact = redactor(...secrets, ...secrets.map((s) => encodeURIComponent(s)));

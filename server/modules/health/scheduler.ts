@@ -7,6 +7,7 @@ import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
 import { runRetention, type RetentionOptions } from './retention.js';
 import { runAndRecord, type Recorded } from './runner.js';
 import { intervalMs, nextRun, parseSchedule, type Schedule } from './schedule.js';
+import type { ConnectionResolver } from './connections.js';
 import type { ValueFromResolver } from './value-from.js';
 
 export interface SchedulerLog {
@@ -35,6 +36,8 @@ export interface SchedulerOptions {
   onResults?: (checkIds: string[]) => void;
   /** Resolves `valueFrom` in check specs from the canary's namespace (app.kube.valueFrom). */
   valueFrom?: ValueFromResolver;
+  /** Merges `connection://` references in check specs (rows of `connections`). */
+  connections?: ConnectionResolver;
   now?: () => number;
 }
 
@@ -237,7 +240,7 @@ export class HealthScheduler {
           severity: typeof ch.spec.severity === 'string' ? ch.spec.severity.toLowerCase() : severity,
         }, {
           signal: this.stopSignal.signal, maxTimeoutMs, defaultTimeoutMs: this.opts.defaultTimeoutMs, nextRuntime: next,
-          valueFrom: this.opts.valueFrom,
+          valueFrom: this.opts.valueFrom, connections: this.opts.connections,
         });
       }).catch((err): Recorded | null => {
         if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, check: ch.id }, 'health: could not record a result');

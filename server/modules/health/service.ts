@@ -3,7 +3,7 @@ import type {
   CanaryInput, CanaryPatch, CanaryResponse, CheckDetail, CheckSummary, GraphResponse, HistoryRequest, HistoryResponse,
   PushRequest, PushResponse, RunCheckResponse, SummaryRequest, WebhookResponse,
 } from '../../contracts/health.js';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { ApiError, BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import {
@@ -19,7 +19,8 @@ import { RETENTION_DEFAULTS } from './retention.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from './checks/webhook.js';
 import { recordOutcome, recordPushed, runAndRecord, type RunnableCheck } from './runner.js';
-import type { ValueFromResolver } from './value-from.js';
+import type { ConnectionResolver } from './connections.js';
+import { hasValueFrom, ValueFromResolver } from './value-from.js';
 import { SpecError, validateCanarySpec } from './spec.js';
 
 export interface HealthServiceDeps {
@@ -33,7 +34,14 @@ export interface HealthServiceDeps {
   fleetSummary?: FleetSummaryOptions;
   /** Resolves `valueFrom` in check specs for Run Now (the scheduler has its own handle on it). */
   valueFrom?: ValueFromResolver;
+  /** Merges `connection://` references in check specs for Run Now. */
+  connections?: ConnectionResolver;
+  /** Where a webhook token that cannot be read is reported (never with a value). */
+  log?: { warn(obj: object, msg: string): void };
 }
+
+/** For a webhook token from a Secret when there is no resolver: no cluster to read from. */
+const NO_CLUSTER = new ValueFromResolver({ reader: null });
 
 /** A summary answer: JSON bytes or text, and for the whole fleet a gzip copy of the same bytes. */
 export interface SummaryBody {
@@ -222,7 +230,7 @@ export function createHealthService(deps: HealthServiceDeps) {
         id: check.id, canaryId: check.canary_id, type: check.type, name: check.name, spec: check.spec,
         namespace: check.canary_namespace,
         severity: typeof check.spec.severity === 'string' ? check.spec.severity.toLowerCase() : canarySeverity,
-      }, { nextRuntime: next ? new Date(next) : null, valueFrom: deps.valueFrom });
+      }, { nextRuntime: next ? new Date(next) : null, valueFrom: deps.valueFrom, connections: deps.connections });
       // someone asked for this result: the list shows it at once
       fleet.invalidate();
       deps.onResults?.([check.id]);
@@ -240,7 +248,19 @@ export function createHealthService(deps: HealthServiceDeps) {
     async webhook(idOrName: string, token: string | undefined, payload: WebhookPayload): Promise<WebhookResponse> {
       const target = await findWebhookCheck(db, idOrName, UUID_RE.test(idOrName));
       if (!target) throw new NotFoundError('webhook check', idOrName.slice(0, 100));
-      const spec = (target.spec ?? {}) as WebhookCheckSpec;
+      let spec = (target.spec ?? {}) as WebhookCheckSpec;
+      if (hasValueFrom(spec.token)) {
+        // a token from a Secret, read from the canary's namespace (cached as any valueFrom). The pusher did nothing
+        // wrong when it cannot be read, so the answer is 503, and the reason goes to the log only: the route is
+        // public, and Secret names are not for anonymous callers.
+        try {
+          const resolved = await (deps.valueFrom ?? NO_CLUSTER).resolve({ token: spec.token }, target.canary_namespace);
+          spec = { ...spec, token: resolved.spec.token as WebhookCheckSpec['token'] };
+        } catch (err) {
+          deps.log?.warn({ check: target.id, error: err instanceof Error ? err.message : String(err) }, 'health: webhook token could not be read');
+          throw new ApiError(503, 'unavailable', 'the webhook check\'s token could not be read; try again later');
+        }
+      }
       let ok: boolean;
       try {
         ok = webhookTokenMatches(spec, token);

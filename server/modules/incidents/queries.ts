@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { parseConnectionRef } from '../../lib/connection-ref.js';
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
@@ -75,7 +76,8 @@ export async function findSmtpConnection(db: Queryable, ref: string | null): Pro
   const cols = 'id, name, namespace, type, url, username, password, insecure_tls, properties';
   if (ref) {
     const bare = ref.replace(/^connection:\/\//, '');
-    const [ns, name] = bare.includes('/') ? bare.split('/', 2) : [null, bare];
+    // a malformed reference can still be an id
+    const { namespace: ns, name } = parseConnectionRef(ref) ?? { namespace: null, name: bare };
     const { rows } = await db.query<SmtpConnectionRow>(
       `SELECT ${cols} FROM connections
        WHERE deleted_at IS NULL AND (id::text = $1 OR (name = $2 AND ($3::text IS NULL OR namespace = $3)))

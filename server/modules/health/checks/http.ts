@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
 import { digestAuthorization, parseChallenges, pickDigestChallenge } from './lib/digest.js';
-import { EnvVar, envValue } from './lib/env-var.js';
+import { EnvVar, envValue, targetUrl } from './lib/env-var.js';
 import { forgetOAuth2Token, oauth2Authorization, validateOAuth2, type OAuth2Client } from './lib/oauth2.js';
 import { BODY_HEADERS, CREDENTIAL_HEADERS, DEFAULT_MAX_REDIRECTS, mayKeepCredentials, nextHop, type Hop } from './lib/redirect.js';
 import { abortedText, InvalidSpecError } from './lib/result.js';
@@ -18,6 +18,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const HttpSpec = z.object({
   url: z.string().optional(),
   endpoint: z.string().optional(),
+  /** A plain URL, or `connection://ns/name` (merged into url and credentials by the runner: health/connections.ts). */
+  connection: z.string().optional(),
   method: z.string().regex(/^[A-Za-z]+$/).default('GET'),
   headers: z.union([z.array(NameValue), z.record(z.string(), z.string())]).optional(),
   body: z.string().optional(),
@@ -47,7 +49,7 @@ const HttpSpec = z.object({
   }).optional(),
   /** Redirects followed before giving up (default 10, as Go's client); 0: a 3xx is the response. */
   maxRedirects: z.number().int().min(0).optional(),
-}).refine((s) => s.url || s.endpoint, { message: 'url (or endpoint) is required', path: ['url'] });
+}).refine((s) => s.url || s.endpoint || s.connection, { message: 'url (or endpoint) is required', path: ['url'] });
 type HttpSpec = z.infer<typeof HttpSpec>;
 
 interface Fetched {
@@ -261,7 +263,7 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   const elapsed = () => Math.round(performance.now() - start);
   let url: URL;
   try {
-    url = new URL(spec.url ?? spec.endpoint ?? '');
+    url = new URL(targetUrl(spec, spec.endpoint));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
   } catch (err) {
     return { pass: false, invalid: true, duration: 0, error: `invalid url: ${errorText(err)}`, data: {} };

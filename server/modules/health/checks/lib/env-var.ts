@@ -37,7 +37,7 @@ export const ConnectionFields = {
 
 /**
  * The URL to talk to: `url`, else a `connection` that is a plain URL (the reference accepts both). A
- * `connection://ns/name` reference must have been resolved into `url` by the loader.
+ * `connection://ns/name` reference must have been merged into `url` by the runner (health/connections.ts).
  */
 export function targetUrl(spec: { url?: string; connection?: string }, ...fallbacks: Array<string | undefined>): string {
   const candidates = [spec.url, ...fallbacks];
