@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { isConnectionRef, parseConnectionRef, type ConnectionRef } from '../../lib/connection-ref.js';
+import { checkTypeOf } from './checks/index.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
 
@@ -26,10 +27,14 @@ import { hasValueFrom, ValueFromResolver } from './value-from.js';
  * within that time, and thousands of checks a minute naming one connection make one query per 10 s.
  */
 
-/** Check types whose schema has `connection` / `url` (each accepts `connection`: see connections.test.ts). */
-export const CONNECTION_CHECK_TYPES: ReadonlySet<string> = new Set([
-  'http', 'postgres', 'mysql', 'redis', 'prometheus', 'alertmanager', 'elasticsearch', 'opensearch',
-]);
+/**
+ * Whether a check type takes `connection` (its schema declares the field: ConnectionFields, or http's own). Types
+ * without it (tcp, dns, exec...) ignore the field, as their schemas do.
+ */
+export function takesConnection(type: string): boolean {
+  const shape = (checkTypeOf(type)?.schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return !!shape && 'connection' in shape;
+}
 
 /** The fields that say where a check connects, by type: any of them set inline means the connection's url is not used. */
 const ADDRESS_FIELDS: Record<string, string[]> = {
@@ -104,7 +109,7 @@ export class ConnectionResolver {
 
   /** Whether a check of this type and spec names a connection this resolver must merge. */
   static applies(type: string, spec: Record<string, unknown>): boolean {
-    return CONNECTION_CHECK_TYPES.has(type) && isConnectionRef(spec.connection);
+    return isConnectionRef(spec.connection) && takesConnection(type);
   }
 
   /**
