@@ -311,3 +311,13 @@ export async function upsertPushedCheck(c: Q, v: {
   );
   return rows[0];
 }
+
+/** The specs of those of the given checks that are live (check and canary not deleted): for the metrics sweep. */
+export async function liveCheckSpecs(c: Q, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+  const { rows } = await c.query<{ id: string; spec: Record<string, unknown> | null }>(
+    `SELECT ch.id, ch.spec FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
+     WHERE ch.id = ANY($1::uuid[]) AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.spec ?? {}]));
+}

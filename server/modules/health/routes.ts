@@ -5,15 +5,17 @@ import type { Role } from '../../contracts/rbac.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import { parseBody, parseId } from '../../lib/validation.js';
 import { ChangeFeed } from './change-feed.js';
+import { CheckMetrics, sweepCheckMetrics } from './check-metrics.js';
 import { ConnectionResolver } from './connections.js';
 import { webhookToken } from './checks/webhook.js';
+import { liveCheckSpecs } from './queries.js';
 import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
 import { createHealthService, type SummaryBody } from './service.js';
 
 export interface HealthRoutesOptions {
   config: Config;
   /** Scheduler settings (tests shorten them); false never starts one. */
-  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults' | 'valueFrom' | 'connections'>> | false;
+  scheduler?: Partial<Omit<SchedulerOptions, 'log' | 'onResults' | 'onOutcome' | 'valueFrom' | 'connections'>> | false;
 }
 
 type IdParams = { Params: { id: string } };
@@ -97,7 +99,15 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
   const valueFrom = app.hasDecorator('kube') ? app.kube.valueFrom : undefined;
   // connection:// in check specs names a row of `connections`; its valueFrom is read from the connection's namespace
   const connections = new ConnectionResolver({ db: app.db, valueFrom });
-  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults, valueFrom, connections, log: app.log });
+  // custom metrics[] of checks, exported at /metrics by the process that ran the check, kept in step with the specs
+  const checkMetrics = new CheckMetrics(app.metrics, app.log);
+  const onOutcome = checkMetrics.observe.bind(checkMetrics);
+  const stopSweep = sweepCheckMetrics(checkMetrics, {
+    lookup: (ids) => liveCheckSpecs(app.db, ids), log: app.log,
+    subscribe: app.hasDecorator('events') ? (fn) => app.events.bus.subscribe(fn) : undefined,
+  });
+  app.addHook('onClose', async () => stopSweep());
+  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults, onOutcome, valueFrom, connections, log: app.log });
   // Other replicas' changes reach the ready whole-fleet summary through the live-update bus.
   if (app.hasDecorator('events')) {
     const off = app.events.bus.subscribe((event) => {
@@ -116,7 +126,7 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     const follow = (leads: boolean) => {
       change = change.then(async () => {
         if (leads && !scheduler && !closing) {
-          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults, valueFrom, connections });
+          scheduler = new HealthScheduler(app.db, { ...(opts.scheduler || {}), log: app.log, onResults, onOutcome, valueFrom, connections });
           await scheduler.start();
         } else if (!leads && scheduler) {
           const s = scheduler;

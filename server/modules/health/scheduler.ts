@@ -5,7 +5,7 @@ import { Limiter } from './limiter.js';
 import { canariesSignature, insertJobHistory, loadSchedulable, type SchedulableCanary } from './queries.js';
 import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
 import { runRetention, type RetentionOptions } from './retention.js';
-import { runAndRecord, type Recorded } from './runner.js';
+import { runAndRecord, type Outcome, type Recorded, type RunnableCheck } from './runner.js';
 import { intervalMs, nextRun, parseSchedule, type Schedule } from './schedule.js';
 import type { ConnectionResolver } from './connections.js';
 import type { ValueFromResolver } from './value-from.js';
@@ -34,6 +34,8 @@ export interface SchedulerOptions {
   retention?: RetentionOptions;
   /** Called with the ids of checks that have new results (at most once per canary run). */
   onResults?: (checkIds: string[]) => void;
+  /** Called with every outcome once stored (custom check metrics: check-metrics.ts). */
+  onOutcome?: (check: RunnableCheck, outcome: Outcome) => void;
   /** Resolves `valueFrom` in check specs from the canary's namespace (app.kube.valueFrom). */
   valueFrom?: ValueFromResolver;
   /** Merges `connection://` references in check specs (rows of `connections`). */
@@ -246,6 +248,9 @@ export class HealthScheduler {
         if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, check: ch.id }, 'health: could not record a result');
         return null;
       })));
+      results.forEach((r, i) => {
+        if (r) this.opts.onOutcome?.({ ...canary.checks[i], canaryId: canary.id, namespace: canary.namespace }, r.outcome);
+      });
       const done = results.filter((r): r is Recorded => r !== null);
       if (!done.length) return;
       const failed = done.filter((r) => !r.outcome.pass);

@@ -18,7 +18,7 @@ import { FleetSummaryCache, type FleetSummaryOptions } from './fleet-summary.js'
 import { RETENTION_DEFAULTS } from './retention.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from './checks/webhook.js';
-import { recordOutcome, recordPushed, runAndRecord, type RunnableCheck } from './runner.js';
+import { recordOutcome, recordPushed, runAndRecord, type Outcome, type RunnableCheck } from './runner.js';
 import type { ConnectionResolver } from './connections.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
 import { SpecError, validateCanarySpec } from './spec.js';
@@ -30,6 +30,8 @@ export interface HealthServiceDeps {
   scheduler?: { reload(): Promise<void>; nextRunOf(canaryId: string): number | null };
   /** Results of Run Now, for live updates. */
   onResults?: (checkIds: string[]) => void;
+  /** Every outcome of Run Now, webhook and push once stored (custom check metrics: check-metrics.ts). */
+  onOutcome?: (check: RunnableCheck, outcome: Outcome) => void;
   /** How long the ready whole-fleet summary may lag behind results (tests shorten it). */
   fleetSummary?: FleetSummaryOptions;
   /** Resolves `valueFrom` in check specs for Run Now (the scheduler has its own handle on it). */
@@ -234,6 +236,9 @@ export function createHealthService(deps: HealthServiceDeps) {
       // someone asked for this result: the list shows it at once
       fleet.invalidate();
       deps.onResults?.([check.id]);
+      deps.onOutcome?.({
+        id: check.id, canaryId: check.canary_id, type: check.type, name: check.name, spec: check.spec, namespace: check.canary_namespace,
+      }, r.outcome);
       const o = r.outcome;
       return {
         id: check.id, name: check.name, start: o.start.toISOString(), pass: o.pass, invalid: o.invalid,
@@ -269,7 +274,9 @@ export function createHealthService(deps: HealthServiceDeps) {
         ok = false; // a token that cannot be resolved accepts nobody
       }
       if (!ok) throw new UnauthorizedError('invalid webhook token');
-      const r = await recordPushed(db, runnable(target), resultFromWebhook(spec, payload));
+      const pushed = runnable(target);
+      const r = await recordPushed(db, pushed, resultFromWebhook(spec, payload));
+      deps.onOutcome?.(pushed, r.outcome);
       fleet.changed();
       deps.onResults?.([target.id]);
       const o = r.outcome;
@@ -292,10 +299,12 @@ export function createHealthService(deps: HealthServiceDeps) {
         });
       }
       const start = req.time ? new Date(req.time) : new Date();
-      const r = await recordOutcome(db, runnable(target), {
+      const pushed = runnable(target);
+      const r = await recordOutcome(db, pushed, {
         pass: req.status, invalid: req.invalid, duration: req.duration, message: req.message, error: req.error,
         detail: req.detail, data: {}, start,
       }, null);
+      deps.onOutcome?.(pushed, r.outcome);
       // by name, the check may be new: the list shows it at once
       if (req.id) fleet.changed();
       else fleet.invalidate();
