@@ -31,10 +31,14 @@ export const LOG_REDACT = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]',
 ];
 
-/** Request log fields; the URL without a kubeconfig's path token (server/lib/kubeproxy-path.ts). */
+/** A `?token=` query parameter (a webhook check's token, as the reference sends it) as `[redacted]`. */
+const redactQueryToken = (url: string) => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+
+/** Request log fields; the URL without a kubeconfig's path token (server/lib/kubeproxy-path.ts) or a query token. */
 export const LOG_SERIALIZERS = {
   req: (req: FastifyRequest) => ({
-    method: req.method, url: redactKubeproxyPathToken(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort,
+    method: req.method, url: redactQueryToken(redactKubeproxyPathToken(req.url)), host: req.host, remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
   }),
 };
 
