@@ -66,6 +66,15 @@ describe('POST /api/canary/webhook/:id', () => {
     expect((await history(checkId)).total).toBe(0);
   });
 
+  it('a token from a Secret with no cluster to read it from: 503 with a clear message, nothing stored', async () => {
+    // (tests/kube/connections.test.ts reads one from a real Secret: right token 200, wrong 401, missing Secret 503)
+    const { checkId } = await webhookCanary({ token: { valueFrom: { secretKeyRef: { name: 'hook', key: 'token' } } } });
+    const res = await t.app.inject({ method: 'POST', url: `/api/canary/webhook/${checkId}?token=anything`, payload: {} });
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ message: "the webhook check's token could not be read; try again later" });
+    expect((await history(checkId)).total).toBe(0);
+  });
+
   it('stores a JSON push (token in the query) through test/display; visible in history and the summary', async () => {
     const { checkId } = await webhookCanary({
       token: 's3cret', test: { expr: 'json.healthy == true' }, display: { expr: '"version " + json.version' },
