@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckMetrics, metricNumber, type MetricsCheck, type MetricsOutcome } from './check-metrics.js';
 import { SpecError, validateCanarySpec } from './spec.js';
 import { evalCel } from '../../lib/cel.js';
+import { CanarySpec } from '../kubernetes/kinds.js';
 
 // A result shaped as the http check returns it (checks/http.ts `data`).
 const httpResult = (over: Partial<{ code: number; latency: number; version: string }> = {}): MetricsOutcome => ({
@@ -283,5 +284,16 @@ describe('metrics[] validation at save', () => {
     expect(problems([{ name: 'h', type: 'histogram', value: '1', labels: [{ name: 'le', value: 'a' }] }])).toEqual(at('0.labels.0.name'));
     expect(problems([{ name: 'm', type: 'gauge', value: '1' }, { name: 'm', type: 'counter', value: '1' }])).toEqual(at('1.name'));
     expect(problems({ name: 'm' })).toEqual([expect.objectContaining({ path: 'spec.http.0.metrics' })]);
+  });
+
+  it('reports the same problems, by path, for a Canary custom resource', () => {
+    const cr = CanarySpec.safeParse({
+      interval: 60, tcp: [{ name: 'p', endpoint: '127.0.0.1:1', metrics: [{ name: 'nodejs_x', type: 'gauge', value: 'duration' }] }],
+    });
+    expect(cr.success).toBe(false);
+    // the typed CRD shape and the health validation both see it: one reason, one path
+    expect(new Set(cr.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`))).toEqual(
+      new Set([`tcp.0.metrics.0.name: names starting with http_, db_pool_, process_, nodejs_ belong to the console's own metrics`]),
+    );
   });
 });
