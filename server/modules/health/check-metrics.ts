@@ -310,7 +310,7 @@ export class CheckMetrics {
 export interface SweepOptions {
   /** The specs of the given checks that are still live (queries.ts liveCheckSpecs). */
   lookup: (ids: string[]) => Promise<Map<string, Record<string, unknown>>>;
-  /** Change events of every replica (app.events.bus): a change to canaries or checks starts a sweep. */
+  /** Change events of every replica (app.events.bus): a change to canaries starts a sweep. */
   subscribe?: (listener: (event: { type: string; relation?: string }) => void) => () => void;
   /** A sweep this often whatever the events say (a missed event, no bus). */
   everyMs?: number;
@@ -318,8 +318,8 @@ export interface SweepOptions {
 }
 
 /**
- * Keeps the exported series in step with the stored specs: sweeps after every change to canaries or checks (from
- * any replica, any door: API, CR, /api/db) and periodically. Returns the stop function.
+ * Keeps the exported series in step with the stored specs: sweeps after every change to canaries (from any replica,
+ * any door: API, CR, /api/db) and periodically. Returns the stop function.
  */
 export function sweepCheckMetrics(metrics: CheckMetrics, opts: SweepOptions): () => void {
   let running: Promise<void> | null = null;
@@ -344,8 +344,10 @@ export function sweepCheckMetrics(metrics: CheckMetrics, opts: SweepOptions): ()
         }
       });
   };
+  // a canary write (create, edit, delete, from any door) is what changes or removes checks; `checks` events come with
+  // every result (about one a second under load) and would make this a constant full sweep
   const off = opts.subscribe?.((event) => {
-    if (event.type === 'resync' || (event.type === 'change' && (event.relation === 'canaries' || event.relation === 'checks'))) run();
+    if (event.type === 'resync' || (event.type === 'change' && event.relation === 'canaries')) run();
   });
   const timer = setInterval(run, opts.everyMs ?? 60_000);
   timer.unref();
