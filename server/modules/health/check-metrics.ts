@@ -29,8 +29,10 @@ type Family = {
 };
 
 type Held = {
-  /** The metrics part of the spec this state was built from: a different one starts over. */
+  /** The spec's `metrics` as JSON, as this state was built from it: a different one starts over. */
   signature: string;
+  /** Its valid declarations, parsed once. */
+  metrics: CheckMetricSpec[];
   /** Metric name to the series this check last wrote. */
   series: Map<string, { key: string; labels: Record<string, string> }>;
   /** Families this check is counted in. */
@@ -90,6 +92,9 @@ function celVars(check: MetricsCheck, out: MetricsOutcome): Record<string, unkno
   return { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
 }
 
+/** Specs come from one jsonb column (stable key order), so the text of `metrics` tells whether they changed. */
+const metricsSignature = (spec: Record<string, unknown>) => JSON.stringify(spec.metrics ?? null);
+
 /** The check's valid metrics declarations, or none (absent or not valid: validation at save reports those). */
 function declared(spec: Record<string, unknown>): CheckMetricSpec[] {
   if (spec.metrics === undefined) return [];
@@ -116,20 +121,20 @@ export class CheckMetrics {
   }
 
   private observeUnsafe(check: MetricsCheck, outcome: MetricsOutcome): void {
-    const metrics = declared(check.spec);
-    const signature = JSON.stringify(metrics);
+    const signature = metricsSignature(check.spec);
     let held = this.held.get(check.id);
     if (held && held.signature !== signature) {
       this.forget(check.id);
       held = undefined;
     }
-    if (!metrics.length) return;
     if (!held) {
-      held = { signature, series: new Map(), families: new Set(), problems: new Map() };
+      const metrics = declared(check.spec);
+      if (!metrics.length) return;
+      held = { signature, metrics, series: new Map(), families: new Set(), problems: new Map() };
       this.held.set(check.id, held);
     }
     const vars = celVars(check, outcome);
-    for (const m of metrics) {
+    for (const m of held.metrics) {
       const problem = (message: string) => this.problem(check.id, held, m.name, message);
       const value = this.evaluate(m, vars, problem);
       if (value === undefined) continue;
@@ -284,7 +289,7 @@ export class CheckMetrics {
       // observed again while the lookup ran: that state is newer than what was read
       if (this.held.get(id) !== was) continue;
       const spec = live.get(id);
-      if (spec && JSON.stringify(declared(spec)) === was.signature) continue;
+      if (spec && metricsSignature(spec) === was.signature) continue;
       this.forget(id);
       forgotten++;
     }
