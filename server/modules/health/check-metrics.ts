@@ -168,7 +168,7 @@ export class CheckMetrics {
     let family = this.families.get(m.name);
     if (family) {
       if (family.type !== m.type || family.labelNames.join(',') !== labelNames.join(',')) {
-        const owner = [...family.users][0];
+        const owner = family.users.values().next().value;
         problem(`conflicts with ${m.name} as first declared${owner ? ` by check ${owner}` : ''} `
           + `(${family.type} {${family.labelNames.join(',')}}): this declaration is ${m.type} {${labelNames.join(',')}}`);
         return undefined;
