@@ -1,6 +1,7 @@
 import { isCelUint, type CelValue } from '@bufbuild/cel';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { CelExprError, celToText, evalCel } from '../../lib/cel.js';
+import { celVars } from './runner.js';
 import { CheckMetrics as CheckMetricsSchema, type CheckMetricSpec } from './spec.js';
 
 /**
@@ -82,14 +83,6 @@ export function metricNumber(v: CelValue): number | string {
   else if (typeof v === 'boolean') n = v ? 1 : 0;
   else return `value is ${v === null ? 'null' : typeof v === 'string' ? 'a string' : 'not a number'} (${celToText(v).slice(0, 60)})`;
   return Number.isFinite(n) ? n : `value is ${n}`;
-}
-
-/**
- * The variables CEL sees for a result: the check type's data fields, `duration`, and `check`. Mirrors applyCommon
- * in runner.ts (test.expr / display.expr), so one expression means the same in both places.
- */
-function celVars(check: MetricsCheck, out: MetricsOutcome): Record<string, unknown> {
-  return { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
 }
 
 /** Specs come from one jsonb column (stable key order), so the text of `metrics` tells whether they changed. */

@@ -148,6 +148,17 @@ function redactOutcome(out: Outcome, secrets: string[]): Outcome {
 }
 
 /**
+ * The variables a check's CEL sees for a result (test.expr, display.expr, metrics[]): the check type's data fields,
+ * `duration` (ms) and `check`.
+ */
+export function celVars(
+  check: { name: string; type: string; labels?: Record<string, string> | null },
+  out: { data: Record<string, unknown>; duration: number },
+): Record<string, unknown> {
+  return { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+}
+
+/**
  * The steps shared by every result, run or pushed: thresholdMillis, then `test.expr` (must be true) and
  * `display.expr` (sets the message). Mutates and returns `out`.
  */
@@ -160,7 +171,7 @@ export function applyCommon(
     out.pass = false;
     out.error = `took ${out.duration} ms, more than thresholdMillis ${common.thresholdMillis}`;
   }
-  const vars = { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+  const vars = celVars(check, out);
   if (out.pass && common.test?.expr) {
     try {
       const v = evalCel(common.test.expr, vars);
