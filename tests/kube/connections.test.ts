@@ -2,16 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp, LOG_REDACT, LOG_SERIALIZERS } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startHttpServer, type HttpServer } from '../fixtures/servers/http.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { makePerson, sessionHeaders } from '../server/helpers.js';
+import { startLoggedConsole, type LoggedConsole } from '../support/logged-console.js';
 import { until } from '../support/poll.js';
 
 /**
@@ -22,7 +19,6 @@ import { until } from '../support/poll.js';
  * when the Secret is missing. No Secret value reaches the stored results, the tables, the API or the logs.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const adminUrl = new URL(inject('adminUrl'));
 // distinctive values, so finding one anywhere is never a coincidence
 const API_PASSWORD = `conn-api-${randomBytes(9).toString('hex')}`;
 const HOOK_TOKEN = `conn-hook-${randomBytes(9).toString('hex')}`;
@@ -30,47 +26,9 @@ const LEAK = /conn-(api|hook)-[0-9a-f]{18}/;
 const CONN_NS = 'shared-connections';
 const NS = 'monitoring';
 
-interface Console {
-  app: Awaited<ReturnType<typeof buildApp>>;
-  db: pg.Pool;
-  logs: string[];
-  close(): Promise<void>;
-}
-
-/** Like createTestApp, with a logger whose lines are kept (production redaction and serializers). */
-async function startConsole(env: Record<string, string>): Promise<Console> {
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE console_test_template`);
-  await admin.end();
-  const url = new URL(adminUrl.toString());
-  url.pathname = `/${name}`;
-  const config = loadConfig({ DATABASE_URL: url.toString(), DEMO_DATA: 'false', LOG_LEVEL: 'debug', ...env });
-  const logs: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
-  const app = await buildApp(config, {
-    logger: { level: 'debug', redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS, stream },
-  });
-  await app.ready();
-  const db = new pg.Pool({ connectionString: url.toString(), max: 4 });
-  db.on('error', () => {});
-  return {
-    app, db, logs,
-    async close() {
-      await app.close();
-      await db.end();
-      const a = new pg.Client({ connectionString: adminUrl.toString() });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
-
 let kube: KubeApi;
 let dir: string;
-let t: Console;
+let t: LoggedConsole;
 let server: HttpServer;
 let headers: Record<string, string>;
 const CANARY = kindByKind('Canary')!;
@@ -109,7 +67,7 @@ beforeAll(async () => {
   // the password lives in the Connection's namespace only: the canary's has no such Secret
   secret(CONN_NS, 'api-auth', { password: API_PASSWORD });
   secret(NS, 'hook-auth', { token: HOOK_TOKEN });
-  t = await startConsole({ KUBECONFIG: kubeconfig, POD_NAME: 'console-connections-test', POD_NAMESPACE: 'default' });
+  t = await startLoggedConsole({ KUBECONFIG: kubeconfig, POD_NAME: 'console-connections-test', POD_NAMESPACE: 'default' });
   const admin = await makePerson(t.db, { roles: ['admin'] });
   headers = await sessionHeaders(t.db, admin.id);
 });

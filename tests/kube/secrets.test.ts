@@ -2,18 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp, LOG_REDACT, LOG_SERIALIZERS } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { KeyRefReadError, kubeKeyRefReader, ValueFromResolver, type KeyRefReader } from '../../server/modules/health/value-from.js';
 import { InvalidSpecError } from '../../server/modules/health/checks/lib/result.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { makePerson, sessionHeaders } from '../server/helpers.js';
+import { startLoggedConsole, type LoggedConsole } from '../support/logged-console.js';
 import { until } from '../support/poll.js';
 
 /**
@@ -32,46 +30,6 @@ const PASSWORD_2 = `vf-two-${randomBytes(9).toString('hex')}`;
 const TOKEN = `vf-token-${randomBytes(9).toString('hex')}`;
 const NS = 'monitoring';
 
-interface Console {
-  app: Awaited<ReturnType<typeof buildApp>>;
-  db: pg.Pool;
-  /** Every log line the app wrote (at debug level, with the production redaction and serializers). */
-  logs: string[];
-  close(): Promise<void>;
-}
-
-/** Like createTestApp, but with a logger whose lines are kept, so the test can look for secrets in them. */
-async function startConsole(env: Record<string, string>): Promise<Console> {
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE console_test_template`);
-  await admin.end();
-  const url = new URL(adminUrl.toString());
-  url.pathname = `/${name}`;
-  const config = loadConfig({ DATABASE_URL: url.toString(), DEMO_DATA: 'false', LOG_LEVEL: 'debug', ...env });
-  const logs: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } });
-  const app = await buildApp(config, {
-    logger: { level: 'debug', redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS, stream },
-  });
-  await app.ready();
-  const db = new pg.Pool({ connectionString: url.toString(), max: 4 });
-  db.on('error', () => {});
-  return {
-    app, db, logs,
-    async close() {
-      await app.close();
-      await db.end();
-      const a = new pg.Client({ connectionString: adminUrl.toString() });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
-
-
 async function asAdmin(sql: string) {
   const c = new pg.Client({ connectionString: adminUrl.toString() });
   await c.connect();
@@ -84,7 +42,7 @@ async function asAdmin(sql: string) {
 
 let kube: KubeApi;
 let dir: string;
-let t: Console;
+let t: LoggedConsole;
 let headers: Record<string, string>;
 const CANARY = kindByKind('Canary')!;
 
@@ -107,7 +65,7 @@ function checkId(canaryName: string, checkName: string): Promise<string> {
   }, `check ${canaryName}/${checkName}`);
 }
 
-async function runNow(c: Console, id: string, h = headers) {
+async function runNow(c: LoggedConsole, id: string, h = headers) {
   const res = await c.app.inject({ method: 'POST', url: `/api/canary/run/check/${id}`, headers: h });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { pass: boolean; invalid: boolean; error?: string; message?: string };
@@ -130,7 +88,7 @@ beforeAll(async () => {
   secret('pg-auth', { password: PASSWORD_1, token: TOKEN });
   kube.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'greetings', namespace: NS }, data: { greeting: 'hello from a configmap' } });
   // a 1 s cache, so a rotation is seen within the test
-  t = await startConsole({ KUBECONFIG: kubeconfig, POD_NAME: 'console-secrets-test', POD_NAMESPACE: 'default', VALUE_FROM_CACHE_SECONDS: '1' });
+  t = await startLoggedConsole({ KUBECONFIG: kubeconfig, POD_NAME: 'console-secrets-test', POD_NAMESPACE: 'default', VALUE_FROM_CACHE_SECONDS: '1' });
   const admin = await makePerson(t.db, { roles: ['admin'] });
   headers = await sessionHeaders(t.db, admin.id);
 });
@@ -247,7 +205,7 @@ describe('valueFrom from Kubernetes Secrets and ConfigMaps', () => {
   });
 
   it('a console canary with valueFrom and KUBERNETES=off gets a clear invalid result', async () => {
-    const off = await startConsole({ KUBERNETES: 'off' });
+    const off = await startLoggedConsole({ KUBERNETES: 'off' });
     try {
       const person = await makePerson(off.db, { roles: ['admin'] });
       const h = await sessionHeaders(off.db, person.id);
