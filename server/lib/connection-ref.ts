@@ -5,6 +5,18 @@
 
 export const CONNECTION_SCHEME = 'connection://';
 
+/** The columns of a `connections` row that say how to reach and sign in to it (secrets included: never returned or logged). */
+export interface ConnectionTarget {
+  id: string;
+  name: string;
+  namespace: string;
+  type: string;
+  url: string | null;
+  username: string | null;
+  password: string | null;
+  insecure_tls: boolean | null;
+}
+
 export interface ConnectionRef {
   /** The first of two segments: a namespace (or, in the reference's older form, a connection type); null for one. */
   namespace: string | null;

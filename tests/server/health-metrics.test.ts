@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
+import { sample } from '../support/prom-text.js';
 
 // A check's custom metrics[] through the real app: canary API, Run Now, webhook push, the scheduler, GET /metrics.
 // The target is an HTTP server this file starts on 127.0.0.1.
@@ -19,17 +20,6 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/status`;
 });
 afterAll(() => new Promise<void>((r) => target.close(() => r())));
-
-/** The value of one sample line with exactly these labels, or undefined when the series is absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',');
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    if ((m[2] ?? '').split(',').filter(Boolean).sort().join(',') === want) return Number(m[3]);
-  }
-  return undefined;
-}
 
 describe('check metrics[] in console mode (Run Now, webhook, edits, delete)', () => {
   let t: TestContext;

@@ -4,6 +4,7 @@ import { CheckMetrics, metricNumber, type MetricsCheck, type MetricsOutcome } fr
 import { SpecError, validateCanarySpec } from './spec.js';
 import { evalCel } from '../../lib/cel.js';
 import { CanarySpec } from '../kubernetes/kinds.js';
+import { sample } from '../../../tests/support/prom-text.js';
 
 // A result shaped as the http check returns it (checks/http.ts `data`).
 const httpResult = (over: Partial<{ code: number; latency: number; version: string }> = {}): MetricsOutcome => ({
@@ -24,17 +25,6 @@ function setup() {
   const warnings: unknown[] = [];
   const log = { warn: (obj: object) => warnings.push(obj), debug: () => {} };
   return { registry, cm: new CheckMetrics(registry, log), warnings, text: () => registry.metrics() };
-}
-
-/** The value of one sample line, or undefined when the series is absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`).sort().join(',');
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    if ((m[2] ?? '').split(',').filter(Boolean).sort().join(',') === want) return Number(m[3]);
-  }
-  return undefined;
 }
 
 describe('CheckMetrics: values', () => {

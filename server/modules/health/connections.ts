@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isConnectionRef, parseConnectionRef, type ConnectionRef } from '../../lib/connection-ref.js';
+import { isConnectionRef, parseConnectionRef, type ConnectionRef, type ConnectionTarget } from '../../lib/connection-ref.js';
 import { checkTypeOf } from './checks/index.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
@@ -43,15 +43,7 @@ const ADDRESS_FIELDS: Record<string, string[]> = {
   prometheus: ['url', 'host'],
 };
 
-export interface ConnectionRow {
-  id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  url: string | null;
-  username: string | null;
-  password: string | null;
-  insecure_tls: boolean | null;
+export interface ConnectionRow extends ConnectionTarget {
   /** The CR's spec (EnvVars with valueFrom live here; the columns then hold only a `secret://name/key` label). */
   spec: Record<string, unknown> | null;
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { parseConnectionRef } from '../../lib/connection-ref.js';
+import { parseConnectionRef, type ConnectionTarget } from '../../lib/connection-ref.js';
 
 type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
@@ -17,15 +17,7 @@ export interface ClaimedResponder {
 }
 
 /** An SMTP-capable row of `connections` (secrets included: never returned or logged). */
-export interface SmtpConnectionRow {
-  id: string;
-  name: string;
-  namespace: string;
-  type: string;
-  url: string | null;
-  username: string | null;
-  password: string | null;
-  insecure_tls: boolean | null;
+export interface SmtpConnectionRow extends ConnectionTarget {
   properties: Record<string, unknown> | null;
 }
 
