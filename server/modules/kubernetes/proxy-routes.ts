@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { ApiError, ForbiddenError } from '../../lib/errors.js';
@@ -11,7 +12,8 @@ import { insertAccessToken } from '../auth/tokens.js';
 import { loadCluster, type ClusterConnection } from './cluster.js';
 import { stripKubeproxyPathToken } from '../../lib/kubeproxy-path.js';
 import { buildKubeconfig, kubeconfigFileName } from './kubeconfig.js';
-import { KubeProxy, kubeIdentityFor, kubeStatus } from './proxy.js';
+import { KubeProxy, isUpgrade, kubeIdentityFor, kubeStatus } from './proxy.js';
+import { sameOrigin } from '../../plugins/ws.js';
 
 export interface KubernetesProxyOptions {
   config: Config;
@@ -73,9 +75,48 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
   await app.register(async (proxyApp) => {
     const cluster = opts.cluster === undefined ? loadCluster(config) : opts.cluster;
     const proxy = cluster ? new KubeProxy(cluster) : null;
-    // open watches would otherwise hold a shutdown (app.close waits for requests) until the API server ends them
-    proxyApp.addHook('preClose', async () => proxy?.endWatches());
+    // open watches and exec sessions would otherwise hold a shutdown (app.close waits for connections) until the API
+    // server or the user ends them
+    proxyApp.addHook('preClose', async () => {
+      proxy?.endWatches();
+      proxy?.endTunnels();
+    });
     proxyApp.addHook('onClose', async () => proxy?.close());
+
+    // Upgrades (kubectl exec, attach, port-forward: WebSocket, then SPDY/3.1). @fastify/websocket (plugins/ws.ts)
+    // listens to the server's 'upgrade' event and runs every upgrade request through the router, with a response bound
+    // to the raw socket, so auth, access and this context's error handler apply as to any request, and refusals are
+    // plain HTTP answers. Its route wrapper would then answer the upgrade itself as a WebSocket; the preHandler
+    // below takes the socket first (a hijacked reply skips the handler). What the caller sent after its headers is
+    // only handed to 'upgrade' listeners, so one placed in front of @fastify/websocket's keeps it for the tunnel.
+    const upgradeHeads = new WeakMap<IncomingMessage, Buffer>();
+    const keepHead = (req: IncomingMessage, _socket: unknown, head: Buffer) => {
+      if (req.url?.startsWith('/kubeproxy')) upgradeHeads.set(req, head);
+    };
+    if (app.hasPlugin('@fastify/websocket')) {
+      app.server.prependListener('upgrade', keepHead);
+      proxyApp.addHook('onClose', async () => {
+        app.server.off('upgrade', keepHead);
+      });
+    }
+    // a refused upgrade (401, 403) is the last answer on its connection: no HTTP parser reads it any more
+    proxyApp.addHook('onSend', async (req, reply) => {
+      if (upgradeHeads.has(req.raw)) reply.header('connection', 'close');
+    });
+    proxyApp.addHook('preHandler', async (req, reply) => {
+      const head = upgradeHeads.get(req.raw);
+      if (!head || !isUpgrade(req.raw.headers)) return; // an ordinary request: the handler forwards it
+      if (!proxy) return; // the handler answers 503
+      // A browser sends the session cookie with a WebSocket to any origin, and the upgrade is a GET the CSRF check
+      // lets through: without this, any site a signed-in user visits could open a shell in their name.
+      if (req.principal?.via === 'session' && !sameOrigin(req, config.publicUrl)) {
+        throw new ForbiddenError('cross-origin upgrade refused');
+      }
+      const raw = stripKubeproxyPathToken(req.raw.url ?? '/');
+      const suffix = raw.slice('/kubeproxy'.length) || '/';
+      reply.hijack();
+      await proxy.tunnel(req.raw, reply.raw, req.raw.socket, head, suffix, kubeIdentityFor(req.principal!.roles), req.log);
+    });
 
     // Bodies pass through untouched, whatever their type (kubectl sends application/json, merge-patch+json,
     // json-patch+json, strategic-merge-patch+json, apply-patch+yaml, protobuf): no parser reads them, the handler
