@@ -2,19 +2,22 @@
  * A Kubernetes API server for tests, faithful enough for the real `kubectl` and `@kubernetes/client-node`:
  * discovery, OpenAPI v2/v3 from the registered CRDs, CRUD with merge/JSON/strategic patches, selectors, watch with
  * resourceVersion, bookmarks and 410 Gone, the status subresource, Tables for kubectl, bearer-token authentication,
- * impersonation with RBAC, and faults (dropped watches, expired history, downtime). See README.md in this folder.
+ * impersonation with RBAC, `kubectl exec`/`attach` over WebSocket (exec.ts), and faults (dropped watches, expired
+ * history, downtime). See README.md in this folder.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { generate } from 'selfsigned';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { openapiV2, openapiV3GroupVersion, openapiV3Index, v3Key } from './openapi.js';
 import { isObject, type JsonObject } from './patch.js';
+import { ExecServer, pickProtocol, EXEC_PROTOCOLS, type ExecRecord } from './exec.js';
 import { decodeKubeProtobuf } from './protobuf.js';
 import { authorize, type Attributes } from './rbac.js';
 import { CRD_GROUP } from './resources.js';
@@ -24,6 +27,7 @@ import { toTable } from './table.js';
 import { gvString, type Identity, type ImpersonationRecord, type KubeObject, type ResourceDef } from './types.js';
 
 export type { ImpersonationRecord, KubeObject, ResourceDef } from './types.js';
+export type { ExecRecord } from './exec.js';
 
 export interface KubeApiOptions {
   /** Load every `*.yaml`/`*.yml` in this folder at start (CRDs first), e.g. the repo's `crds/`. */
@@ -74,6 +78,10 @@ export interface KubeApi {
   resourceVersion(): string;
   /** Number of open watch streams. */
   openWatches(): number;
+  /** Every exec/attach session that got its WebSocket, in order (its exitCode is set when it ends). */
+  execs: ExecRecord[];
+  /** Exec/attach sessions open now. */
+  openExecs(): number;
   /** What each open watch streams (group/plural, and namespace when it has one): for failure messages. */
   openWatchKeys(): string[];
   /** End every open watch stream now (cleanly, or by destroying the socket). */
@@ -183,7 +191,10 @@ function parseResourcePath(store: Store, segments: string[]): Route | undefined 
   return route;
 }
 
-function verbOf(method: string, route: Route, watch: boolean): string {
+function verbOf(method: string, route: Route, watch: boolean, upgrade: boolean, def: ResourceDef): string {
+  // connect subresources (pods/exec, pods/attach) need `create`, also for the WebSocket GET: what API servers do since
+  // v1.35 (AuthorizePodWebsocketUpgradeCreatePermission), so `get` on pods/exec no longer opens a shell
+  if (route.subresource && def.connect?.includes(route.subresource) && (method === 'POST' || (method === 'GET' && upgrade))) return 'create';
   switch (method) {
     case 'GET':
     case 'HEAD':
@@ -223,6 +234,10 @@ function discoveryResources(defs: ResourceDef[]) {
     if (d.statusSubresource) {
       out.push({ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] });
     }
+    for (const sub of d.connect ?? []) {
+      const kind = sub === 'exec' ? 'PodExecOptions' : sub === 'attach' ? 'PodAttachOptions' : 'PodPortForwardOptions';
+      out.push({ name: `${d.plural}/${sub}`, singularName: '', namespaced: d.namespaced, kind, verbs: ['create', 'get'] });
+    }
   }
   return out;
 }
@@ -237,6 +252,10 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
   const impersonations: ImpersonationRecord[] = [];
   const bookmarkMs = opts.bookmarkIntervalMs ?? 1000;
   const sockets = new Set<Socket>();
+  const execServer = new ExecServer();
+  const execs: ExecRecord[] = [];
+  /** The connection and early bytes of each upgrade request, for the connect subresources. */
+  const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>();
   let dropTimer: NodeJS.Timeout | undefined;
   let down = false;
   let stopped = false;
@@ -326,12 +345,13 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       return send(res, { code: 200, body: { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gvString(route.group, route.version), resources: discoveryResources(defs) } });
     }
     const def = store.def(route.group, route.version, route.plural);
-    if (!def || (route.subresource && !(route.subresource === 'status' && def.statusSubresource))) {
+    const subOk = (sub: string) => (sub === 'status' && def?.statusSubresource) || def?.connect?.includes(sub);
+    if (!def || (route.subresource && !subOk(route.subresource))) {
       return send(res, fail(404, 'NotFound', 'the server could not find the requested resource'));
     }
     const watch = ['true', '1'].includes(url.searchParams.get('watch') ?? '');
     const attrs: Attributes = {
-      verb: verbOf(method, route, watch),
+      verb: verbOf(method, route, watch, upgrades.has(req), def),
       group: route.group,
       resource: route.plural,
       subresource: route.subresource,
@@ -344,6 +364,9 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     if (def.group === 'authorization.k8s.io') {
       if (method !== 'POST' || route.name) return send(res, fail(405, 'MethodNotAllowed', 'access reviews can only be created'));
       return send(res, accessReview(def, await readBody(req), who));
+    }
+    if (route.subresource && def.connect?.includes(route.subresource)) {
+      return connect(req, res, def, route.namespace, route.name, route.subresource, q, who, record);
     }
     const writeOpts = { dryRun: q.getAll('dryRun').includes('All'), fieldValidation: q.get('fieldValidation') ?? undefined };
     const asTable = /as=Table/.test(req.headers.accept ?? '');
@@ -395,6 +418,65 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       if (err instanceof SelectorError) return send(res, fail(400, 'BadRequest', err.message));
       throw err;
     }
+  }
+
+  /**
+   * pods/exec and pods/attach (authorised already): the checks the API server and the kubelet make, then the
+   * WebSocket upgrade and a session of the stand-in container (exec.ts). SPDY upgrades are not implemented.
+   */
+  function connect(
+    req: IncomingMessage, res: ServerResponse, def: ResourceDef, ns: string | undefined, name: string | undefined, sub: string,
+    q: URLSearchParams, who: Identity, record: ImpersonationRecord | undefined,
+  ) {
+    if (!ns || !name) return send(res, fail(404, 'NotFound', 'the server could not find the requested resource'));
+    const got = store.get(def, ns, name);
+    if (got.code !== 200) return send(res, got);
+    const pod = got.body as KubeObject;
+    const phase = (pod.status as JsonObject | undefined)?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      const what = sub === 'exec' ? 'exec into' : 'attach to';
+      return send(res, fail(400, 'BadRequest', `cannot ${what} a container in a completed pod; current phase is ${phase}`));
+    }
+    const containers = ((pod.spec as JsonObject).containers as JsonObject[]);
+    const names = containers.map((c) => String(c.name));
+    let container = q.get('container') ?? '';
+    if (!container) {
+      if (names.length !== 1) return send(res, fail(400, 'BadRequest', `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`));
+      container = names[0];
+    }
+    const spec = containers.find((c) => c.name === container);
+    if (!spec) return send(res, fail(400, 'BadRequest', `container ${container} is not valid for pod ${name}`));
+    const flag = (k: string) => ['true', '1'].includes(q.get(k) ?? '');
+    const [stdin, stdout, stderr, tty] = ['stdin', 'stdout', 'stderr', 'tty'].map(flag);
+    if (!stdin && !stdout && !stderr) return send(res, fail(400, 'BadRequest', 'you must specify at least 1 of stdin, stdout, stderr'));
+    if (tty && stderr) return send(res, fail(400, 'BadRequest', 'stderr cannot be true when tty is true'));
+    const command = sub === 'exec'
+      ? q.getAll('command')
+      : [...((spec.command as string[] | undefined) ?? []), ...((spec.args as string[] | undefined) ?? [])];
+    if (sub === 'exec' && !command.length) return send(res, fail(400, 'BadRequest', 'you must specify at least one command for the container'));
+
+    const up = upgrades.get(req);
+    if (!up) return send(res, fail(400, 'BadRequest', 'Upgrade request required'));
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+      return send(res, fail(400, 'BadRequest', `the kube-api test server speaks WebSocket only, not ${req.headers.upgrade}`));
+    }
+    const protocol = pickProtocol(req.headers['sec-websocket-protocol']);
+    if (!protocol) {
+      return send(res, fail(400, 'BadRequest', `requested protocol(s) are not supported: [${req.headers['sec-websocket-protocol'] ?? ''}]; supports [${EXEC_PROTOCOLS.join(' ')}]`));
+    }
+    const exec: ExecRecord = {
+      kind: sub === 'exec' ? 'exec' : 'attach', namespace: ns, pod: name, container,
+      command: command.length ? command : ['cat'], protocol, stdin, tty, user: who.user, groups: who.groups, resizes: [],
+    };
+    const env: Array<[string, string]> = [
+      ['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
+      ['HOSTNAME', name],
+      ...((spec.env as JsonObject[] | undefined) ?? []).map((e): [string, string] => [String(e.name), String(e.value ?? '')]),
+    ];
+    if (record) record.status = 101;
+    res.detachSocket(up.socket as Socket);
+    execs.push(exec);
+    execServer.upgrade(req, up.socket, up.head, { record: exec, stdin, stdout, stderr: stderr && !tty, env }, () => {});
   }
 
   /** SelfSubjectAccessReview (about the caller) and SubjectAccessReview (about anyone), decided by the authoriser. */
@@ -563,6 +645,18 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
+  // Upgrade requests (exec, attach) take the same path as any other, with a response bound to the raw connection:
+  // authentication, impersonation, RBAC and their refusals as HTTP answers, then connect() switches protocols.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    upgrades.set(req, { socket, head });
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    // an answer that is not a switch of protocols ends the connection (no HTTP parser reads it any more)
+    res.on('finish', () => socket.end());
+    onRequest(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -580,6 +674,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
   const closeServer = () =>
     new Promise<void>((resolve) => {
       dropAll(true);
+      execServer.closeAll();
       server.close(() => resolve());
       server.closeAllConnections();
       for (const s of sockets) s.destroy();
@@ -652,6 +747,8 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     },
     resourceVersion: () => store.resourceVersion,
     openWatches: () => store.watchers.size,
+    execs,
+    openExecs: () => execServer.open.size,
     openWatchKeys: () => [...store.watchers].map((w) => (w.namespace ? `${w.key} in ${w.namespace}` : w.key)),
     dropWatches(o) {
       dropAll(o?.abrupt);

@@ -53,6 +53,8 @@ export interface ResourceDef {
   printerColumns: PrinterColumn[];
   /** verbs listed in discovery when not the usual eight (virtual resources such as access reviews) */
   verbs?: string[];
+  /** connect subresources served as upgraded streams (`pods/exec`, `pods/attach`), verbs create and get. */
+  connect?: string[];
   /** name of the CRD that registered this resource. */
   crd?: string;
 }

@@ -1,0 +1,294 @@
+/**
+ * `pods/exec` and `pods/attach` of the Kubernetes API test server: the WebSocket remote-command protocol that kubectl
+ * (client-go's remotecommand, since v1.30 WebSocket first) speaks, and a stand-in container that runs a small command
+ * language instead of processes.
+ *
+ * The protocol, as client-go and the API server implement it (client-go tools/remotecommand/websocket.go, v4.go,
+ * v5.go; apiserver util/proxy/websocket.go; apimachinery httpstream/wsstream):
+ * - the client offers the subprotocol `v5.channel.k8s.io` (kubectl 1.35 offers only that one; older clients also
+ *   `v4.channel.k8s.io`); the server picks one in its own order of preference;
+ * - every message is binary and starts with a channel byte: 0 stdin, 1 stdout, 2 stderr, 3 error, 4 resize (tty);
+ * - on open the server writes an empty message on the lowest channel it writes (stdout, else stderr, else error);
+ * - v5 only: the client half-closes stdin with the message `[255, 0]` (the CLOSE signal);
+ * - the end: the server writes a metav1.Status on the error channel (`{"status":"Success"}`, or Failure with reason
+ *   NonZeroExitCode and `details.causes[{reason: "ExitCode", message: "<code>"}]`, which kubectl turns into its
+ *   own exit code; any other Failure is printed as an error) and closes the WebSocket normally (1000): the client
+ *   reads each stream until that close, so the close is what ends kubectl.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+
+export const STDIN = 0;
+export const STDOUT = 1;
+export const STDERR = 2;
+export const ERROR = 3;
+export const RESIZE = 4;
+export const CLOSE = 255;
+
+/** Subprotocols served, in the server's order of preference (v1-v3 send plain-text errors: not served). */
+export const EXEC_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
+
+/** Above this many bytes queued to the client, `cat` stops reading stdin until they are sent (bounded memory). */
+const HIGH_WATER = 1024 * 1024;
+
+/** What one exec or attach session ran (tests read `api.execs`). */
+export interface ExecRecord {
+  kind: 'exec' | 'attach';
+  namespace: string;
+  pod: string;
+  container: string;
+  command: string[];
+  protocol: string;
+  stdin: boolean;
+  tty: boolean;
+  /** the identity the request acted as (after impersonation) */
+  user: string;
+  groups: string[];
+  /** set when the session ended: its exit code (-1 when the client went away first) */
+  exitCode?: number;
+  /** resize messages received (tty), as sent: `{Width, Height}` */
+  resizes: Array<{ Width: number; Height: number }>;
+}
+
+export interface SessionOptions {
+  record: ExecRecord;
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  /** environment of the stand-in container (`env` prints it) */
+  env: Array<[string, string]>;
+}
+
+/** The subprotocol to answer with: the first of EXEC_PROTOCOLS the client offered, or undefined. */
+export function pickProtocol(offered: string | undefined): string | undefined {
+  const list = (offered ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  return EXEC_PROTOCOLS.find((p) => list.includes(p));
+}
+
+/** The WebSocket side: upgrades with `ws` (noServer), choosing the subprotocol as pickProtocol does. */
+export class ExecServer {
+  readonly wss = new WebSocketServer({
+    noServer: true,
+    // no permessage-deflate: kubectl does not ask for it, and byte-exact frames keep the tests simple to read
+    perMessageDeflate: false,
+    handleProtocols: (offered) => pickProtocol([...offered].join(',')) ?? false,
+  });
+
+  readonly open = new Set<WebSocket>();
+
+  /** Completes the upgrade and runs the session; `done` is called once it has ended. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, opts: SessionOptions, done: () => void): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.open.add(ws);
+      ws.once('close', () => {
+        this.open.delete(ws);
+        done();
+      });
+      runSession(ws, opts);
+    });
+  }
+
+  /** Drops every open session (server going down or stopping). */
+  closeAll(): void {
+    for (const ws of this.open) ws.terminate();
+  }
+}
+
+/** A stand-in process: what a command of the small language gets to work with. */
+interface Proc {
+  args: string[];
+  out(data: string | Buffer): void;
+  err(data: string | Buffer): void;
+  /** stdin chunks until EOF (the v5 CLOSE signal, or the connection closing); empty when stdin was not asked for */
+  stdin(): AsyncIterable<Buffer>;
+  env: Array<[string, string]>;
+  hostname: string;
+  /** resolves when the client has gone away */
+  gone: Promise<void>;
+}
+
+type Outcome = { code: number } | { fail: string };
+
+/**
+ * The command language of the stand-in container (argv as kubectl sends it, `command=` query parameters):
+ * `echo [-n] WORDS...`, `cat` (stdin to stdout until stdin closes), `exit N`, `true`, `false`, `env`, `hostname`,
+ * `sleep SECONDS` (ends early when the client goes away), `sh -c 'CMD; CMD ...'` (each CMD one of these, split on
+ * `;` and spaces, single or double quotes group words, a trailing `>&2` sends its output to stderr). Anything else
+ * fails as a real runtime does: `exec: "<name>": executable file not found in $PATH`.
+ */
+async function run(p: Proc): Promise<Outcome> {
+  const [name, ...args] = p.args;
+  switch (name) {
+    case 'echo': {
+      const noNewline = args[0] === '-n';
+      const words = noNewline ? args.slice(1) : args;
+      p.out(`${words.join(' ')}${noNewline ? '' : '\n'}`);
+      return { code: 0 };
+    }
+    case 'cat':
+      for await (const chunk of p.stdin()) p.out(chunk);
+      return { code: 0 };
+    case 'exit': {
+      const code = Number(args[0] ?? 0);
+      return { code: Number.isInteger(code) ? ((code % 256) + 256) % 256 : 2 };
+    }
+    case 'true':
+      return { code: 0 };
+    case 'false':
+      return { code: 1 };
+    case 'env':
+      p.out(p.env.map(([k, v]) => `${k}=${v}\n`).join(''));
+      return { code: 0 };
+    case 'hostname':
+      p.out(`${p.hostname}\n`);
+      return { code: 0 };
+    case 'sleep': {
+      const seconds = Number(args[0]);
+      if (!Number.isFinite(seconds) || seconds < 0) {
+        p.err(`sleep: invalid time interval '${args[0] ?? ''}'\n`);
+        return { code: 1 };
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise((r) => (timer = setTimeout(r, seconds * 1000))), p.gone]);
+      clearTimeout(timer);
+      return { code: 0 };
+    }
+    case 'sh':
+    case '/bin/sh':
+      if (args[0] !== '-c' || args[1] === undefined) {
+        p.err('sh: only `sh -c SCRIPT` is supported by the kube-api test container\n');
+        return { code: 2 };
+      }
+      return script(p, args[1]);
+    default:
+      return { fail: `exec: "${name ?? ''}": executable file not found in $PATH` };
+  }
+}
+
+/** `sh -c`: `;`-separated commands of the same language; the last one's status is the script's. */
+async function script(p: Proc, text: string): Promise<Outcome> {
+  let last: Outcome = { code: 0 };
+  for (const part of text.split(';')) {
+    const words = splitWords(part);
+    if (!words.length) continue;
+    let toErr = false;
+    if (words[words.length - 1] === '>&2') {
+      toErr = true;
+      words.pop();
+    }
+    if (words[0] === 'exit') return run({ ...p, args: words });
+    last = await run({ ...p, args: words, out: toErr ? p.err : p.out });
+    if ('fail' in last) {
+      p.err(`sh: ${words[0]}: not found\n`);
+      last = { code: 127 };
+    }
+  }
+  return last;
+}
+
+function splitWords(s: string): string[] {
+  const words: string[] = [];
+  const re = /'([^']*)'|"([^"]*)"|(\S+)/g;
+  for (let m = re.exec(s); m; m = re.exec(s)) words.push(m[1] ?? m[2] ?? m[3]);
+  return words;
+}
+
+/** One session on an open WebSocket: channels in, the stand-in command, the status and the close out. */
+function runSession(ws: WebSocket, opts: SessionOptions): void {
+  const { record } = opts;
+  const v5 = ws.protocol === 'v5.channel.k8s.io';
+  // settles once the last message has been handed to the socket: what a paused stdin waits for
+  let lastSent: Promise<void> = Promise.resolve();
+  const send = (channel: number, data: string | Buffer) => {
+    if (ws.readyState !== ws.OPEN) return;
+    const body = typeof data === 'string' ? Buffer.from(data) : data;
+    lastSent = new Promise((r) => ws.send(Buffer.concat([Buffer.from([channel]), body]), { binary: true }, () => r()));
+  };
+  // a tty merges stderr into stdout (there is no stderr stream then)
+  const out = (d: string | Buffer) => opts.stdout && send(STDOUT, d);
+  const err = (d: string | Buffer) => (record.tty ? out(d) : opts.stderr && send(STDERR, d));
+
+  // stdin as a queue the command pulls from; pausing the socket while the client has unread output keeps memory bounded
+  const queue: Buffer[] = [];
+  let stdinEnded = !opts.stdin;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  let resolveGone!: () => void;
+  const gone = new Promise<void>((r) => (resolveGone = r));
+  let finished = false;
+
+  ws.on('message', (data: RawData) => {
+    const msg = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    if (!msg.length) return;
+    const channel = msg[0];
+    const body = msg.subarray(1);
+    if (channel === STDIN && opts.stdin && !stdinEnded) {
+      if (body.length) queue.push(body);
+      notify();
+    } else if (channel === CLOSE && v5 && body[0] === STDIN) {
+      stdinEnded = true;
+      notify();
+    } else if (channel === RESIZE && record.tty) {
+      try {
+        record.resizes.push(JSON.parse(body.toString('utf8')));
+      } catch {
+        // a malformed resize is ignored, as the kubelet logs and ignores it
+      }
+    }
+  });
+  ws.on('close', () => {
+    stdinEnded = true;
+    notify();
+    resolveGone();
+    if (!finished) record.exitCode = -1;
+  });
+  ws.on('error', () => ws.terminate());
+
+  async function* stdin(): AsyncIterable<Buffer> {
+    for (;;) {
+      while (queue.length) {
+        yield queue.shift()!;
+        if (ws.bufferedAmount > HIGH_WATER) {
+          ws.pause();
+          await lastSent;
+          ws.resume();
+        }
+      }
+      if (stdinEnded) return;
+      await new Promise<void>((r) => (wake = r));
+    }
+  }
+
+  // the kubelet's "connection is established" message: empty, on the lowest channel the server writes
+  send(opts.stdout ? STDOUT : opts.stderr && !record.tty ? STDERR : ERROR, Buffer.alloc(0));
+
+  const proc: Proc = {
+    args: record.command, out, err, stdin, env: opts.env, hostname: record.pod, gone,
+  };
+  run(proc).then((outcome) => {
+    finished = true;
+    let status: Record<string, unknown>;
+    if ('fail' in outcome) {
+      record.exitCode = 128;
+      status = {
+        metadata: {}, status: 'Failure', reason: 'InternalError', code: 500,
+        message: `Internal error occurred: error executing command in container: OCI runtime exec failed: exec failed: unable to start container process: ${outcome.fail}: unknown`,
+      };
+    } else {
+      record.exitCode = outcome.code;
+      status = outcome.code === 0
+        ? { metadata: {}, status: 'Success' }
+        : {
+          metadata: {}, status: 'Failure', reason: 'NonZeroExitCode',
+          message: `command terminated with non-zero exit code: error executing command [${record.command.join(' ')}], exit code ${outcome.code}`,
+          details: { causes: [{ reason: 'ExitCode', message: String(outcome.code) }] },
+        };
+    }
+    send(ERROR, JSON.stringify(status));
+    if (ws.readyState === ws.OPEN) ws.close(1000);
+  }, () => ws.terminate());
+}
