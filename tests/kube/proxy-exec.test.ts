@@ -1,0 +1,356 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { generate } from 'selfsigned';
+import { WebSocket } from 'ws';
+import { parse, parseAllDocuments } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
+import { insertAccessToken } from '../../server/modules/auth/tokens.js';
+import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
+import { helmPath, kubectlPath } from '../support/kube-tools.js';
+import { until } from '../support/poll.js';
+import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
+
+/**
+ * `kubectl exec` and `attach` (v1.35: WebSocket with v5.channel.k8s.io first, SPDY/3.1 as the fallback) through the
+ * console's /kubeproxy to the Kubernetes API test server, whose pods run a stand-in container
+ * (tests/support/kube-api/exec.ts). Set up as proxy-kubectl.test.ts: the chart's RBAC from `helm template`, a TLS
+ * front for the console, a kubeconfig downloaded by an admin and one built for a viewer. The chart does not let the
+ * writer identity exec (a shell in any pod is a choice for the operator), so this cluster grants it as README says.
+ */
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const NS = 'ops';
+const SA_TOKEN = 'console-service-account-token-exec-0123456789';
+const EXEC_PATH = '/api/v1/namespaces/default/pods/web/exec';
+
+let kube: KubeApi;
+let t: TestContext;
+let kubectl: string;
+let dir: string;
+let front: tls.Server;
+const frontSockets = new Set<net.Socket>();
+let publicUrl: string;
+let consoleUrl: string;
+let ca: string;
+let saUser: string;
+let adminKubeconfig: string;
+let adminToken: string;
+let viewerKubeconfig: string;
+let adminSession: Record<string, string>;
+
+interface Run { code: number; stdout: string; stderr: string }
+
+/** kubectl with its own HOME (discovery cache) and no ambient KUBECONFIG. */
+async function kc(args: string[], kubeconfig: string, input?: string): Promise<Run> {
+  const env = { PATH: process.env.PATH ?? '', HOME: dir };
+  return new Promise((resolve) => {
+    const child = execFile(kubectl, ['--kubeconfig', kubeconfig, ...args], { env, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin!.end(input ?? '');
+  });
+}
+
+async function trustCa(file: string): Promise<void> {
+  const name = (parse(readFileSync(file, 'utf8')) as { clusters: { name: string }[] }).clusters[0].name;
+  const r = await kc(['config', 'set-cluster', name, `--certificate-authority=${join(dir, 'ca.pem')}`, '--embed-certs=true'], file);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+/** A raw upgrade request through the TLS front; resolves with what came back before any WebSocket framing. */
+function rawUpgrade(path: string, headers: Record<string, string>): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${publicUrl}${path}`, {
+      ca,
+      agent: false, // a connection of its own, as an upgrade takes over its connection
+      headers: {
+        connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13',
+        'sec-websocket-key': Buffer.from('0123456789abcdef').toString('base64'), 'sec-websocket-protocol': 'v5.channel.k8s.io',
+        ...headers,
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode!, body: '', headers: res.headers });
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * A WebSocket exec as a browser or a non-Go client would open it: collects stdout/stderr and the error-channel
+ * Status until the server closes.
+ */
+function wsExec(query: string, headers: Record<string, string>): Promise<{ stdout: string; status: Record<string, unknown> | null; close: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${publicUrl.replace('https', 'wss')}/kubeproxy${EXEC_PATH}?${query}`, ['v5.channel.k8s.io'], { ca, headers });
+    let stdout = '';
+    let status: Record<string, unknown> | null = null;
+    ws.on('message', (data: Buffer) => {
+      if (data[0] === 1) stdout += data.subarray(1).toString();
+      if (data[0] === 3) status = JSON.parse(data.subarray(1).toString());
+    });
+    ws.on('close', (code) => resolve({ stdout, status, close: code }));
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`unexpected response ${res.statusCode}`)));
+    ws.on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kubeproxy-exec-'));
+  kubectl = await kubectlPath();
+  const helm = await helmPath();
+
+  const { stdout } = await run(helm, ['template', 'ops', join(root, 'chart'), '--namespace', NS], { maxBuffer: 32 << 20 });
+  const docs = parseAllDocuments(stdout).map((d) => d.toJS() as KubeObject).filter(Boolean);
+  const sa = docs.find((d) => d.kind === 'ServiceAccount')!;
+  saUser = `system:serviceaccount:${NS}:${sa.metadata.name}`;
+  kube = await startKubeApi({
+    crdsDir: join(root, 'crds'),
+    tokens: [{ token: SA_TOKEN, user: saUser, groups: ['system:serviceaccounts', `system:serviceaccounts:${NS}`, 'system:authenticated'] }],
+  });
+  for (const d of docs.filter((x) => x.kind === 'ClusterRole' || x.kind === 'ClusterRoleBinding')) kube.apply(d);
+  // what the README tells an operator to apply so that console admins and editors may exec and attach
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-exec' },
+    rules: [{ apiGroups: [''], resources: ['pods/exec', 'pods/attach'], verbs: ['create'] }],
+  });
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops-console-exec' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ops-console-exec' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'ops-console:writers' }],
+  });
+  kube.apply({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },
+    spec: { containers: [{ name: 'app', image: 'nginx', command: ['cat'], env: [{ name: 'GREETING', value: 'hello from web' }] }] },
+  });
+  const consoleKubeconfig = kube.writeKubeconfig(join(dir, 'console-kubeconfig.yaml'), { token: SA_TOKEN });
+
+  const pems = await generate([{ name: 'commonName', value: 'ops-console exec test ingress' }], {
+    keySize: 2048,
+    notBeforeDate: new Date(Date.now() - 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+    ],
+  } as never);
+  ca = pems.cert;
+  writeFileSync(join(dir, 'ca.pem'), ca);
+  let consolePort = 0;
+  // the ingress: TLS terminated, bytes passed on (upgrades included, as nginx does with its upgrade headers)
+  front = tls.createServer({ key: pems.private, cert: pems.cert }, (socket) => {
+    frontSockets.add(socket);
+    socket.on('close', () => frontSockets.delete(socket));
+    const upstream = net.connect(consolePort, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+  publicUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+
+  t = await createTestApp({ KUBECONFIG: consoleKubeconfig, PUBLIC_URL: publicUrl });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  consolePort = (t.app.server.address() as AddressInfo).port;
+  consoleUrl = `http://127.0.0.1:${consolePort}`;
+
+  const admin = await makePerson(t.db, { roles: ['admin'] });
+  adminSession = await sessionHeaders(t.db, admin.id);
+  const download = await new Promise<{ status: number; body: string; disposition: string }>((resolve, reject) => {
+    https.get(`${publicUrl}/api/kubeconfig`, { ca, headers: { ...adminSession, 'sec-fetch-site': 'same-origin' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body, disposition: String(res.headers['content-disposition']) }));
+    }).on('error', reject);
+  });
+  expect(download.status).toBe(200);
+  adminKubeconfig = join(dir, /filename="([^"]+)"/.exec(download.disposition)![1]);
+  writeFileSync(adminKubeconfig, download.body, { mode: 0o600 });
+  adminToken = (parse(download.body) as { users: { user: { password: string } }[] }).users[0].user.password;
+  await trustCa(adminKubeconfig);
+
+  const viewer = await makePerson(t.db, { roles: ['viewer'] });
+  const viewerToken = await insertAccessToken(t.db, { personId: viewer.id, name: 'kubectl', createdBy: viewer.id, expiresAt: null, autoRenew: false });
+  viewerKubeconfig = join(dir, 'viewer-kubeconfig.yaml');
+  writeFileSync(viewerKubeconfig, buildKubeconfig({ publicUrl, token: viewerToken.token }), { mode: 0o600 });
+  await trustCa(viewerKubeconfig);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  for (const s of frontSockets) s.destroy(); // kept-alive connections of the https client
+  await new Promise((r) => front?.close(r));
+  await kube?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const execCalls = () => kube.impersonations.filter((r) => r.path === EXEC_PATH);
+
+describe('kubectl exec through /kubeproxy', () => {
+  it('runs a command as the impersonated writer over WebSocket (v5.channel.k8s.io)', async () => {
+    kube.impersonations.length = 0;
+    const before = kube.execs.length;
+    const r = await kc(['exec', 'web', '-n', 'default', '--', 'echo', 'hi'], adminKubeconfig);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('hi\n');
+
+    const session = kube.execs[before];
+    expect(session).toMatchObject({
+      kind: 'exec', pod: 'web', container: 'app', command: ['echo', 'hi'], protocol: 'v5.channel.k8s.io',
+      user: 'ops-console-writer', exitCode: 0,
+    });
+    expect(session.groups).toContain('ops-console:writers');
+    // the upgrade reached the API server as the console's service account impersonating the writer, and was switched
+    expect(execCalls()).toEqual([
+      expect.objectContaining({ method: 'GET', user: 'ops-console-writer', groups: ['ops-console:writers'], authenticatedAs: saUser, status: 101 }),
+    ]);
+    expect(execCalls()[0].query).toMatch(/command=echo&command=hi/);
+  });
+
+  it('keeps stdout and stderr apart and passes the container environment through', async () => {
+    const r = await kc(['exec', 'web', '-n', 'default', '--', 'sh', '-c', 'echo to-out; echo to-err >&2'], adminKubeconfig);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('to-out\n');
+    expect(r.stderr).toBe('to-err\n');
+    const env = await kc(['exec', 'web', '-n', 'default', '-c', 'app', '--', 'env'], adminKubeconfig);
+    expect(env.stdout).toMatch(/^GREETING=hello from web$/m);
+    expect(env.stdout).toMatch(/^HOSTNAME=web$/m);
+  });
+
+  it('round-trips stdin with -i (a few KB through cat; the v5 CLOSE signal ends it)', async () => {
+    const input = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(i % 37)}`).join('\n') + '\n';
+    expect(input.length).toBeGreaterThan(8_000);
+    const r = await kc(['exec', '-i', 'web', '-n', 'default', '--', 'cat'], adminKubeconfig, input);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(input);
+    expect(kube.execs.at(-1)).toMatchObject({ command: ['cat'], stdin: true, exitCode: 0 });
+  });
+
+  it("passes the command's exit code to kubectl", async () => {
+    const r = await kc(['exec', 'web', '-n', 'default', '--', 'exit', '3'], adminKubeconfig);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/command terminated with exit code 3/);
+    const missing = await kc(['exec', 'web', '-n', 'default', '--', 'no-such-binary'], adminKubeconfig);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/executable file not found/);
+  });
+
+  it('attaches to the container (its command, cat here) with -i', async () => {
+    const r = await kc(['attach', '-i', 'web', '-n', 'default'], adminKubeconfig, 'attached input\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('attached input\n');
+    expect(kube.execs.at(-1)).toMatchObject({ kind: 'attach', command: ['cat'], user: 'ops-console-writer' });
+  });
+
+  it("refuses a viewer's kubeconfig: the reader may not create pods/exec (Forbidden from the API server)", async () => {
+    kube.impersonations.length = 0;
+    const before = kube.execs.length;
+    const r = await kc(['exec', 'web', '-n', 'default', '--', 'echo', 'hi'], viewerKubeconfig);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/Forbidden[^]*User "ops-console-reader" cannot create resource "pods\/exec"/);
+    expect(r.stdout).toBe('');
+    expect(kube.execs.length).toBe(before);
+    // kubectl tried WebSocket (GET) and then fell back to SPDY (POST): both refused, as HTTP answers the proxy relayed
+    const calls = execCalls();
+    expect(calls.map((c) => c.method)).toEqual(['GET', 'POST']);
+    for (const c of calls) expect(c).toMatchObject({ user: 'ops-console-reader', status: 403 });
+  });
+
+  it('answers a wrong token with 401 before any upgrade, and nothing reaches the API server', async () => {
+    kube.impersonations.length = 0;
+    const bad = await rawUpgrade(`/kubeproxy${EXEC_PATH}?command=echo&stdout=true`, {
+      authorization: `Basic ${Buffer.from('token:0123456789abcdef0123456789abcdef.made-up').toString('base64')}`,
+    });
+    expect(bad.status).toBe(401);
+    expect(JSON.parse(bad.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    const none = await rawUpgrade(`/kubeproxy${EXEC_PATH}?command=echo&stdout=true`, {});
+    expect(none.status).toBe(401);
+
+    const file = join(dir, 'bad-token.yaml');
+    const content = parse(readFileSync(adminKubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };
+    content.users[0].user = { username: 'token', password: '0123456789abcdef0123456789abcdef.revoked-or-made-up-secret' };
+    writeFileSync(file, JSON.stringify(content));
+    const r = await kc(['exec', 'web', '-n', 'default', '--', 'echo', 'hi'], file);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/You must be logged in to the server/);
+    expect(kube.impersonations).toHaveLength(0);
+  });
+
+  it("strips the caller's Impersonate-* headers from the upgrade", async () => {
+    kube.impersonations.length = 0;
+    const r = await kc(['--as=system:admin', '--as-group=system:masters', 'exec', 'web', '-n', 'default', '--', 'echo', 'hi'], viewerKubeconfig);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/User "ops-console-reader" cannot create resource "pods\/exec"/);
+    expect(new Set(kube.impersonations.map((c) => c.user))).toEqual(new Set(['ops-console-reader']));
+  });
+
+  it('relays an API server refusal of the upgrade as an HTTP response (unknown container: 400 Status)', async () => {
+    const auth = { authorization: `Basic ${Buffer.from(`token:${adminToken}`).toString('base64')}` };
+    const r = await rawUpgrade(`/kubeproxy${EXEC_PATH}?command=echo&container=nope&stdout=true`, auth);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', code: 400, message: 'container nope is not valid for pod web' });
+    const ok = await rawUpgrade(`/kubeproxy${EXEC_PATH}?command=sleep&command=5&stdout=true`, auth);
+    expect(ok.status).toBe(101);
+    expect(ok.headers['sec-websocket-protocol']).toBe('v5.channel.k8s.io');
+    expect(ok.headers['sec-websocket-accept']).toBeTruthy();
+    await until(async () => kube.openExecs() === 0, 'the abandoned session to end');
+  });
+
+  it('a browser session may exec from the console origin only (no cross-site WebSocket)', async () => {
+    const same = await wsExec('command=echo&command=from-browser&stdout=true', { ...adminSession, origin: publicUrl });
+    expect(same.stdout).toBe('from-browser\n');
+    expect(same.status).toEqual({ metadata: {}, status: 'Success' });
+    expect(same.close).toBe(1000);
+
+    kube.impersonations.length = 0;
+    await expect(wsExec('command=echo&command=x&stdout=true', { ...adminSession, origin: 'https://evil.example' })).rejects.toThrow(/unexpected response 403/);
+    const raw = await rawUpgrade(`/kubeproxy${EXEC_PATH}?command=echo&stdout=true`, { ...adminSession, origin: 'https://evil.example' });
+    expect(raw.status).toBe(403);
+    expect(JSON.parse(raw.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'cross-origin upgrade refused' });
+    expect(kube.impersonations).toHaveLength(0);
+  });
+
+  it('works with the plain-http kubeconfig (token in the URL path)', async () => {
+    kube.impersonations.length = 0;
+    const httpFile = join(dir, 'plain-http.yaml');
+    writeFileSync(httpFile, buildKubeconfig({ publicUrl: consoleUrl, token: adminToken }));
+    const r = await kc(['exec', '-i', 'web', '-n', 'default', '--', 'cat'], httpFile, 'over plain http\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('over plain http\n');
+    expect(execCalls().map((c) => [c.user, c.status])).toEqual([['ops-console-writer', 101]]);
+  });
+
+  it('closing the console ends an open session on both sides (nothing leaks)', async () => {
+    // last in this file: it closes the console
+    const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'exec', '-i', 'web', '-n', 'default', '--', 'cat'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.stdin.write('still here\n'); // stdin stays open: the session lasts until something ends it
+    await until(async () => out === 'still here\n', 'the echo through the open session');
+    expect(kube.openExecs()).toBe(1);
+
+    await t.app.close();
+    expect(await exited).not.toBe(0);
+    await until(async () => kube.openExecs() === 0, 'the API server side of the session to close');
+  });
+});
