@@ -234,13 +234,21 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(env.stdout).toMatch(/^HOSTNAME=web$/m);
   });
 
-  it('round-trips stdin with -i (a few KB through cat; the v5 CLOSE signal ends it)', async () => {
+  it('round-trips stdin with -i (a few KB, then 2 MB, through cat; the v5 CLOSE signal ends it)', async () => {
     const input = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(i % 37)}`).join('\n') + '\n';
     expect(input.length).toBeGreaterThan(8_000);
     const r = await kc(['exec', '-i', 'web', '-n', 'default', '--', 'cat'], adminKubeconfig, input);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(input);
     expect(kube.execs.at(-1)).toMatchObject({ command: ['cat'], stdin: true, exitCode: 0 });
+
+    // a few MB: both pipes of the tunnel and the stand-in's stdin run into backpressure, and every byte arrives in order
+    const big = Array.from({ length: 100_000 }, (_, i) => `${String(i).padStart(6, '0')} ${'abcdefghijklmnopqrstuvwxyz'.slice(i % 26)}`).join('\n');
+    expect(big.length).toBeGreaterThan(2_000_000);
+    const r2 = await kc(['exec', '-i', 'web', '-n', 'default', '--', 'cat'], adminKubeconfig, big);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stdout.length).toBe(big.length);
+    expect(r2.stdout === big).toBe(true);
   });
 
   it("passes the command's exit code to kubectl", async () => {
