@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { PassThrough } from 'node:stream';
+import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { generate } from 'selfsigned';
 import { WebSocket } from 'ws';
 import { parse, parseAllDocuments } from 'yaml';
@@ -343,6 +345,53 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('over plain http\n');
     expect(execCalls().map((c) => [c.user, c.status])).toEqual([['ops-console-writer', 101]]);
+  });
+
+  it('works for @kubernetes/client-node Exec too (the ws package, v5 offered first)', async () => {
+    const config = new KubeConfig();
+    config.loadFromFile(adminKubeconfig);
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const status = await new Promise<V1Status>((resolve, reject) => {
+      new Exec(config).exec('default', 'web', 'app', ['sh', '-c', 'echo from client-node; exit 7'], stdout, null, null, false, resolve).catch(reject);
+    });
+    expect(out).toBe('from client-node\n');
+    expect(status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '7' }] } });
+  });
+
+  it('kubectl going away closes the API server side of its session', async () => {
+    const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'exec', '-i', 'web', '-n', 'default', '--', 'cat'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdin.write('ping\n');
+    await until(async () => out === 'ping\n', 'the echo through the open session');
+    expect(kube.openExecs()).toBe(1);
+    child.kill('SIGKILL');
+    await until(async () => kube.openExecs() === 0, 'the session to close at the API server');
+  });
+
+  it('the API server going away ends kubectl; while it is down an upgrade gets 502 before any switch', async () => {
+    const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'exec', '-i', 'web', '-n', 'default', '--', 'cat'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.stdin.write('ping\n');
+    await until(async () => out === 'ping\n', 'the echo through the open session');
+
+    const down = kube.goDown(2);
+    expect(await exited).not.toBe(0);
+    const auth = { authorization: `Basic ${Buffer.from(`token:${adminToken}`).toString('base64')}` };
+    const r = await rawUpgrade(`/kubeproxy${EXEC_PATH}?command=echo&stdout=true`, auth);
+    expect(r.status).toBe(502);
+    expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', code: 502, message: expect.stringMatching(/cannot be reached/) });
+    await down;
+    const again = await kc(['exec', 'web', '-n', 'default', '--', 'echo', 'back'], adminKubeconfig);
+    expect(again.stdout).toBe('back\n');
   });
 
   it('closing the console ends an open session on both sides (nothing leaks)', async () => {
