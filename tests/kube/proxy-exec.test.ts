@@ -131,7 +131,7 @@ beforeAll(async () => {
   // what the README tells an operator to apply so that console admins and editors may exec and attach
   kube.apply({
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-exec' },
-    rules: [{ apiGroups: [''], resources: ['pods/exec', 'pods/attach'], verbs: ['create'] }],
+    rules: [{ apiGroups: [''], resources: ['pods/exec', 'pods/attach', 'pods/portforward'], verbs: ['create'] }],
   });
   kube.apply({
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops-console-exec' },
@@ -140,7 +140,11 @@ beforeAll(async () => {
   });
   kube.apply({
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },
-    spec: { containers: [{ name: 'app', image: 'nginx', command: ['cat'], env: [{ name: 'GREETING', value: 'hello from web' }] }] },
+    spec: {
+      containers: [{
+        name: 'app', image: 'nginx', command: ['cat'], env: [{ name: 'GREETING', value: 'hello from web' }], ports: [{ containerPort: 8080 }],
+      }],
+    },
   });
   const consoleKubeconfig = kube.writeKubeconfig(join(dir, 'console-kubeconfig.yaml'), { token: SA_TOKEN });
 
@@ -281,6 +285,11 @@ describe('kubectl exec through /kubeproxy', () => {
     const calls = execCalls();
     expect(calls.map((c) => c.method)).toEqual(['GET', 'POST']);
     for (const c of calls) expect(c).toMatchObject({ user: 'ops-console-reader', status: 403 });
+
+    const pf = await kc(['port-forward', '-n', 'default', 'pod/web', ':8080'], viewerKubeconfig);
+    expect(pf.code).not.toBe(0);
+    expect(pf.stderr).toMatch(/User "ops-console-reader" cannot create resource "pods\/portforward"/);
+    expect(kube.execs.length).toBe(before);
   });
 
   it('answers a wrong token with 401 before any upgrade, and nothing reaches the API server', async () => {
@@ -345,6 +354,43 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('over plain http\n');
     expect(execCalls().map((c) => [c.user, c.status])).toEqual([['ops-console-writer', 101]]);
+  });
+
+  it('forwards a port (kubectl 1.35: SPDY/3.1 tunnelled in a WebSocket) as the writer', async () => {
+    kube.impersonations.length = 0;
+    const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'port-forward', '-n', 'default', 'pod/web', ':8080'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const local = await until(async () => Number(/Forwarding from 127\.0\.0\.1:(\d+) -> 8080/.exec(out)?.[1]), 'kubectl to listen');
+      // two connections through the one tunnel: the pod's stand-in server on 8080 echoes
+      for (const text of ['hello through port-forward\n', `${'y'.repeat(20_000)}\n`]) {
+        const echoed = await new Promise<string>((resolve, reject) => {
+          const s = net.connect(local, '127.0.0.1', () => s.write(text));
+          let got = '';
+          s.on('data', (c: Buffer) => {
+            got += c.toString();
+            if (got.length >= text.length) {
+              s.end();
+              resolve(got);
+            }
+          });
+          s.on('error', reject);
+        });
+        expect(echoed).toBe(text);
+      }
+      expect(kube.execs.at(-1)).toMatchObject({ kind: 'portforward', pod: 'web', protocol: 'SPDY/3.1+portforward.k8s.io', user: 'ops-console-writer', ports: [8080, 8080] });
+      expect(kube.impersonations.filter((r) => r.path.endsWith('/portforward')).map((r) => [r.method, r.user, r.status]))
+        .toEqual([['GET', 'ops-console-writer', 101]]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await exited;
+    await until(async () => kube.openExecs() === 0, 'the port-forward session to close at the API server');
   });
 
   it('works for @kubernetes/client-node Exec too (the ws package, v5 offered first)', async () => {

@@ -17,7 +17,7 @@ import { generate } from 'selfsigned';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { openapiV2, openapiV3GroupVersion, openapiV3Index, v3Key } from './openapi.js';
 import { isObject, type JsonObject } from './patch.js';
-import { ExecServer, pickProtocol, EXEC_PROTOCOLS, type ExecRecord } from './exec.js';
+import { ExecServer, pickProtocol, EXEC_PROTOCOLS, PORT_FORWARD_PROTOCOL, type ExecRecord } from './exec.js';
 import { decodeKubeProtobuf } from './protobuf.js';
 import { authorize, type Attributes } from './rbac.js';
 import { CRD_GROUP } from './resources.js';
@@ -438,6 +438,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       return send(res, fail(400, 'BadRequest', `cannot ${what} a container in a completed pod; current phase is ${phase}`));
     }
     const containers = ((pod.spec as JsonObject).containers as JsonObject[]);
+    if (sub === 'portforward') return portForward(req, res, pod, containers, who, record);
     const names = containers.map((c) => String(c.name));
     let container = q.get('container') ?? '';
     if (!container) {
@@ -476,7 +477,29 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     if (record) record.status = 101;
     res.detachSocket(up.socket as Socket);
     execs.push(exec);
-    execServer.upgrade(req, up.socket, up.head, { record: exec, stdin, stdout, stderr: stderr && !tty, env }, () => {});
+    execServer.upgrade(req, up.socket, up.head, protocol, { record: exec, stdin, stdout, stderr: stderr && !tty, env });
+  }
+
+  /** pods/portforward: SPDY/3.1 tunnelled in a WebSocket; the pod's containerPorts each echo (exec.ts). */
+  function portForward(
+    req: IncomingMessage, res: ServerResponse, pod: KubeObject, containers: JsonObject[], who: Identity,
+    record: ImpersonationRecord | undefined,
+  ) {
+    const up = upgrades.get(req);
+    if (!up) return send(res, fail(400, 'BadRequest', 'Upgrade request required'));
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket' || !offered.includes(PORT_FORWARD_PROTOCOL)) {
+      return send(res, fail(400, 'BadRequest', `the kube-api test server forwards ports over WebSocket with ${PORT_FORWARD_PROTOCOL} only`));
+    }
+    const ports = containers.flatMap((c) => ((c.ports as JsonObject[] | undefined) ?? []).map((p) => Number(p.containerPort)));
+    const session: ExecRecord = {
+      kind: 'portforward', namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: '', command: [],
+      protocol: PORT_FORWARD_PROTOCOL, stdin: false, tty: false, user: who.user, groups: who.groups, resizes: [], ports: [],
+    };
+    if (record) record.status = 101;
+    res.detachSocket(up.socket as Socket);
+    execs.push(session);
+    execServer.portForward(req, up.socket, up.head, session, ports);
   }
 
   /** SelfSubjectAccessReview (about the caller) and SubjectAccessReview (about anyone), decided by the authoriser. */

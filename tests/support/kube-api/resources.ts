@@ -37,7 +37,7 @@ export function builtinResources(): ResourceDef[] {
   return [
     builtin('', 'v1', 'Namespace', 'namespaces', { namespaced: false, shortNames: ['ns'], status: true }),
     // exec and attach are connect subresources (an upgraded stream, exec.ts); no kubelet otherwise: see the README
-    { ...builtin('', 'v1', 'Pod', 'pods', { shortNames: ['po'], status: true, categories: ['all'] }), connect: ['exec', 'attach'] },
+    { ...builtin('', 'v1', 'Pod', 'pods', { shortNames: ['po'], status: true, categories: ['all'] }), connect: ['exec', 'attach', 'portforward'] },
     builtin('', 'v1', 'ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
     builtin('', 'v1', 'Service', 'services', { shortNames: ['svc'], status: true, categories: ['all'] }),
     builtin('', 'v1', 'Secret', 'secrets', {}),
