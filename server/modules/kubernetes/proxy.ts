@@ -234,7 +234,7 @@ export class KubeProxy {
     const tunnel: Tunnel = { client: socket, upstream };
     this.tunnels.add(tunnel);
     const started = Date.now();
-    // the path without its query: exec commands (?command=...) may carry secrets
+    // the API path without its query (the request's own log line has the URL, its token redacted)
     const where = { path: path.split('?', 1)[0], upgrade: String(req.headers.upgrade), identity: identity.user };
     let closed = false;
     const close = () => {
@@ -306,11 +306,6 @@ export class KubeProxy {
       refuse(502, 'InternalError', `the Kubernetes API server ${this.base.origin} cannot be reached: ${why}`);
     });
     upstream.end();
-  }
-
-  /** Open tunnels (exec, attach, port-forward sessions). */
-  get openTunnels(): number {
-    return this.tunnels.size;
   }
 
   /** Closes every open tunnel (both connections): a shutting-down console does not wait for interactive sessions. */
