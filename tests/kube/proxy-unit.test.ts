@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isUpgrade, isWatch, kubeIdentityFor, upstreamPath } from '../../server/modules/kubernetes/proxy.js';
+import { isWatch, kubeIdentityFor, upstreamPath } from '../../server/modules/kubernetes/proxy.js';
+import { isUpgrade } from '../../server/modules/kubernetes/tunnel.js';
 import { buildKubeconfig, kubeconfigFileName } from '../../server/modules/kubernetes/kubeconfig.js';
 import { parse } from 'yaml';
 

@@ -12,7 +12,8 @@ import { insertAccessToken } from '../auth/tokens.js';
 import { loadCluster, type ClusterConnection } from './cluster.js';
 import { stripKubeproxyPathToken } from '../../lib/kubeproxy-path.js';
 import { buildKubeconfig, kubeconfigFileName } from './kubeconfig.js';
-import { KubeProxy, isUpgrade, kubeIdentityFor, kubeStatus } from './proxy.js';
+import { KubeProxy, kubeIdentityFor, kubeStatus } from './proxy.js';
+import { KubeTunnels, isUpgrade } from './tunnel.js';
 import { sameOrigin } from '../../plugins/ws.js';
 
 export interface KubernetesProxyOptions {
@@ -75,13 +76,17 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
   await app.register(async (proxyApp) => {
     const cluster = opts.cluster === undefined ? loadCluster(config) : opts.cluster;
     const proxy = cluster ? new KubeProxy(cluster) : null;
+    const tunnels = cluster ? new KubeTunnels(cluster) : null;
     // open watches and exec sessions would otherwise hold a shutdown (app.close waits for connections) until the API
     // server or the user ends them
     proxyApp.addHook('preClose', async () => {
       proxy?.endWatches();
-      proxy?.endTunnels();
+      tunnels?.closeAll();
     });
-    proxyApp.addHook('onClose', async () => proxy?.close());
+    proxyApp.addHook('onClose', async () => {
+      proxy?.close();
+      tunnels?.closeAll();
+    });
 
     // Upgrades (kubectl exec, attach, port-forward: WebSocket, then SPDY/3.1). @fastify/websocket (plugins/ws.ts)
     // listens to the server's 'upgrade' event and runs every upgrade request through the router, with a response bound
@@ -106,7 +111,7 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
     proxyApp.addHook('preHandler', async (req, reply) => {
       const head = upgradeHeads.get(req.raw);
       if (!head || !isUpgrade(req.raw.headers)) return; // an ordinary request: the handler forwards it
-      if (!proxy) return; // the handler answers 503
+      if (!tunnels) return; // the handler answers 503
       // A browser sends the session cookie with a WebSocket to any origin, and the upgrade is a GET the CSRF check
       // lets through: without this, any site a signed-in user visits could open a shell in their name.
       if (req.principal?.via === 'session' && !sameOrigin(req, config.publicUrl)) {
@@ -115,7 +120,7 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
       const raw = stripKubeproxyPathToken(req.raw.url ?? '/');
       const suffix = raw.slice('/kubeproxy'.length) || '/';
       reply.hijack();
-      await proxy.tunnel(req.raw, reply.raw, req.raw.socket, head, suffix, kubeIdentityFor(req.principal!.roles), req.log);
+      await tunnels.open(req.raw, reply.raw, req.raw.socket, head, suffix, kubeIdentityFor(req.principal!.roles), req.log);
     });
 
     // Bodies pass through untouched, whatever their type (kubectl sends application/json, merge-patch+json,
