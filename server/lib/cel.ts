@@ -1,5 +1,8 @@
 import { celEnv, isCelError, isCelList, isCelMap, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { create, isMessage } from '@bufbuild/protobuf';
+import { isReflectMessage } from '@bufbuild/protobuf/reflect';
+import { DurationSchema, type Duration } from '@bufbuild/protobuf/wkt';
 
 /** CEL for `test.expr` and `display.expr`, on @bufbuild/cel with the strings extension. */
 
@@ -39,10 +42,21 @@ export function celSyntaxError(expr: string): string | null {
   }
 }
 
-/** Makes check data CEL-safe: drops undefined and functions, keeps JSON-like values. */
+/**
+ * Milliseconds as a CEL `google.protobuf.Duration`, as the reference binds a result's `elapsed` (a Go time.Duration):
+ * so `elapsed > duration("1s")` and `elapsed.getMilliseconds()` work. Note that CEL's getMilliseconds() here is the
+ * milliseconds part of the duration (0-999), as the CEL spec defines it; cel-go returns the whole duration in ms.
+ */
+export function celDuration(ms: number): Duration {
+  const whole = Math.floor(ms / 1000);
+  return create(DurationSchema, { seconds: BigInt(whole), nanos: Math.round((ms - whole * 1000) * 1e6) });
+}
+
+/** Makes check data CEL-safe: drops undefined and functions, keeps JSON-like values and protobuf messages (durations). */
 function bindable(v: unknown): unknown {
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return null;
   if (v === null || typeof v !== 'object') return v;
+  if (isMessage(v)) return v;
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) return v.map(bindable);
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, bindable(x)]));
@@ -67,6 +81,11 @@ export function celToText(v: CelValue): string {
   if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v === null) return '';
   if (isCelList(v) || isCelMap(v)) return JSON.stringify(toJson(v));
+  // a duration comes back as a reflected message (`elapsed` on its own): shown as CEL's string() shows it
+  if (isReflectMessage(v, DurationSchema)) {
+    const d = v.message as Duration;
+    return `${Number(d.seconds) + d.nanos / 1e9}s`;
+  }
   return String(v);
 }
 

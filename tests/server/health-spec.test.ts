@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Limiter } from '../../server/modules/health/limiter.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
@@ -104,6 +105,29 @@ describe('CEL test and display', () => {
     const display = await exec({ display: { expr: 'nosuchvar' } });
     expect(display).toMatchObject({ pass: false, invalid: true, error: expect.stringContaining('display expression:') });
     expect(await exec({})).toMatchObject({ pass: true });
+  });
+
+  it('binds elapsed as a duration, as the reference does (elapsed.getMilliseconds(), duration comparisons)', async () => {
+    const server = net.createServer((s) => s.end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const endpoint = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const out = await executeCheck({
+        id: 'c', canaryId: 'k', type: 'tcp', name: 'x',
+        spec: {
+          name: 'x', endpoint,
+          test: { expr: 'elapsed < duration("30s") && elapsed.getMilliseconds() >= 0 && elapsed >= duration("0s")' },
+          display: { expr: 'string(elapsed)' },
+        },
+      });
+      expect(out).toMatchObject({ pass: true, message: expect.stringMatching(/^\d+(\.\d+)?s$/) });
+      // stored data keeps elapsed in ms
+      expect(typeof out.data.elapsed).toBe('number');
+      const shown = await executeCheck({ id: 'c', canaryId: 'k', type: 'tcp', name: 'x', spec: { name: 'x', endpoint, display: { expr: 'elapsed' } } });
+      expect(shown.message).toMatch(/^\d+(\.\d+)?s$/);
+    } finally {
+      server.close();
+    }
   });
 
   it('refuses an unknown check type at run time as invalid', async () => {

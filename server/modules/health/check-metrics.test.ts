@@ -195,6 +195,23 @@ describe('CheckMetrics: lifecycle', () => {
     expect(cm.stats()).toEqual({ checks: 1, families: 1, series: 1 });
   });
 
+  it('a name declared several times in one check keeps one series per declaration (exchange_rate{to=...})', async () => {
+    const { cm, text } = setup();
+    const rate = (to: string) => ({ name: 'exchange_rate', type: 'gauge', value: `json.rates.${to}`, labels: [{ name: 'from', value: 'USD' }, { name: 'to', value: to }] });
+    const a = check([rate('GBP'), rate('EUR'), { name: 'exchange_rate_api', type: 'histogram', value: 'elapsed.getMilliseconds()' }]);
+    const result = (gbp: number, eur: number): MetricsOutcome => ({ duration: 120, data: { code: 200, elapsed: 120, json: { rates: { GBP: gbp, EUR: eur } } } });
+    cm.observe(a, result(0.79, 0.92));
+    cm.observe(a, result(0.78, 0.91));
+    let t = await text();
+    expect(sample(t, 'exchange_rate', { from: 'USD', to: 'GBP' })).toBe(0.78);
+    expect(sample(t, 'exchange_rate', { from: 'USD', to: 'EUR' })).toBe(0.91);
+    expect(sample(t, 'exchange_rate_api_sum')).toBe(240); // elapsed is a duration: getMilliseconds() of 120 ms
+    expect(cm.problems()).toEqual([]);
+    cm.forget(a.id);
+    t = await text();
+    expect(t).not.toContain('exchange_rate');
+  });
+
   it('sweep forgets checks that are gone or whose metrics changed, and keeps the rest', async () => {
     const { cm, text } = setup();
     const metric = (name: string) => [{ name, type: 'gauge', value: 'duration' }];
@@ -272,6 +289,12 @@ describe('metrics[] validation at save', () => {
     expect(problems([{ name: 'm', type: 'gauge', value: '1', labels: [{ name: 'x', value: 'a' }, { name: 'x', value: 'b' }] }])).toEqual(at('0.labels.1.name'));
     expect(problems([{ name: 'h', type: 'histogram', value: '1', labels: [{ name: 'le', value: 'a' }] }])).toEqual(at('0.labels.0.name'));
     expect(problems([{ name: 'm', type: 'gauge', value: '1' }, { name: 'm', type: 'counter', value: '1' }])).toEqual(at('1.name'));
+    expect(problems([{ name: 'm', type: 'gauge', value: '1' }, { name: 'm', type: 'gauge', value: '1', labels: [{ name: 'x', value: 'a' }] }])).toEqual(at('1.name'));
+    // the same family again, with other label values: allowed
+    expect(problems([
+      { name: 'm', type: 'gauge', value: '1', labels: [{ name: 'x', value: 'a' }, { name: 'y', value: 'b' }] },
+      { name: 'm', type: 'gauge', value: '2', labels: [{ name: 'y', value: 'c' }, { name: 'x', value: 'd' }] },
+    ])).toEqual([]);
     expect(problems({ name: 'm' })).toEqual([expect.objectContaining({ path: 'spec.http.0.metrics' })]);
   });
 

@@ -14,7 +14,8 @@ import { CheckMetrics as CheckMetricsSchema, type CheckMetricSpec } from './spec
  * - One metric name is one family: the first declaration registered wins; a later one with another type or other
  *   label names is skipped and recorded as a problem, never thrown (prom-client would). Names already in the
  *   registry (the console's own) are refused the same way.
- * - Each check holds at most one series per metric: a run whose label values differ moves the series. Series are
+ * - Each declaration holds at most one series: a run whose label values differ moves the series. (A name may be
+ *   declared several times in one check with other label values: one series each.) Series are
  *   removed when the check is deleted or its metrics change (sweep / observe), and a family no check declares any
  *   more is unregistered, so /metrics does not grow without bound.
  */
@@ -34,8 +35,8 @@ type Held = {
   signature: string;
   /** Its valid declarations, parsed once. */
   metrics: CheckMetricSpec[];
-  /** Metric name to the series this check last wrote. */
-  series: Map<string, { key: string; labels: Record<string, string> }>;
+  /** Declaration (its index in `metrics`) to the series it last wrote. */
+  series: Map<number, { name: string; key: string; labels: Record<string, string> }>;
   /** Families this check is counted in. */
   families: Set<string>;
   /** Latest problem per metric name; logged once when it appears. */
@@ -85,6 +86,9 @@ export function metricNumber(v: CelValue): number | string {
   return Number.isFinite(n) ? n : `value is ${n}`;
 }
 
+/** Who writes a series: one declaration of one check. */
+const writer = (checkId: string, index: number) => `${checkId}\u0001${index}`;
+
 /** Specs come from one jsonb column (stable key order), so the text of `metrics` tells whether they changed. */
 const metricsSignature = (spec: Record<string, unknown>) => JSON.stringify(spec.metrics ?? null);
 
@@ -98,7 +102,7 @@ function declared(spec: Record<string, unknown>): CheckMetricSpec[] {
 export class CheckMetrics {
   private readonly families = new Map<string, Family>();
   private readonly held = new Map<string, Held>();
-  /** Series key (`name` + labels) to the checks writing it: two checks may declare identical label values. */
+  /** Series key (`name` + labels) to the declarations writing it (`writer`): two may declare identical label values. */
   private readonly owners = new Map<string, Set<string>>();
 
   constructor(private readonly registry: Registry, private readonly log?: CheckMetricsLog) {}
@@ -127,7 +131,7 @@ export class CheckMetrics {
       this.held.set(check.id, held);
     }
     const vars = celVars(check, outcome);
-    for (const m of held.metrics) {
+    for (const [i, m] of held.metrics.entries()) {
       const problem = (message: string) => this.problem(check.id, held, m.name, message);
       const value = this.evaluate(m, vars, problem);
       if (value === undefined) continue;
@@ -141,13 +145,13 @@ export class CheckMetrics {
       const family = this.claim(check.id, held, m, problem);
       if (!family) continue;
       const key = seriesKey(labels);
-      const previous = held.series.get(m.name);
-      if (previous && previous.key !== key) this.release(check.id, m.name, previous.key, previous.labels);
-      held.series.set(m.name, { key, labels });
+      const previous = held.series.get(i);
+      if (previous && previous.key !== key) this.release(writer(check.id, i), m.name, previous.key, previous.labels);
+      held.series.set(i, { name: m.name, key, labels });
       const ownerKey = `${m.name}\u0000${key}`;
       let owners = this.owners.get(ownerKey);
       if (!owners) this.owners.set(ownerKey, (owners = new Set()));
-      owners.add(check.id);
+      owners.add(writer(check.id, i));
       if (family.metric instanceof Gauge) family.metric.set(labels, value);
       else if (family.metric instanceof Counter) family.metric.inc(labels, value);
       else family.metric.observe(labels, value);
@@ -235,11 +239,11 @@ export class CheckMetrics {
     return out;
   }
 
-  /** Drops the check's hold on one series; the series goes when no other check writes it. */
-  private release(checkId: string, name: string, key: string, labels: Record<string, string>): void {
+  /** Drops a declaration's hold on one series; the series goes when nothing else writes it. */
+  private release(by: string, name: string, key: string, labels: Record<string, string>): void {
     const ownerKey = `${name}\u0000${key}`;
     const owners = this.owners.get(ownerKey);
-    owners?.delete(checkId);
+    owners?.delete(by);
     if (owners && owners.size > 0) return;
     this.owners.delete(ownerKey);
     this.families.get(name)?.metric.remove(labels);
@@ -255,7 +259,7 @@ export class CheckMetrics {
   forget(checkId: string): void {
     const held = this.held.get(checkId);
     if (held) {
-      for (const [name, s] of held.series) this.release(checkId, name, s.key, s.labels);
+      for (const [i, s] of held.series) this.release(writer(checkId, i), s.name, s.key, s.labels);
       for (const name of held.families) {
         const family = this.families.get(name);
         if (!family) continue;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { CelExprError, celToText, evalCel } from '../../lib/cel.js';
+import { celDuration, CelExprError, celToText, evalCel } from '../../lib/cel.js';
 import { checkTypeOf } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
 import { InvalidSpecError } from './checks/lib/result.js';
@@ -149,13 +149,16 @@ function redactOutcome(out: Outcome, secrets: string[]): Outcome {
 
 /**
  * The variables a check's CEL sees for a result (test.expr, display.expr, metrics[]): the check type's data fields,
- * `duration` (ms) and `check`.
+ * `duration` (ms), `elapsed` (a duration, where the type reports one) and `check`.
  */
 export function celVars(
   check: { name: string; type: string; labels?: Record<string, string> | null },
   out: { data: Record<string, unknown>; duration: number },
 ): Record<string, unknown> {
-  return { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+  const vars: Record<string, unknown> = { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+  // the reference's `elapsed` is a duration (elapsed.getMilliseconds(), elapsed < duration("1s")); stored as ms
+  if (typeof out.data.elapsed === 'number') vars.elapsed = celDuration(out.data.elapsed);
+  return vars;
 }
 
 /**

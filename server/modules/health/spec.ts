@@ -57,11 +57,19 @@ export const CheckMetricSpec = z.object({
 });
 export type CheckMetricSpec = z.infer<typeof CheckMetricSpec>;
 
+/**
+ * A name may be declared more than once in a check (the reference's own example exports exchange_rate{to="GBP"} and
+ * exchange_rate{to="EUR"} from one check), but always as one family: the same type and the same label names.
+ */
 export const CheckMetrics = z.array(CheckMetricSpec).max(50).superRefine((list, ctx) => {
-  const seen = new Set<string>();
+  const first = new Map<string, string>();
   list.forEach((m, i) => {
-    if (seen.has(m.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate metric "${m.name}"` });
-    seen.add(m.name);
+    const shape = `${m.type} {${(m.labels ?? []).map((l) => l.name).sort().join(',')}}`;
+    const seen = first.get(m.name);
+    if (seen === undefined) first.set(m.name, shape);
+    else if (seen !== shape) {
+      ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `metric "${m.name}" is declared before as ${seen}: a name keeps one type and one set of label names` });
+    }
   });
 });
 
