@@ -99,7 +99,8 @@ export class KubeTunnels {
       // a connection of its own (an upgraded connection never returns to a pool); through client-node's agent when the
       // cluster is reached through an HTTP/SOCKS proxy
       agent: proxied ? opts.agent : false,
-      ca: opts.ca, cert: opts.cert, key: opts.key, rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername,
+      ca: opts.ca, cert: opts.cert, key: opts.key,
+      rejectUnauthorized: opts.rejectUnauthorized, servername: opts.servername,
     });
     const tunnel: Tunnel = { client: socket, upstream };
     this.tunnels.add(tunnel);
@@ -143,8 +144,8 @@ export class KubeTunnels {
       // pipe() applies backpressure both ways: a slow reader pauses the other side instead of filling memory
       socket.pipe(up);
       up.pipe(socket);
-      log.info({ ...where, status: answer.statusCode, protocol: answer.headers['sec-websocket-protocol'] ?? answer.headers['x-stream-protocol-version'] },
-        'kubeproxy: tunnel opened');
+      const protocol = answer.headers['sec-websocket-protocol'] ?? answer.headers['x-stream-protocol-version'];
+      log.info({ ...where, status: answer.statusCode, protocol }, 'kubeproxy: tunnel opened');
       up.once('close', () => log.info({
         ...where,
         durationMs: Date.now() - started,

@@ -1,7 +1,7 @@
 /**
- * `pods/exec` and `pods/attach` of the Kubernetes API test server: the WebSocket remote-command protocol that kubectl
- * (client-go's remotecommand, since v1.30 WebSocket first) speaks, and a stand-in container that runs a small command
- * language instead of processes.
+ * The sessions of `pods/exec` and `pods/attach` (connect.ts accepts them): the WebSocket remote-command protocol that
+ * kubectl (client-go's remotecommand, since v1.30 WebSocket first) speaks, and a stand-in container that runs a small
+ * command language instead of processes.
  *
  * The protocol, as client-go and the API server implement it (client-go tools/remotecommand/websocket.go, v4.go,
  * v5.go; apiserver util/proxy/websocket.go; apimachinery httpstream/wsstream):
@@ -15,10 +15,8 @@
  *   own exit code; any other Failure is printed as an error) and closes the WebSocket normally (1000): the client
  *   reads each stream until that close, so the close is what ends kubectl.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { SpdyServerSession, type SpdyStream } from './spdy.js';
+import type { RawData, WebSocket } from 'ws';
+import type { ExecRecord } from './types.js';
 
 export const STDIN = 0;
 export const STDOUT = 1;
@@ -27,35 +25,8 @@ export const ERROR = 3;
 export const RESIZE = 4;
 export const CLOSE = 255;
 
-/** Subprotocols served, in the server's order of preference (v1-v3 send plain-text errors: not served). */
-export const EXEC_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
-
 /** Above this many bytes queued to the client, `cat` stops reading stdin until they are sent (bounded memory). */
 const HIGH_WATER = 1024 * 1024;
-
-/** The one port-forward subprotocol served: SPDY/3.1 tunnelled in a WebSocket (kubectl since v1.31). */
-export const PORT_FORWARD_PROTOCOL = 'SPDY/3.1+portforward.k8s.io';
-
-/** What one exec, attach or port-forward session ran (tests read `api.execs`). */
-export interface ExecRecord {
-  kind: 'exec' | 'attach' | 'portforward';
-  namespace: string;
-  pod: string;
-  container: string;
-  command: string[];
-  protocol: string;
-  stdin: boolean;
-  tty: boolean;
-  /** the identity the request acted as (after impersonation) */
-  user: string;
-  groups: string[];
-  /** set when the session ended: its exit code (-1 when the client went away first) */
-  exitCode?: number;
-  /** resize messages received (tty), as sent: `{Width, Height}` */
-  resizes: Array<{ Width: number; Height: number }>;
-  /** port-forward: the port of each forwarded connection, in order */
-  ports?: number[];
-}
 
 export interface SessionOptions {
   record: ExecRecord;
@@ -64,57 +35,6 @@ export interface SessionOptions {
   stderr: boolean;
   /** environment of the stand-in container (`env` prints it) */
   env: Array<[string, string]>;
-}
-
-/** The subprotocol to answer with: the first of EXEC_PROTOCOLS the client offered, or undefined. */
-export function pickProtocol(offered: string | undefined): string | undefined {
-  const list = (offered ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-  return EXEC_PROTOCOLS.find((p) => list.includes(p));
-}
-
-/** The WebSocket side: upgrades with `ws` (noServer), choosing the subprotocol as pickProtocol does. */
-export class ExecServer {
-  /** the subprotocol chosen for each request before its upgrade */
-  private readonly chosen = new WeakMap<IncomingMessage, string>();
-
-  readonly wss = new WebSocketServer({
-    noServer: true,
-    // no permessage-deflate: kubectl does not ask for it, and byte-exact frames keep the tests simple to read
-    perMessageDeflate: false,
-    handleProtocols: (_offered, req) => this.chosen.get(req) ?? false,
-  });
-
-  readonly open = new Set<WebSocket>();
-
-  /** Completes the upgrade with `protocol` and runs the exec or attach session. */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, protocol: string, opts: SessionOptions): void {
-    this.accept(req, socket, head, protocol, (ws) => runSession(ws, opts));
-  }
-
-  /**
-   * Completes a port-forward upgrade and serves its SPDY session: every port in `ports` has a stand-in server that
-   * echoes what it gets; a connection to any other port is refused on the error stream, as the kubelet reports it.
-   */
-  portForward(req: IncomingMessage, socket: Duplex, head: Buffer, record: ExecRecord, ports: number[]): void {
-    this.accept(req, socket, head, PORT_FORWARD_PROTOCOL, (ws) => servePortForward(ws, record, ports));
-  }
-
-  private accept(req: IncomingMessage, socket: Duplex, head: Buffer, protocol: string, run: (ws: WebSocket) => void): void {
-    this.chosen.set(req, protocol);
-    // `ws` refuses subprotocols that are not RFC 7230 tokens, and `SPDY/3.1+portforward.k8s.io` has a '/' (Go's
-    // servers take it): the header it parses is a placeholder, the answer is the chosen protocol all the same
-    req.headers['sec-websocket-protocol'] = 'chosen-by-kube-api';
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.open.add(ws);
-      ws.once('close', () => this.open.delete(ws));
-      run(ws);
-    });
-  }
-
-  /** Drops every open session (server going down or stopping). */
-  closeAll(): void {
-    for (const ws of this.open) ws.terminate();
-  }
 }
 
 /** A stand-in process: what a command of the small language gets to work with. */
@@ -217,7 +137,7 @@ function splitWords(s: string): string[] {
 }
 
 /** One session on an open WebSocket: channels in, the stand-in command, the status and the close out. */
-function runSession(ws: WebSocket, opts: SessionOptions): void {
+export function runSession(ws: WebSocket, opts: SessionOptions): void {
   const { record } = opts;
   const v5 = ws.protocol === 'v5.channel.k8s.io';
   // settles once the last message has been handed to the socket: what a paused stdin waits for
@@ -313,40 +233,4 @@ function runSession(ws: WebSocket, opts: SessionOptions): void {
     send(ERROR, JSON.stringify(status));
     if (ws.readyState === ws.OPEN) ws.close(1000);
   }, () => ws.terminate());
-}
-
-/** One port-forward WebSocket: SPDY inside it, an error and a data stream per forwarded connection (`requestid`). */
-function servePortForward(ws: WebSocket, record: ExecRecord, ports: number[]): void {
-  const pairs = new Map<string, { error?: SpdyStream; data?: SpdyStream }>();
-  const spdy = new SpdyServerSession(
-    (frame) => ws.readyState === ws.OPEN && ws.send(frame, { binary: true }),
-    (stream) => {
-      const id = stream.headers.get('requestid') ?? '';
-      const pair = pairs.get(id) ?? {};
-      pairs.set(id, pair);
-      if (stream.headers.get('streamtype') === 'error') pair.error = stream;
-      else if (stream.headers.get('streamtype') === 'data') pair.data = stream;
-      else return stream.end();
-      const { error, data } = pair;
-      if (!error || !data) return; // the client opens the error stream first, then the data stream
-      const port = Number(data.headers.get('port'));
-      record.ports!.push(port);
-      const done = () => {
-        data.end();
-        error.end();
-        pairs.delete(id);
-      };
-      if (!ports.includes(port)) {
-        error.write(Buffer.from(`error forwarding port ${port} to pod ${record.pod}, uid : failed to connect to localhost:${port} inside namespace "${record.namespace}": connection refused`));
-        return done();
-      }
-      // the stand-in server on the port: an echo
-      data.onData((chunk) => data.write(chunk));
-      data.onEnd(done);
-    },
-    () => ws.terminate(),
-  );
-  ws.on('message', (msg: RawData) => spdy.receive(Array.isArray(msg) ? Buffer.concat(msg) : Buffer.from(msg as ArrayBuffer)));
-  ws.on('close', () => spdy.close());
-  ws.on('error', () => ws.terminate());
 }

@@ -17,17 +17,17 @@ import { generate } from 'selfsigned';
 import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { openapiV2, openapiV3GroupVersion, openapiV3Index, v3Key } from './openapi.js';
 import { isObject, type JsonObject } from './patch.js';
-import { ExecServer, pickProtocol, EXEC_PROTOCOLS, PORT_FORWARD_PROTOCOL, type ExecRecord } from './exec.js';
+import { ExecServer, planConnect } from './connect.js';
 import { decodeKubeProtobuf } from './protobuf.js';
 import { authorize, type Attributes } from './rbac.js';
 import { CRD_GROUP } from './resources.js';
 import { SelectorError, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import { fail, statusBody, Store, type Result, type Watcher } from './store.js';
 import { toTable } from './table.js';
-import { gvString, type Identity, type ImpersonationRecord, type KubeObject, type ResourceDef } from './types.js';
+import { gvString, type ExecRecord, type Identity, type ImpersonationRecord, type KubeObject, type ResourceDef } from './types.js';
 
 export type { ImpersonationRecord, KubeObject, ResourceDef } from './types.js';
-export type { ExecRecord } from './exec.js';
+export type { ExecRecord } from './types.js';
 
 export interface KubeApiOptions {
   /** Load every `*.yaml`/`*.yml` in this folder at start (CRDs first), e.g. the repo's `crds/`. */
@@ -420,10 +420,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     }
   }
 
-  /**
-   * pods/exec and pods/attach (authorised already): the checks the API server and the kubelet make, then the
-   * WebSocket upgrade and a session of the stand-in container (exec.ts). SPDY upgrades are not implemented.
-   */
+  /** pods/exec, attach, portforward (authorised already): connect.ts's checks, then the switch and the session. */
   function connect(
     req: IncomingMessage, res: ServerResponse, def: ResourceDef, ns: string | undefined, name: string | undefined, sub: string,
     q: URLSearchParams, who: Identity, record: ImpersonationRecord | undefined,
@@ -431,75 +428,19 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     if (!ns || !name) return send(res, fail(404, 'NotFound', 'the server could not find the requested resource'));
     const got = store.get(def, ns, name);
     if (got.code !== 200) return send(res, got);
-    const pod = got.body as KubeObject;
-    const phase = (pod.status as JsonObject | undefined)?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') {
-      const what = sub === 'exec' ? 'exec into' : 'attach to';
-      return send(res, fail(400, 'BadRequest', `cannot ${what} a container in a completed pod; current phase is ${phase}`));
-    }
-    const containers = ((pod.spec as JsonObject).containers as JsonObject[]);
-    if (sub === 'portforward') return portForward(req, res, pod, containers, who, record);
-    const names = containers.map((c) => String(c.name));
-    let container = q.get('container') ?? '';
-    if (!container) {
-      if (names.length !== 1) return send(res, fail(400, 'BadRequest', `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]`));
-      container = names[0];
-    }
-    const spec = containers.find((c) => c.name === container);
-    if (!spec) return send(res, fail(400, 'BadRequest', `container ${container} is not valid for pod ${name}`));
-    const flag = (k: string) => ['true', '1'].includes(q.get(k) ?? '');
-    const [stdin, stdout, stderr, tty] = ['stdin', 'stdout', 'stderr', 'tty'].map(flag);
-    if (!stdin && !stdout && !stderr) return send(res, fail(400, 'BadRequest', 'you must specify at least 1 of stdin, stdout, stderr'));
-    if (tty && stderr) return send(res, fail(400, 'BadRequest', 'stderr cannot be true when tty is true'));
-    const command = sub === 'exec'
-      ? q.getAll('command')
-      : [...((spec.command as string[] | undefined) ?? []), ...((spec.args as string[] | undefined) ?? [])];
-    if (sub === 'exec' && !command.length) return send(res, fail(400, 'BadRequest', 'you must specify at least one command for the container'));
-
     const up = upgrades.get(req);
-    if (!up) return send(res, fail(400, 'BadRequest', 'Upgrade request required'));
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
-      return send(res, fail(400, 'BadRequest', `the kube-api test server speaks WebSocket only, not ${req.headers.upgrade}`));
-    }
-    const protocol = pickProtocol(req.headers['sec-websocket-protocol']);
-    if (!protocol) {
-      return send(res, fail(400, 'BadRequest', `requested protocol(s) are not supported: [${req.headers['sec-websocket-protocol'] ?? ''}]; supports [${EXEC_PROTOCOLS.join(' ')}]`));
-    }
-    const exec: ExecRecord = {
-      kind: sub === 'exec' ? 'exec' : 'attach', namespace: ns, pod: name, container,
-      command: command.length ? command : ['cat'], protocol, stdin, tty, user: who.user, groups: who.groups, resizes: [],
-    };
-    const env: Array<[string, string]> = [
-      ['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
-      ['HOSTNAME', name],
-      ...((spec.env as JsonObject[] | undefined) ?? []).map((e): [string, string] => [String(e.name), String(e.value ?? '')]),
-    ];
-    if (record) record.status = 101;
-    res.detachSocket(up.socket as Socket);
-    execs.push(exec);
-    execServer.upgrade(req, up.socket, up.head, protocol, { record: exec, stdin, stdout, stderr: stderr && !tty, env });
-  }
-
-  /** pods/portforward: SPDY/3.1 tunnelled in a WebSocket; the pod's containerPorts each echo (exec.ts). */
-  function portForward(
-    req: IncomingMessage, res: ServerResponse, pod: KubeObject, containers: JsonObject[], who: Identity,
-    record: ImpersonationRecord | undefined,
-  ) {
-    const up = upgrades.get(req);
-    if (!up) return send(res, fail(400, 'BadRequest', 'Upgrade request required'));
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket' || !offered.includes(PORT_FORWARD_PROTOCOL)) {
-      return send(res, fail(400, 'BadRequest', `the kube-api test server forwards ports over WebSocket with ${PORT_FORWARD_PROTOCOL} only`));
-    }
-    const ports = containers.flatMap((c) => ((c.ports as JsonObject[] | undefined) ?? []).map((p) => Number(p.containerPort)));
+    const plan = planConnect(got.body as KubeObject, sub, q, req.headers, !!up);
+    if ('fail' in plan) return send(res, fail(400, 'BadRequest', plan.fail));
     const session: ExecRecord = {
-      kind: 'portforward', namespace: pod.metadata.namespace!, pod: pod.metadata.name, container: '', command: [],
-      protocol: PORT_FORWARD_PROTOCOL, stdin: false, tty: false, user: who.user, groups: who.groups, resizes: [], ports: [],
+      kind: plan.kind, namespace: ns, pod: name, protocol: plan.protocol, user: who.user, groups: who.groups, resizes: [],
+      ...(plan.kind === 'portforward'
+        ? { container: '', command: [], stdin: false, tty: false, ports: [] }
+        : { container: plan.container, command: plan.command, stdin: plan.stdin, tty: plan.tty }),
     };
     if (record) record.status = 101;
-    res.detachSocket(up.socket as Socket);
+    res.detachSocket(up!.socket as Socket);
     execs.push(session);
-    execServer.portForward(req, up.socket, up.head, session, ports);
+    execServer.accept(req, up!.socket, up!.head, plan, session);
   }
 
   /** SelfSubjectAccessReview (about the caller) and SubjectAccessReview (about anyone), decided by the authoriser. */

@@ -81,3 +81,24 @@ export interface ImpersonationRecord {
 
 export const storageKey = (def: Pick<ResourceDef, 'group' | 'plural'>) => `${def.group}/${def.plural}`;
 export const gvString = (group: string, version: string) => (group ? `${group}/${version}` : version);
+
+/** What one exec, attach or port-forward session ran (tests read `api.execs`). */
+export interface ExecRecord {
+  kind: 'exec' | 'attach' | 'portforward';
+  namespace: string;
+  pod: string;
+  container: string;
+  command: string[];
+  protocol: string;
+  stdin: boolean;
+  tty: boolean;
+  /** the identity the request acted as (after impersonation) */
+  user: string;
+  groups: string[];
+  /** set when the session ended: its exit code (-1 when the client went away first) */
+  exitCode?: number;
+  /** resize messages received (tty), as sent: `{Width, Height}` */
+  resizes: Array<{ Width: number; Height: number }>;
+  /** port-forward: the port of each forwarded connection, in order */
+  ports?: number[];
+}
