@@ -76,8 +76,8 @@ describe('canary spec validation', () => {
     expect(problems({ http: [{ url: 'http://x' }] })[0]).toMatch(/^spec\.http\.0\.name: /);
     expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { expr: 'code ==' } }] })[0])
       .toMatch(/^spec\.http\.0\.test\.expr: invalid CEL: /);
-    expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { template: '{{ .code }}' } }] }))
-      .toEqual(['spec.http.0.test.template: test.template is not supported; use test.expr (CEL)']);
+    expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { javascript: 'code == 200' } }] }))
+      .toEqual(['spec.http.0.test.javascript: test.javascript is not supported; use test.expr (CEL)']);
     expect(problems({ ...ok, http: [{ name: 'a' }, { name: 'a', url: 'http://x' }] })).toContain('spec.http.0.url: url (or endpoint) is required');
     expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x' }, { name: 'a', url: 'http://y' }] }))
       .toEqual(['spec.http.1.name: duplicate http check name "a"']);
@@ -128,6 +128,19 @@ describe('CEL test and display', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('display.template and test.template render {{.field}} references (the reference\'s Go templates)', async () => {
+    expect(await exec({ script: 'printf ok', display: { template: 'said {{.stdout}} with {{ .exitCode }}' } })).toMatchObject({ pass: true, message: 'said ok with 0' });
+    expect(await exec({ test: { template: '{{.exitCode}}' } })).toMatchObject({ pass: false, error: 'test expression did not return a boolean value' });
+    expect(await exec({ script: 'echo true', test: { template: '{{.stdout}}' } })).toMatchObject({ pass: true });
+    expect(await exec({ script: 'echo false', test: { template: '{{.stdout}}' } })).toMatchObject({ pass: false, error: 'test failed: {{.stdout}}' });
+    // expr wins over template when both are there
+    expect(await exec({ display: { expr: "'cel'", template: 'tpl' } })).toMatchObject({ message: 'cel' });
+    // what the subset does not implement is refused at save, by path, and invalid at run time
+    expect(problems({ interval: 60, exec: [{ name: 'x', script: 'echo', display: { template: '{{if .stdout}}y{{end}}' } }] }))
+      .toEqual([expect.stringMatching(/^spec\.exec\.0\.display\.template: unsupported template action/)]);
+    expect(await exec({ display: { template: '{{ .stdout | upper }}' } })).toMatchObject({ pass: false, invalid: true, error: expect.stringContaining('unsupported template action') });
   });
 
   it('refuses an unknown check type at run time as invalid', async () => {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { celDuration, CelExprError, celToText, evalCel } from '../../lib/cel.js';
+import { renderGoTemplate } from '../../lib/go-template.js';
 import { checkTypeOf } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
 import { InvalidSpecError } from './checks/lib/result.js';
@@ -151,14 +152,33 @@ function redactOutcome(out: Outcome, secrets: string[]): Outcome {
  * The variables a check's CEL sees for a result (test.expr, display.expr, metrics[]): the check type's data fields,
  * `duration` (ms), `elapsed` (a duration, where the type reports one) and `check`.
  */
-export function celVars(
-  check: { name: string; type: string; labels?: Record<string, string> | null },
-  out: { data: Record<string, unknown>; duration: number },
-): Record<string, unknown> {
-  const vars: Record<string, unknown> = { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+type CelCheck = { name: string; type: string; labels?: Record<string, string> | null };
+type CelResult = { data: Record<string, unknown>; duration: number };
+
+export function celVars(check: CelCheck, out: CelResult): Record<string, unknown> {
+  const vars = resultVars(check, out);
   // the reference's `elapsed` is a duration (elapsed.getMilliseconds(), elapsed < duration("1s")); stored as ms
   if (typeof out.data.elapsed === 'number') vars.elapsed = celDuration(out.data.elapsed);
   return vars;
+}
+
+function resultVars(check: CelCheck, out: CelResult): Record<string, unknown> {
+  return { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+}
+
+/** What `{{.field}}` in a display/test template sees: as celVars, with `elapsed` printed as Go prints a duration. */
+function templateVars(check: CelCheck, out: CelResult): Record<string, unknown> {
+  const vars = resultVars(check, out);
+  if (typeof out.data.elapsed === 'number') vars.elapsed = goDuration(out.data.elapsed);
+  return vars;
+}
+
+/** Milliseconds as Go's time.Duration String(): 120ms, 1.5s, 2m3.5s. */
+function goDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = `${+((ms - minutes * 60_000) / 1000).toFixed(3)}s`;
+  return minutes ? `${minutes}m${seconds}` : seconds;
 }
 
 /**
@@ -175,6 +195,23 @@ export function applyCommon(
     out.error = `took ${out.duration} ms, more than thresholdMillis ${common.thresholdMillis}`;
   }
   const vars = celVars(check, out);
+  if (out.pass && !common.test?.expr && common.test?.template !== undefined) {
+    // the reference's test.template must render "true" (pass) or "false"
+    try {
+      const v = renderGoTemplate(common.test.template, templateVars(check, out)).trim();
+      if (v !== 'true' && v !== 'false') {
+        out.pass = false;
+        out.error = 'test expression did not return a boolean value';
+      } else if (v === 'false') {
+        out.pass = false;
+        out.error = `test failed: ${common.test.template}`;
+      }
+    } catch (err) {
+      out.pass = false;
+      out.invalid = true;
+      out.error = `test template: ${errorText(err)}`;
+    }
+  }
   if (out.pass && common.test?.expr) {
     try {
       const v = evalCel(common.test.expr, vars);
@@ -189,6 +226,15 @@ export function applyCommon(
       out.pass = false;
       out.invalid = true;
       out.error = `test expression: ${err instanceof CelExprError ? err.message : errorText(err)}`;
+    }
+  }
+  if (!common.display?.expr && common.display?.template !== undefined && !out.invalid) {
+    try {
+      out.message = renderGoTemplate(common.display.template, templateVars(check, out));
+    } catch (err) {
+      out.pass = false;
+      out.invalid = true;
+      out.error = `display template: ${errorText(err)}`;
     }
   }
   if (common.display?.expr && !out.invalid) {

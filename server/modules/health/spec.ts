@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { celSyntaxError } from '../../lib/cel.js';
+import { goTemplateError } from '../../lib/go-template.js';
 import { checkTypeOf } from './checks/index.js';
 import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
 
@@ -166,9 +167,15 @@ export function parseCheck(type: string, entry: unknown, where = ''):
   if (!typed.success) for (const i of typed.error.issues) problems.push({ path: issuePath(where, i.path), message: i.message });
   if (!common.success || !typed.success) return { ok: false, problems };
   const c = common.data;
-  for (const key of ['template', 'javascript', 'jsonPath'] as const) {
+  for (const key of ['javascript', 'jsonPath'] as const) {
     if (c.test?.[key] !== undefined) problems.push({ path: issuePath(where, ['test', key]), message: `test.${key} is not supported; use test.expr (CEL)` });
     if (c.display?.[key] !== undefined) problems.push({ path: issuePath(where, ['display', key]), message: `display.${key} is not supported; use display.expr (CEL)` });
+  }
+  for (const key of ['test', 'display'] as const) {
+    const template = c[key]?.template;
+    if (template === undefined) continue;
+    const err = typeof template !== 'string' ? 'a template is a string' : goTemplateError(template);
+    if (err) problems.push({ path: issuePath(where, [key, 'template']), message: err });
   }
   for (const key of ['test', 'display'] as const) {
     const expr = c[key]?.expr;
