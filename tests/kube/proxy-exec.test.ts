@@ -99,9 +99,11 @@ function rawUpgrade(path: string, headers: Record<string, string>): Promise<{ st
  * A WebSocket exec as a browser or a non-Go client would open it: collects stdout/stderr and the error-channel
  * Status until the server closes.
  */
-function wsExec(query: string, headers: Record<string, string>): Promise<{ stdout: string; status: Record<string, unknown> | null; close: number }> {
+function wsExec(
+  query: string, headers: Record<string, string>, protocol = 'v5.channel.k8s.io',
+): Promise<{ stdout: string; status: Record<string, unknown> | null; close: number }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${publicUrl.replace('https', 'wss')}/kubeproxy${EXEC_PATH}?${query}`, ['v5.channel.k8s.io'], { ca, headers });
+    const ws = new WebSocket(`${publicUrl.replace('https', 'wss')}/kubeproxy${EXEC_PATH}?${query}`, [protocol], { ca, headers });
     let stdout = '';
     let status: Record<string, unknown> | null = null;
     ws.on('message', (data: Buffer) => {
@@ -344,6 +346,56 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(raw.status).toBe(403);
     expect(JSON.parse(raw.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'cross-origin upgrade refused' });
     expect(kube.impersonations).toHaveLength(0);
+  });
+
+  it('serves older clients on v4.channel.k8s.io (the status on the error channel, stdin ends with the connection)', async () => {
+    const auth = { authorization: `Bearer ${adminToken}` };
+    const r = await wsExec('command=sh&command=-c&command=echo%20v4;%20exit%205&stdout=true', auth, 'v4.channel.k8s.io');
+    expect(r.stdout).toBe('v4\n');
+    expect(r.status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '5' }] } });
+    expect(kube.execs.at(-1)).toMatchObject({ protocol: 'v4.channel.k8s.io', exitCode: 5 });
+  });
+
+  it('passes on what a client sends right behind its upgrade request, before the 101', async () => {
+    // one write: the request and two WebSocket frames (stdin "early bytes\n", then the v5 CLOSE of stdin), so the
+    // frames reach the console together with the headers (Node hands them to the upgrade as its `head`)
+    const frame = (payload: Buffer) => {
+      const mask = Buffer.from([1, 2, 3, 4]);
+      return Buffer.concat([Buffer.from([0x82, 0x80 | payload.length]), mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]))]);
+    };
+    const request = Buffer.from([
+      `GET /kubeproxy/t/${encodeURIComponent(adminToken)}${EXEC_PATH}?command=cat&stdin=true&stdout=true HTTP/1.1`,
+      `Host: 127.0.0.1`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Key: MDEyMzQ1Njc4OWFiY2RlZg==', 'Sec-WebSocket-Protocol: v5.channel.k8s.io', '', '',
+    ].join('\r\n'));
+    const socket = net.connect(Number(new URL(consoleUrl).port), '127.0.0.1');
+    let raw = Buffer.alloc(0);
+    socket.on('data', (c: Buffer) => (raw = Buffer.concat([raw, c])));
+    socket.write(Buffer.concat([request, frame(Buffer.from('\x00early bytes\n')), frame(Buffer.from([255, 0]))]));
+    // the session ends with the status and the server's close frame (opcode 8): then this client just hangs up
+    await until(async () => raw.includes(Buffer.from([0x88, 0x02, 0x03, 0xe8])), 'the end of the session', 20_000);
+    socket.destroy();
+    await until(async () => kube.openExecs() === 0, 'the session to close at the API server');
+
+    const text = raw.toString('latin1');
+    expect(text).toMatch(/^HTTP\/1\.1 101 /);
+    // the server's frames after the 101: unmasked, short; stdout (channel 1) then the status (channel 3)
+    let at = text.indexOf('\r\n\r\n') + 4;
+    let stdout = '';
+    while (at < raw.length) {
+      const opcode = raw[at] & 0x0f;
+      let len = raw[at + 1] & 0x7f;
+      let start = at + 2;
+      if (len === 126) {
+        len = raw.readUInt16BE(at + 2);
+        start = at + 4;
+      }
+      const payload = raw.subarray(start, start + len);
+      if (opcode === 2 && payload[0] === 1) stdout += payload.subarray(1).toString();
+      if (opcode === 2 && payload[0] === 3) expect(JSON.parse(payload.subarray(1).toString())).toEqual({ metadata: {}, status: 'Success' });
+      at = start + len;
+    }
+    expect(stdout).toBe('early bytes\n');
   });
 
   it('works with the plain-http kubeconfig (token in the URL path)', async () => {
