@@ -398,6 +398,39 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(stdout).toBe('early bytes\n');
   });
 
+  it('answers an upgrade with 503 when the console has no cluster', async () => {
+    const off = await createTestApp({ KUBERNETES: 'off' });
+    try {
+      await off.app.listen({ port: 0, host: '127.0.0.1' });
+      const writer = await makePerson(off.db, { roles: ['admin'] });
+      const token = await insertAccessToken(off.db, { personId: writer.id, name: 'k', createdBy: writer.id, expiresAt: null, autoRenew: false });
+      const status = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+        const req = http.request(`http://127.0.0.1:${(off.app.server.address() as AddressInfo).port}/kubeproxy${EXEC_PATH}?command=ls&stdout=true`, {
+          agent: false,
+          headers: {
+            authorization: `Bearer ${token.token}`, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13',
+            'sec-websocket-key': 'MDEyMzQ1Njc4OWFiY2RlZg==', 'sec-websocket-protocol': 'v5.channel.k8s.io',
+          },
+        });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve({ code: res.statusCode!, body: '' });
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ code: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status.code).toBe(503);
+      expect(JSON.parse(status.body)).toMatchObject({ kind: 'Status', code: 503, message: expect.stringMatching(/not connected to a Kubernetes cluster/) });
+    } finally {
+      await off.close();
+    }
+  });
+
   it('works with the plain-http kubeconfig (token in the URL path)', async () => {
     kube.impersonations.length = 0;
     const httpFile = join(dir, 'plain-http.yaml');

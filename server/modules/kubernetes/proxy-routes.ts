@@ -30,6 +30,9 @@ export interface KubernetesProxyOptions {
  */
 const DEFAULT_EXPIRY = '90d';
 
+const notConnected = () => new ApiError(503, 'not_connected',
+  'the console is not connected to a Kubernetes cluster (it needs in-cluster credentials or KUBECONFIG)');
+
 const REASONS: Record<number, string> = {
   400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
   413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType', 429: 'TooManyRequests', 503: 'ServiceUnavailable',
@@ -111,7 +114,8 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
     proxyApp.addHook('preHandler', async (req, reply) => {
       const head = upgradeHeads.get(req.raw);
       if (!head || !isUpgrade(req.raw.headers)) return; // an ordinary request: the handler forwards it
-      if (!tunnels) return; // the handler answers 503
+      // (here, not in the handler: @fastify/websocket's wrapper of the handler would answer an upgrade itself)
+      if (!tunnels) throw notConnected();
       // A browser sends the session cookie with a WebSocket to any origin, and the upgrade is a GET the CSRF check
       // lets through: without this, any site a signed-in user visits could open a shell in their name.
       if (req.principal?.via === 'session' && !sameOrigin(req, config.publicUrl)) {
@@ -140,10 +144,7 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
     });
 
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      if (!proxy) {
-        throw new ApiError(503, 'not_connected',
-          'the console is not connected to a Kubernetes cluster (it needs in-cluster credentials or KUBECONFIG)');
-      }
+      if (!proxy) throw notConnected();
       const raw = stripKubeproxyPathToken(req.raw.url ?? '/');
       const suffix = raw.slice('/kubeproxy'.length) || '/';
       reply.hijack();
