@@ -491,6 +491,26 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '7' }] } });
   });
 
+  it('carries a tty session with its resize channel (client-node Exec with a terminal-sized stdout)', async () => {
+    const config = new KubeConfig();
+    config.loadFromFile(adminKubeconfig);
+    const stdout = Object.assign(new PassThrough(), { columns: 120, rows: 40 });
+    const stdin = new PassThrough();
+    let out = '';
+    stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const status = new Promise<V1Status>((resolve, reject) => {
+      new Exec(config).exec('default', 'web', 'app', ['cat'], stdout, null, stdin, true, resolve).catch(reject);
+    });
+    stdin.write('typed\n');
+    await until(async () => out === 'typed\n', 'the echo of the tty session');
+    const session = kube.execs.at(-1)!;
+    expect(session).toMatchObject({ tty: true, command: ['cat'] });
+    await until(async () => session.resizes.length > 0, 'the initial terminal size');
+    expect(session.resizes[0]).toEqual({ width: 120, height: 40 });
+    stdin.end();
+    expect(await status).toMatchObject({ status: 'Success' });
+  });
+
   it('kubectl going away closes the API server side of its session', async () => {
     const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'exec', '-i', 'web', '-n', 'default', '--', 'cat'], {
       env: { PATH: process.env.PATH ?? '', HOME: dir },

@@ -97,8 +97,8 @@ export interface ExecRecord {
   groups: string[];
   /** set when the session ended: its exit code (-1 when the client went away first) */
   exitCode?: number;
-  /** resize messages received (tty), as sent: `{Width, Height}` */
-  resizes: Array<{ Width: number; Height: number }>;
+  /** resize messages received (tty), as sent: kubectl `{"Width","Height"}`, client-node `{"width","height"}` (Go reads either) */
+  resizes: Array<Record<string, number>>;
   /** port-forward: the port of each forwarded connection, in order */
   ports?: number[];
 }
