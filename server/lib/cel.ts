@@ -1,10 +1,13 @@
-import { celEnv, isCelError, isCelList, isCelMap, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
+import { celEnv, celFunc, CelScalar, isCelError, isCelList, isCelMap, objectType, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { create, isMessage } from '@bufbuild/protobuf';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { DurationSchema, type Duration } from '@bufbuild/protobuf/wkt';
 
-/** CEL for `test.expr` and `display.expr`, on @bufbuild/cel with the strings extension. */
+/**
+ * CEL for `test.expr` and `display.expr`, on @bufbuild/cel with the strings extension and the few helper functions
+ * of the reference that its manifests use most (see REFERENCE_FUNCS).
+ */
 
 type Program = ReturnType<typeof plan>;
 
@@ -22,7 +25,7 @@ export function compileCel(expr: string): Program {
   if (expr.length > MAX_EXPR_LENGTH) throw new CelExprError(`expression longer than ${MAX_EXPR_LENGTH} characters`);
   let program: Program;
   try {
-    env ??= celEnv({ funcs: strings });
+    env ??= celEnv({ funcs: [...strings, ...REFERENCE_FUNCS] });
     program = plan(env, parse(expr));
   } catch (err) {
     throw new CelExprError(err instanceof Error ? err.message : String(err));
@@ -48,9 +51,53 @@ export function celSyntaxError(expr: string): string | null {
  * milliseconds part of the duration (0-999), as the CEL spec defines it; cel-go returns the whole duration in ms.
  */
 export function celDuration(ms: number): Duration {
-  const whole = Math.floor(ms / 1000);
+  return durationOf(ms);
+}
+
+const DURATION_UNIT_MS: Record<string, number> = {
+  ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000,
+};
+
+/**
+ * A duration as the reference's `Duration('7d')` reads it: Go's units plus `d` (24h) and `w` (7d), combinable
+ * (`1d12h`), with an optional sign. Null when the text is not one.
+ */
+export function parseLongDuration(text: string): number | null {
+  const t = text.trim();
+  const m = /^([+-]?)((?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d|w))+)$/.exec(t);
+  if (!m) return t === '0' ? 0 : null;
+  let ms = 0;
+  for (const part of m[2].matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)/g)) ms += Number(part[1]) * DURATION_UNIT_MS[part[2]];
+  return m[1] === '-' ? -ms : ms;
+}
+
+/** `google.protobuf.Duration` from signed milliseconds (seconds and nanos share the sign, as the type requires). */
+function durationOf(ms: number): Duration {
+  const whole = Math.trunc(ms / 1000);
   return create(DurationSchema, { seconds: BigInt(whole), nanos: Math.round((ms - whole * 1000) * 1e6) });
 }
+
+const DURATION_TYPE = objectType(DurationSchema);
+
+/**
+ * Helper functions the reference registers for CEL (from its gomplate library) that reference manifests use:
+ * - `Duration(string)`: a duration that also takes days and weeks (`sslAge > Duration('7d')`); CEL's own
+ *   `duration()` takes Go units only.
+ * - `Age(string)`: the time since an RFC 3339 timestamp, as a duration (`Age(t) > Duration('3d')`).
+ * Anything else the reference registers is not here, and an expression calling it is a run-time error.
+ */
+const REFERENCE_FUNCS = [
+  celFunc('Duration', [CelScalar.STRING], DURATION_TYPE, (text) => {
+    const ms = parseLongDuration(text);
+    if (ms === null) throw new Error(`Duration: invalid duration "${text}" (expected e.g. 30s, 1h30m, 7d, 2w)`);
+    return durationOf(ms);
+  }),
+  celFunc('Age', [CelScalar.STRING], DURATION_TYPE, (text) => {
+    const t = Date.parse(text);
+    if (Number.isNaN(t)) throw new Error(`Age: invalid timestamp "${text}"`);
+    return durationOf(Date.now() - t);
+  }),
+];
 
 /** Makes check data CEL-safe: drops undefined and functions, keeps JSON-like values and protobuf messages (durations). */
 function bindable(v: unknown): unknown {

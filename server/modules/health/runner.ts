@@ -155,10 +155,14 @@ function redactOutcome(out: Outcome, secrets: string[]): Outcome {
 type CelCheck = { name: string; type: string; labels?: Record<string, string> | null };
 type CelResult = { data: Record<string, unknown>; duration: number };
 
+/** Result data fields in milliseconds that CEL sees as durations and templates print as Go prints one. */
+const DURATION_FIELDS = ['elapsed', 'sslAge'] as const;
+
 export function celVars(check: CelCheck, out: CelResult): Record<string, unknown> {
   const vars = resultVars(check, out);
-  // the reference's `elapsed` is a duration (elapsed.getMilliseconds(), elapsed < duration("1s")); stored as ms
-  if (typeof out.data.elapsed === 'number') vars.elapsed = celDuration(out.data.elapsed);
+  // the reference's `elapsed` and http `sslAge` are durations (elapsed.getMilliseconds(), sslAge > Duration('7d'));
+  // stored as ms
+  for (const k of DURATION_FIELDS) if (typeof out.data[k] === 'number') vars[k] = celDuration(out.data[k] as number);
   return vars;
 }
 
@@ -169,16 +173,18 @@ function resultVars(check: CelCheck, out: CelResult): Record<string, unknown> {
 /** What `{{.field}}` in a display/test template sees: as celVars, with `elapsed` printed as Go prints a duration. */
 function templateVars(check: CelCheck, out: CelResult): Record<string, unknown> {
   const vars = resultVars(check, out);
-  if (typeof out.data.elapsed === 'number') vars.elapsed = goDuration(out.data.elapsed);
+  for (const k of DURATION_FIELDS) if (typeof out.data[k] === 'number') vars[k] = goDuration(out.data[k] as number);
   return vars;
 }
 
-/** Milliseconds as Go's time.Duration String(): 120ms, 1.5s, 2m3.5s. */
-function goDuration(ms: number): string {
+/** Milliseconds as Go's time.Duration String(): 120ms, 1.5s, 2m3.5s, 2160h0m0s, -1h0m0s. */
+export function goDuration(ms: number): string {
+  if (ms < 0) return `-${goDuration(-ms)}`;
   if (ms < 1000) return `${ms}ms`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = `${+((ms - minutes * 60_000) / 1000).toFixed(3)}s`;
-  return minutes ? `${minutes}m${seconds}` : seconds;
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor((ms - hours * 3_600_000) / 60_000);
+  const seconds = `${+((ms - hours * 3_600_000 - minutes * 60_000) / 1000).toFixed(3)}s`;
+  return hours ? `${hours}h${minutes}m${seconds}` : minutes ? `${minutes}m${seconds}` : seconds;
 }
 
 /**

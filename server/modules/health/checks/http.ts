@@ -299,7 +299,9 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   }
   const data = {
     code: f.code, headers: f.headers, content: f.content, json: json ?? null, elapsed: duration,
-    sslAge: f.sslDaysLeft ?? null, url: x.final.toString(),
+    // time left on the certificate, in ms: CEL sees a duration (`sslAge > Duration('7d')`), as the reference's
+    // time.Duration; null over plain http
+    sslAge: f.sslNotAfter ? Date.parse(f.sslNotAfter) - Date.now() : null, url: x.final.toString(),
   };
   const detail = {
     code: f.code, bytes: f.bytes, ...(f.truncated && { truncated: true }),
