@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Role } from '../../server/contracts/rbac.js';
@@ -20,7 +20,10 @@ export interface TestContext {
 }
 
 /** A fresh database cloned from the migrated template, and the app built on it. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestContext> {
   const adminUrl = inject('adminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -30,7 +33,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const config = loadConfig({ DATABASE_URL: url.toString(), DEMO_DATA: 'false', LOG_LEVEL: 'silent', ...env });
-  const app = await buildApp(config, { logger: false });
+  const app = await buildApp(config, { logger: opts.logger ?? false });
   await app.ready();
   const db = new pg.Pool({ connectionString: url.toString(), max: 4 });
   // DROP DATABASE ... WITH (FORCE) in close() may terminate sockets pool.end() has not finished closing (57P01).
