@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { generate } from 'selfsigned';
 import { WebSocket } from 'ws';
 import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOG_REDACT, LOG_SERIALIZERS } from '../../server/app.js';
 import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
 import { insertAccessToken } from '../../server/modules/auth/tokens.js';
 import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
@@ -48,6 +49,8 @@ let adminKubeconfig: string;
 let adminToken: string;
 let viewerKubeconfig: string;
 let adminSession: Record<string, string>;
+/** The console's log lines (JSON), as production writes them: redaction and serializers included. */
+const logLines: string[] = [];
 
 interface Run { code: number; stdout: string; stderr: string }
 
@@ -173,7 +176,15 @@ beforeAll(async () => {
   await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
   publicUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
 
-  t = await createTestApp({ KUBECONFIG: consoleKubeconfig, PUBLIC_URL: publicUrl });
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  t = await createTestApp({ KUBECONFIG: consoleKubeconfig, PUBLIC_URL: publicUrl }, {
+    logger: { level: 'info', stream: logStream, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   consolePort = (t.app.server.address() as AddressInfo).port;
   consoleUrl = `http://127.0.0.1:${consolePort}`;
@@ -439,6 +450,17 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('over plain http\n');
     expect(execCalls().map((c) => [c.user, c.status])).toEqual([['ops-console-writer', 101]]);
+
+    // the tunnel is logged, opened and closed, and the token in the URL never reaches the log
+    const secret = adminToken.split('.').pop()!;
+    expect(secret.length).toBeGreaterThan(10);
+    expect(logLines.some((l) => l.includes(secret))).toBe(false);
+    await until(async () => logLines.some((l) => l.includes('kubeproxy: tunnel closed')), 'the tunnel closed line');
+    const opened = logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'kubeproxy: tunnel opened');
+    expect(opened.at(-1)).toMatchObject({
+      level: 30, path: EXEC_PATH, upgrade: 'websocket', identity: 'ops-console-writer', status: 101, protocol: 'v5.channel.k8s.io',
+    });
+    expect(logLines.some((l) => l.includes('/kubeproxy/t/[redacted]/api/v1/namespaces/default/pods/web/exec'))).toBe(true);
   });
 
   it('forwards a port (kubectl 1.35: SPDY/3.1 tunnelled in a WebSocket) as the writer', async () => {
