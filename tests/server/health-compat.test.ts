@@ -4,6 +4,7 @@ import { generate } from 'selfsigned';
 import { afterAll, describe, expect, it } from 'vitest';
 import { celToText, evalCel } from '../../server/lib/cel.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
+import { validateCanarySpec } from '../../server/modules/health/spec.js';
 
 // Manifests written the way reference (canary-checker) users write them: what the console must accept and run alike.
 
@@ -56,5 +57,44 @@ describe('http sslAge as a duration', () => {
     // a template prints it as Go prints a duration
     const shown = await run('http', { name: 't', url: `https://127.0.0.1:${later}/`, tlsConfig: { insecureSkipVerify: true }, display: { template: 'age={{.sslAge}}' } });
     expect(shown.message).toMatch(/^age=7(19|20)h\d+m[\d.]+s$/);
+  });
+});
+
+describe('checks without a name', () => {
+  it('are named after their description, else their endpoint, as the reference names results', () => {
+    const v = validateCanarySpec({
+      interval: 30,
+      exec: [{ description: 'says hello', script: 'echo hello' }],
+      tcp: [{ endpoint: 'db.internal:5432' }],
+      http: [{ url: 'https://status.example.org/health' }, { name: 'named', description: 'kept as description', url: 'https://a.example.org' }],
+    });
+    expect(v.checks.map((c) => [c.type, c.name, c.description])).toEqual([
+      ['exec', 'says hello', 'says hello'],
+      ['tcp', 'db.internal:5432', null],
+      ['http', 'https://status.example.org/health', null],
+      ['http', 'named', 'kept as description'],
+    ]);
+  });
+
+  it('two nameless checks on one endpoint collide, and the message says which name', () => {
+    expect(() => validateCanarySpec({ http: [{ url: 'https://a.example.org', responseCodes: [401] }, { url: 'https://a.example.org' }] }))
+      .toThrow('spec.http.1.name: duplicate http check name "https://a.example.org"');
+  });
+
+  it('run from their stored spec as written (no name in it)', async () => {
+    const out = await executeCheck({ id: 'c', canaryId: 'k', type: 'exec', name: 'says hello', spec: { description: 'says hello', script: 'printf hello' } });
+    expect(out).toMatchObject({ pass: true, message: 'hello' });
+  });
+});
+
+describe('`results`: a result\'s details, as the reference binds them', () => {
+  it('exec: results.stdout in test, display and templates', async () => {
+    const spec = {
+      name: 'env', script: 'echo -n ${GREETING} ${TARGET}', env: [{ name: 'GREETING', value: 'hello' }, { name: 'TARGET', value: 'world' }],
+      test: { expr: 'results.stdout == "hello world" && results.exitCode == 0' },
+      display: { template: 'said {{.results.stdout}}' },
+    };
+    expect(await run('exec', spec)).toMatchObject({ pass: true, message: 'said hello world' });
+    expect(await run('exec', { ...spec, script: 'echo -n goodbye' })).toMatchObject({ pass: false, invalid: false, error: expect.stringContaining('test failed') });
   });
 });

@@ -73,7 +73,9 @@ describe('canary spec validation', () => {
     expect(problems({ ...ok, schedule: '@every soon' })).toEqual(['spec.schedule: invalid duration "soon" (expected e.g. 30s, 1m30s, 2h)']);
     expect(problems({ ...ok, kubernetes: [{ name: 'k' }] })).toEqual(['spec.kubernetes: check type "kubernetes" is not supported by this console']);
     expect(problems({ ...ok, htp: [] })).toEqual(['spec.htp: unknown field or check type "htp"']);
-    expect(problems({ http: [{ url: 'http://x' }] })[0]).toMatch(/^spec\.http\.0\.name: /);
+    // a nameless check is named after its description or endpoint (as the reference); with neither it is refused
+    expect(problems({ exec: [{ script: 'true' }] })).toEqual(['spec.exec.0.name: name is required (or a description or endpoint to name the check after)']);
+    expect(problems({ http: [{ name: '  ', url: 'http://x' }] })).toEqual(['spec.http.0.name: name must not be empty']);
     expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { expr: 'code ==' } }] })[0])
       .toMatch(/^spec\.http\.0\.test\.expr: invalid CEL: /);
     expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { javascript: 'code == 200' } }] }))

@@ -167,7 +167,12 @@ export function celVars(check: CelCheck, out: CelResult): Record<string, unknown
 }
 
 function resultVars(check: CelCheck, out: CelResult): Record<string, unknown> {
-  return { ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} } };
+  return {
+    // the reference also binds a result's details as `results` (results.stdout, results.rows, results.files); here
+    // the type's data is those details, unless the type has a `results` of its own (prometheus)
+    results: out.data,
+    ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} },
+  };
 }
 
 /** What `{{.field}}` in a display/test template sees: as celVars, with `elapsed` printed as Go prints a duration. */

@@ -76,7 +76,8 @@ export const CheckMetrics = z.array(CheckMetricSpec).max(50).superRefine((list, 
 
 /** Fields every check has, whatever its type (the reference's `Description` + `Templatable`). */
 export const CommonCheck = z.object({
-  name: z.string().trim().min(1, 'name is required').max(255),
+  /** Optional as in the reference: a check without one is named after its description, else its endpoint (checkName). */
+  name: z.string().trim().min(1, 'name must not be empty').max(255).optional(),
   description: z.string().max(4_096).optional(),
   namespace: z.string().max(253).optional(),
   icon: z.string().max(1_024).optional(),
@@ -91,7 +92,21 @@ export const CommonCheck = z.object({
   /** Custom Prometheus metrics evaluated after each run (check-metrics.ts). */
   metrics: CheckMetrics.optional(),
 }).loose();
-export type CommonCheck = z.infer<typeof CommonCheck>;
+export type CommonCheck = z.infer<typeof CommonCheck> & { name: string };
+
+/** Fields that say what a check talks to, in the order a nameless check takes its name from (after description). */
+const ENDPOINT_FIELDS = ['endpoint', 'url', 'addr', 'host', 'path', 'query', 'server'] as const;
+
+/**
+ * A check's name: its own, else its description, else what it targets, as the reference names a result
+ * (CheckResult.GetName: name, description, endpoint). Reference manifests often leave `name` out.
+ */
+function checkName(common: z.infer<typeof CommonCheck>, entry: Record<string, unknown>): string | undefined {
+  if (common.name) return common.name;
+  const fallback = [common.description, ...ENDPOINT_FIELDS.map((k) => entry[k])]
+    .find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return fallback?.trim().slice(0, 255);
+}
 
 export const CanaryFields = z.object({
   schedule: z.string().optional(),
@@ -166,7 +181,9 @@ export function parseCheck(type: string, entry: unknown, where = ''):
   const typed = ct.schema.safeParse(entry);
   if (!typed.success) for (const i of typed.error.issues) problems.push({ path: issuePath(where, i.path), message: i.message });
   if (!common.success || !typed.success) return { ok: false, problems };
-  const c = common.data;
+  const name = checkName(common.data, entry as Record<string, unknown>);
+  if (!name) return { ok: false, problems: [{ path: issuePath(where, ['name']), message: 'name is required (or a description or endpoint to name the check after)' }] };
+  const c: CommonCheck = { ...common.data, name };
   for (const key of ['javascript', 'jsonPath'] as const) {
     if (c.test?.[key] !== undefined) problems.push({ path: issuePath(where, ['test', key]), message: `test.${key} is not supported; use test.expr (CEL)` });
     if (c.display?.[key] !== undefined) problems.push({ path: issuePath(where, ['display', key]), message: `display.${key} is not supported; use display.expr (CEL)` });
