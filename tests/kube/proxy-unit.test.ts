@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isWatch, kubeIdentityFor, upstreamPath } from '../../server/modules/kubernetes/proxy.js';
-import { isUpgrade } from '../../server/modules/kubernetes/tunnel.js';
 import { buildKubeconfig, kubeconfigFileName } from '../../server/modules/kubernetes/kubeconfig.js';
 import { parse } from 'yaml';
 
@@ -19,15 +18,6 @@ describe('kubeproxy helpers', () => {
     expect(isWatch('/api/v1/pods?watch=false')).toBe(false);
     expect(isWatch('/api/v1/namespaces/watch/pods')).toBe(false); // a namespace called "watch"
     expect(isWatch('/apis/canaries.flanksource.com/v1/canaries?labelSelector=watch%3Dtrue')).toBe(false);
-  });
-
-  it('recognises upgrade requests (exec, attach, port-forward: tunnelled, not forwarded)', () => {
-    expect(isUpgrade({ connection: 'Upgrade', upgrade: 'websocket' })).toBe(true);
-    expect(isUpgrade({ connection: 'keep-alive, Upgrade', upgrade: 'SPDY/3.1' })).toBe(true);
-    expect(isUpgrade({ connection: 'upgrade', upgrade: '' })).toBe(false);
-    expect(isUpgrade({ connection: 'keep-alive', upgrade: 'websocket' })).toBe(false); // Upgrade without the token
-    expect(isUpgrade({ connection: 'Upgrade-Insecure-Requests' , upgrade: 'websocket' })).toBe(false);
-    expect(isUpgrade({})).toBe(false);
   });
 
   it('maps console roles to the writer or the reader identity', () => {

@@ -13,7 +13,7 @@ import { loadCluster, type ClusterConnection } from './cluster.js';
 import { stripKubeproxyPathToken } from '../../lib/kubeproxy-path.js';
 import { buildKubeconfig, kubeconfigFileName } from './kubeconfig.js';
 import { KubeProxy, kubeIdentityFor, kubeStatus } from './proxy.js';
-import { KubeTunnels, isUpgrade } from './tunnel.js';
+import { KubeTunnels } from './tunnel.js';
 import { sameOrigin } from '../../plugins/ws.js';
 
 export interface KubernetesProxyOptions {
@@ -112,8 +112,9 @@ export const kubernetesProxyRoutes: FastifyPluginAsync<KubernetesProxyOptions> =
       if (upgradeHeads.has(req.raw)) reply.header('connection', 'close');
     });
     proxyApp.addHook('preHandler', async (req, reply) => {
+      // only what came through the server's 'upgrade' event (Node's parser saw Connection: Upgrade and an Upgrade header)
       const head = upgradeHeads.get(req.raw);
-      if (!head || !isUpgrade(req.raw.headers)) return; // an ordinary request: the handler forwards it
+      if (!head) return; // an ordinary request: the handler forwards it
       // (here, not in the handler: @fastify/websocket's wrapper of the handler would answer an upgrade itself)
       if (!tunnels) throw notConnected();
       // A browser sends the session cookie with a WebSocket to any origin, and the upgrade is a GET the CSRF check

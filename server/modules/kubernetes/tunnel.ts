@@ -1,4 +1,4 @@
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -13,15 +13,6 @@ const UPGRADE_REQUEST_HEADERS = [
   'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol', 'sec-websocket-extensions',
   'x-stream-protocol-version',
 ];
-
-/**
- * True for a request asking to switch protocols (`Connection: Upgrade` with an `Upgrade` header): `kubectl exec`,
- * `attach`, `port-forward` and `cp` (WebSocket first, SPDY/3.1 as the fallback).
- */
-export function isUpgrade(headers: IncomingHttpHeaders): boolean {
-  const connection = String(headers.connection ?? '').toLowerCase();
-  return !!headers.upgrade && connection.split(',').some((t) => t.trim() === 'upgrade');
-}
 
 /** Where a tunnel's lifecycle is reported (a request logger). */
 export interface TunnelLog {
