@@ -1,10 +1,18 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { celToText, evalCel } from '../../server/lib/cel.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
 import { validateCanarySpec } from '../../server/modules/health/spec.js';
+import { stopProcess, waitUntil } from '../fixtures/servers/proc.js';
+import { redisMissing, redisServer } from '../fixtures/servers/redis.js';
+import { closedPort } from '../fixtures/servers/tcp.js';
 
 // Manifests written the way reference (canary-checker) users write them: what the console must accept and run alike.
 
@@ -96,5 +104,180 @@ describe('`results`: a result\'s details, as the reference binds them', () => {
     };
     expect(await run('exec', spec)).toMatchObject({ pass: true, message: 'said hello world' });
     expect(await run('exec', { ...spec, script: 'echo -n goodbye' })).toMatchObject({ pass: false, invalid: false, error: expect.stringContaining('test failed') });
+  });
+});
+
+/** A server certificate for 127.0.0.1 that also signed a client certificate (so it is the CA for both sides). */
+async function mtlsPems() {
+  return generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048, algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', keyCertSign: true, digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+    ],
+    clientCertificate: { cn: 'checker' },
+  } as never);
+}
+
+describe('tlsConfig as the reference writes it (ca, cert, key; EnvVar values)', () => {
+  let port: number;
+  let pems: Awaited<ReturnType<typeof mtlsPems>>;
+  let server: https.Server;
+  const seen: string[] = [];
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  it('http: verifies the server with tlsConfig.ca and presents tlsConfig.cert/key (mTLS)', async () => {
+    pems = await mtlsPems();
+    server = https.createServer({ key: pems.private, cert: pems.cert, ca: pems.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      seen.push(String((req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN ?? ''));
+      res.end('ok');
+    });
+    port = await new Promise((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    const url = `https://127.0.0.1:${port}/`;
+    const ok = await run('http', { name: 'mtls', url, tlsConfig: { ca: { value: pems.cert }, cert: { value: pems.clientcert }, key: pems.clientprivate } });
+    expect(ok).toMatchObject({ pass: true, message: '200' });
+    expect(seen).toEqual(['checker']);
+    // without the client certificate the server refuses the handshake
+    const noCert = await run('http', { name: 'mtls', url, tlsConfig: { ca: pems.cert } });
+    expect(noCert.pass).toBe(false);
+    // without the CA the server's certificate is not trusted
+    const noCa = await run('http', { name: 'mtls', url, tlsConfig: { cert: pems.clientcert, key: pems.clientprivate } });
+    expect(noCa).toMatchObject({ pass: false, error: expect.stringMatching(/self[- ]signed|unable to verify|issuer/i) });
+    // a certificate without its key is a spec error, and the key never shows
+    const half = await run('http', { name: 'mtls', url, tlsConfig: { ca: pems.cert, cert: pems.clientcert } });
+    expect(half).toMatchObject({ pass: false, invalid: true, error: 'tlsConfig.key is required with tlsConfig.cert (a client certificate needs its key)' });
+  });
+
+  it('the spec accepts valueFrom for ca, cert and key (resolved from Secrets before a run)', () => {
+    const ref = (key: string) => ({ valueFrom: { secretKeyRef: { name: 'tls', key } } });
+    expect(() => validateCanarySpec({ http: [{ name: 'x', url: 'https://a.example.org', tlsConfig: { ca: ref('ca.crt'), cert: ref('tls.crt'), key: ref('tls.key') } }] })).not.toThrow();
+  });
+});
+
+describe('older credential spellings', () => {
+  it('http authentication: {username, password} is sent as Basic, as username/password are', async () => {
+    const got: Array<string | undefined> = [];
+    const server = http.createServer((req, res) => {
+      got.push(req.headers.authorization);
+      res.statusCode = req.headers.authorization === `Basic ${Buffer.from('hello:world').toString('base64')}` ? 200 : 401;
+      res.end();
+    });
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    try {
+      const url = `http://127.0.0.1:${port}/basic-auth`;
+      expect(await run('http', { name: 'a', url, responseCodes: [200], authentication: { username: { value: 'hello' }, password: { value: 'world' } } }))
+        .toMatchObject({ pass: true });
+      // the top-level fields win
+      expect(await run('http', { name: 'a', url, responseCodes: [200], username: 'hello', password: 'wrong', authentication: { username: 'hello', password: 'world' } }))
+        .toMatchObject({ pass: false, error: expect.stringContaining('401') });
+      expect(got).toHaveLength(2);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('elasticsearch auth: {username, password} is used for the search', async () => {
+    const server = http.createServer((req, res) => {
+      const ok = req.headers.authorization === `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
+      res.statusCode = ok ? 200 : 401;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(ok ? { took: 1, hits: { total: { value: 1, relation: 'eq' } } } : { error: 'unauthorized' }));
+    });
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    try {
+      const spec = { name: 'es', url: `http://127.0.0.1:${port}`, index: 'logs', results: 1 };
+      expect(await run('elasticsearch', { ...spec, auth: { username: { value: 'admin' }, password: { value: 's3cret' } } })).toMatchObject({ pass: true });
+      const denied = await run('elasticsearch', { ...spec, auth: { username: 'admin', password: 'nope' } });
+      expect(denied.pass).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('reference fields this console does not run are refused by path, not ignored', () => {
+  const refused = (spec: Record<string, unknown>) => {
+    try {
+      validateCanarySpec(spec);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('transform and dependsOn on any check', () => {
+    expect(refused({ folder: [{ name: 'f', path: '/tmp', transform: { expr: '[].toJSON()' } }] }))
+      .toBe('spec.folder.0.transform: transform is not supported: the results it would create or change would be missing');
+    expect(refused({ http: [{ name: 'a', url: 'https://a.example.org' }, { name: 'b', url: 'https://b.example.org', dependsOn: ['a'] }] }))
+      .toBe('spec.http.1.dependsOn: dependsOn is not supported: this check would run and report even when the checks it depends on fail');
+  });
+
+  it('http templateBody with a template in the body, crawl, awsSigV4; templateBody on a plain body is harmless', () => {
+    const http0 = { name: 'a', url: 'https://a.example.org', method: 'POST' };
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{"canary": "{{.canary.name}}"}' }] }))
+      .toBe('spec.http.0.templateBody: templateBody is not supported: the body would be sent with its {{ }} unrendered');
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{"plain": true}' }] })).toBe('accepted');
+    expect(refused({ http: [{ ...http0, templateBody: false, body: '{{ literal }}' }] })).toBe('accepted');
+    expect(refused({ http: [{ ...http0, crawl: { depth: 2 } }] })).toMatch(/^spec\.http\.0\.crawl: crawl is not supported/);
+    expect(refused({ http: [{ ...http0, awsSigV4: { region: 'eu-west-1' } }] })).toMatch(/^spec\.http\.0\.awsSigV4: awsSigV4 is not supported/);
+  });
+
+  it('exec checkout and connections; artifacts are accepted (they add output, not a verdict)', () => {
+    expect(refused({ exec: [{ name: 'e', script: 'cat go.mod', checkout: { url: 'github.com/example/repo' } }] }))
+      .toBe('spec.exec.0.checkout: checkout is not supported: the script would run without the git checkout');
+    expect(refused({ exec: [{ name: 'e', script: 'aws s3 ls', connections: { aws: { region: 'eu-west-1' } } }] }))
+      .toMatch(/^spec\.exec\.0\.connections: connections are not supported/);
+    expect(refused({ exec: [{ name: 'e', script: 'true', artifacts: [{ path: '/tmp/out/*' }] }] })).toBe('accepted');
+  });
+
+  it('a single webhook object (the reference\'s shape) gets a message that says how to write it', () => {
+    expect(refused({ webhook: { name: 'gh', token: 't' } }))
+      .toBe('spec.webhook: expected a list of checks: write the webhook check as a list item (`webhook: [{...}]`)');
+  });
+});
+
+describe.skipIf(redisMissing)(`redis tlsConfig against a real redis-server with TLS${redisMissing ? ` (skipped: ${redisMissing})` : ''}`, () => {
+  let port: number;
+  let pems: Awaited<ReturnType<typeof mtlsPems>>;
+  let stop: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    pems = await mtlsPems();
+    const dir = await mkdtemp(join(tmpdir(), 'compat-redis-tls-'));
+    await Promise.all([writeFile(join(dir, 'server.crt'), pems.cert), writeFile(join(dir, 'server.key'), pems.private)]);
+    port = await closedPort();
+    // TLS only (plain port off), and clients must present a certificate signed by the server's
+    const child = spawn(redisServer!, [
+      '--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
+      '--tls-cert-file', join(dir, 'server.crt'), '--tls-key-file', join(dir, 'server.key'), '--tls-ca-cert-file', join(dir, 'server.crt'),
+      '--tls-auth-clients', 'yes',
+    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output = (output + d).slice(-4000)));
+    child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
+    stop = async () => {
+      await stopProcess(child);
+      await rm(dir, { recursive: true, force: true });
+    };
+    await waitUntil('redis-server (tls)', () => new Promise<boolean>((resolve) => {
+      const s = net.connect({ host: '127.0.0.1', port }, () => { s.destroy(); resolve(true); });
+      s.on('error', () => resolve(false));
+    }), { child, timeoutMs: 30_000, log: () => output });
+  }, 60_000);
+  afterAll(() => stop(), 60_000);
+
+  it('speaks TLS with ca + client cert/key from tlsConfig (values or EnvVars), as the reference\'s redis mTLS manifests', async () => {
+    const url = `127.0.0.1:${port}`;
+    expect(await run('redis', { name: 'mtls', url, tlsConfig: { ca: { value: pems.cert }, cert: { value: pems.clientcert }, key: { value: pems.clientprivate } } }))
+      .toMatchObject({ pass: true, message: 'PONG' });
+    expect(await run('redis', { name: 'insecure', addr: url, tlsConfig: { insecureSkipVerify: true, cert: pems.clientcert, key: pems.clientprivate } }))
+      .toMatchObject({ pass: true });
+    // without tlsConfig the client speaks plain RESP to a TLS port and fails; without a client certificate the server refuses
+    expect((await run('redis', { name: 'plain', url })).pass).toBe(false);
+    expect((await run('redis', { name: 'no-cert', url, tlsConfig: { enable: true, ca: pems.cert } })).pass).toBe(false);
+    // with no CA the self-signed server certificate is refused
+    expect(await run('redis', { name: 'no-ca', url, tlsConfig: { enable: true, cert: pems.clientcert, key: pems.clientprivate } }))
+      .toMatchObject({ pass: false, error: expect.stringMatching(/self[- ]signed|unable to verify|issuer/i) });
   });
 });

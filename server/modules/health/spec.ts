@@ -131,6 +131,43 @@ const REFERENCE_CHECK_KEYS = new Set([
   'webhook', 'cloudwatch', 'awsConfig', 'awsConfigRule', 'databaseBackup', 'dynatrace', 'azureDevops', 'pubsub',
 ]);
 
+/**
+ * Fields of the reference's checks that this console does not implement and whose absence would change a result:
+ * refused at save, by path, rather than silently ignored. `when` limits a refusal to the values that matter.
+ * (Fields that only add output, such as exec `artifacts`, are accepted and ignored; see README.)
+ */
+const UNSUPPORTED_FIELDS: Record<string, Record<string, { message: string; when?: (value: unknown, entry: Record<string, unknown>) => boolean }>> = {
+  '*': {
+    transform: { message: 'transform is not supported: the results it would create or change would be missing' },
+    dependsOn: { message: 'dependsOn is not supported: this check would run and report even when the checks it depends on fail' },
+  },
+  http: {
+    templateBody: {
+      message: 'templateBody is not supported: the body would be sent with its {{ }} unrendered',
+      when: (v, entry) => v === true && typeof entry.body === 'string' && entry.body.includes('{{'),
+    },
+    crawl: { message: 'crawl is not supported: only the url itself would be checked' },
+    awsSigV4: { message: 'awsSigV4 is not supported: the request would be sent unsigned' },
+  },
+  exec: {
+    checkout: { message: 'checkout is not supported: the script would run without the git checkout' },
+    connections: { message: 'connections are not supported: the script would run without those credentials in its environment' },
+  },
+};
+
+function unsupportedFields(type: string, entry: Record<string, unknown>, where: string): Array<{ path: string; message: string }> {
+  const out: Array<{ path: string; message: string }> = [];
+  for (const table of [UNSUPPORTED_FIELDS['*'], UNSUPPORTED_FIELDS[type] ?? {}]) {
+    for (const [field, rule] of Object.entries(table)) {
+      const v = entry[field];
+      if (v === undefined || v === null || v === false) continue;
+      if (rule.when && !rule.when(v, entry)) continue;
+      out.push({ path: issuePath(where, [field]), message: rule.message });
+    }
+  }
+  return out;
+}
+
 /** One check of a canary, ready to be stored as a `checks` row. */
 export interface CheckDef {
   type: string;
@@ -181,6 +218,8 @@ export function parseCheck(type: string, entry: unknown, where = ''):
   const typed = ct.schema.safeParse(entry);
   if (!typed.success) for (const i of typed.error.issues) problems.push({ path: issuePath(where, i.path), message: i.message });
   if (!common.success || !typed.success) return { ok: false, problems };
+  const unsupported = unsupportedFields(type, entry as Record<string, unknown>, where);
+  if (unsupported.length) return { ok: false, problems: unsupported };
   const name = checkName(common.data, entry as Record<string, unknown>);
   if (!name) return { ok: false, problems: [{ path: issuePath(where, ['name']), message: 'name is required (or a description or endpoint to name the check after)' }] };
   const c: CommonCheck = { ...common.data, name };
@@ -248,7 +287,12 @@ export function validateCanarySpec(spec: unknown): ValidCanary {
       continue;
     }
     if (!Array.isArray(value)) {
-      problems.push({ path: `spec.${key}`, message: 'expected a list of checks' });
+      problems.push({
+        path: `spec.${key}`,
+        message: value !== null && typeof value === 'object'
+          ? `expected a list of checks: write the ${key} check as a list item (\`${key}: [{...}]\`)`
+          : 'expected a list of checks',
+      });
       continue;
     }
     value.forEach((entry, i) => {

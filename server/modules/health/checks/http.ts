@@ -9,6 +9,7 @@ import { forgetOAuth2Token, oauth2Authorization, validateOAuth2, type OAuth2Clie
 import { BODY_HEADERS, CREDENTIAL_HEADERS, DEFAULT_MAX_REDIRECTS, mayKeepCredentials, nextHop, type Hop } from './lib/redirect.js';
 import { abortedText, InvalidSpecError } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
+import { TlsConfig, tlsOptions, tlsSecrets } from './lib/tls.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
 import { errorText, jsonPath, NameValue, toHeaderMap } from './util.js';
 
@@ -28,10 +29,13 @@ const HttpSpec = z.object({
   responseJSONContent: z.object({ path: z.string().min(1), value: z.string() }).optional(),
   /** Fail when the certificate expires in fewer days than this. */
   maxSSLExpiry: z.number().int().min(0).optional(),
-  tlsConfig: z.object({ insecureSkipVerify: z.boolean().optional(), ca: z.string().optional() }).optional(),
+  /** Verification, CA and client certificate (mTLS); each PEM may be a Secret (valueFrom). */
+  tlsConfig: TlsConfig.optional(),
   /** HTTP Basic, or the Digest / OAuth2 client credentials (the reference puts the client ID and secret here). */
   username: EnvVar.optional(),
   password: EnvVar.optional(),
+  /** Older manifests' spelling of username/password (`authentication: {username, password}`); the top-level fields win. */
+  authentication: z.object({ username: EnvVar.optional(), password: EnvVar.optional() }).optional(),
   /** `Authorization: Bearer <token>`. */
   bearer: EnvVar.optional(),
   /** Answer a Digest challenge (RFC 7616) with username/password instead of sending Basic. */
@@ -64,7 +68,9 @@ interface Fetched {
   sslNotAfter?: string;
 }
 
-function fetchOnce(hop: Hop, headers: Record<string, string>, spec: HttpSpec, signal: AbortSignal): Promise<Fetched> {
+type Tls = ReturnType<typeof tlsOptions>;
+
+function fetchOnce(hop: Hop, headers: Record<string, string>, tls: Tls, signal: AbortSignal): Promise<Fetched> {
   const { url } = hop;
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -74,8 +80,7 @@ function fetchOnce(hop: Hop, headers: Record<string, string>, spec: HttpSpec, si
       signal,
       agent: false, // a fresh connection each run: honest timings and a certificate to inspect
       ...(url.protocol === 'https:' && {
-        rejectUnauthorized: !spec.tlsConfig?.insecureSkipVerify,
-        ca: spec.tlsConfig?.ca,
+        ...tls,
         // SNI carries names only (RFC 6066)
         servername: isIP(url.hostname.replace(/^\[|\]$/g, '')) ? undefined : url.hostname,
       }),
@@ -160,8 +165,8 @@ function resolveAuth(spec: HttpSpec, url: URL): Auth {
     // real Windows server; a half-right NTLM client would report healthy targets as failing or worse.
     throw new InvalidSpecError('ntlm authentication is not supported');
   }
-  const username = envValue(spec.username, 'username') ?? (url.username ? decodeUserinfo(url.username, 'username') : undefined);
-  const password = envValue(spec.password, 'password') ?? (url.password ? decodeUserinfo(url.password, 'password') : undefined);
+  const username = envValue(spec.username, 'username') ?? envValue(spec.authentication?.username, 'authentication.username') ?? (url.username ? decodeUserinfo(url.username, 'username') : undefined);
+  const password = envValue(spec.password, 'password') ?? envValue(spec.authentication?.password, 'authentication.password') ?? (url.password ? decodeUserinfo(url.password, 'password') : undefined);
   const bearer = envValue(spec.bearer, 'bearer');
   const secrets = [password, bearer].filter((s): s is string => !!s);
   if (spec.oauth2) {
@@ -210,7 +215,7 @@ interface Exchange {
  * Sends the request and follows redirects hop by hop: credentials go to the original host (and its subdomains)
  * only, a Digest challenge is answered on the spot, and the response that ends the chain is returned.
  */
-async function exchange(spec: HttpSpec, url: URL, auth: Auth, signal: AbortSignal): Promise<Exchange> {
+async function exchange(spec: HttpSpec, url: URL, auth: Auth, tls: Tls, signal: AbortSignal): Promise<Exchange> {
   const userHeaders = toHeaderMap(spec.headers);
   const max = spec.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   let authorization = auth.header;
@@ -225,7 +230,7 @@ async function exchange(spec: HttpSpec, url: URL, auth: Auth, signal: AbortSigna
     if (bodyDropped) headers = withoutHeaders(headers, BODY_HEADERS);
     // the check's own credential fields win over an Authorization header written by hand
     if (credentials && authorization) headers = { ...withoutHeaders(headers, ['authorization']), authorization };
-    let f = await fetchOnce(hop, headers, spec, signal);
+    let f = await fetchOnce(hop, headers, tls, signal);
 
     if (f.code === 401 && credentials && auth.digest) {
       // one answer per challenge; a second only when the server says our nonce went stale (RFC 7616 §3.3)
@@ -235,7 +240,7 @@ async function exchange(spec: HttpSpec, url: URL, auth: Auth, signal: AbortSigna
         const answer = digestAuthorization(challenge, {
           method: hop.method, uri: `${hop.url.pathname}${hop.url.search}`, body: hop.body, ...auth.digest,
         });
-        f = await fetchOnce(hop, { ...withoutHeaders(headers, ['authorization']), authorization: answer }, spec, signal);
+        f = await fetchOnce(hop, { ...withoutHeaders(headers, ['authorization']), authorization: answer }, tls, signal);
       }
     }
     // a refused token is not reused: the next run asks the token endpoint again
@@ -269,8 +274,10 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
     return { pass: false, invalid: true, duration: 0, error: `invalid url: ${errorText(err)}`, data: {} };
   }
   let auth: Auth;
+  let tls: Tls;
   try {
     auth = resolveAuth(spec, url);
+    tls = tlsOptions(spec.tlsConfig);
   } catch (err) {
     if (err instanceof InvalidSpecError) return { pass: false, invalid: true, duration: elapsed(), error: err.message, data: {} };
     throw err;
@@ -278,10 +285,10 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   // credentials in the URL became auth above; the URL itself (sent, reported) carries none
   url.username = '';
   url.password = '';
-  const redact = redactor(...auth.secrets);
+  const redact = redactor(...auth.secrets, ...tlsSecrets(spec.tlsConfig));
   let x: Exchange;
   try {
-    x = await exchange(spec, url, auth, ctx.signal);
+    x = await exchange(spec, url, auth, tls, ctx.signal);
   } catch (err) {
     const error = ctx.signal.aborted ? abortedText(ctx) : redact(errorText(err));
     return { pass: false, duration: elapsed(), error, data: { url: url.toString() } };

@@ -1,9 +1,11 @@
+import { isIP } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { abortable } from './lib/abort.js';
 import { ConnectionFields, envValue, interpolateCredentials, targetUrl } from './lib/env-var.js';
 import { InvalidSpecError, failResult, passResult, resultFromError } from './lib/result.js';
 import { maskUrl, redactor } from './lib/secrets.js';
+import { TlsConfig, tlsOptions, tlsSecrets } from './lib/tls.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
 
 export const RedisCheckSpec = z.looseObject({
@@ -11,6 +13,8 @@ export const RedisCheckSpec = z.looseObject({
   /** Deprecated in the reference in favour of url: `host:port`. */
   addr: z.string().optional(),
   db: z.number().int().min(0).optional(),
+  /** TLS as the reference: `enable`, or any of ca / cert+key / insecureSkipVerify, turns it on (as does rediss://). */
+  tlsConfig: TlsConfig.optional(),
 });
 export type RedisCheckSpec = z.infer<typeof RedisCheckSpec>;
 
@@ -48,8 +52,14 @@ async function runRedis(spec: RedisCheckSpec, ctx: CheckContext): Promise<CheckR
       // the ready check sends INFO, which an ACL user may not be allowed to run; PING is what we check
       enableReadyCheck: false,
     };
+    const t = spec.tlsConfig;
+    if (t && (t.enable || t.ca !== undefined || t.cert !== undefined || t.insecureSkipVerify !== undefined)) {
+      const host = options.host ?? '';
+      // SNI carries names only (RFC 6066)
+      options.tls = { ...options.tls, ...tlsOptions(t), ...(isIP(host) ? {} : { servername: host }) };
+    }
     const db = spec.db ?? target.options.db ?? 0;
-    redact = redactor(password, options.password);
+    redact = redactor(password, options.password, ...tlsSecrets(t));
     const c = new Redis(options);
     client = c;
     let lastError: unknown;

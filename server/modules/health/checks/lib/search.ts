@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CheckContext, CheckResult, CheckType } from '../types.js';
-import { ConnectionFields, envValue, targetUrl } from './env-var.js';
+import { ConnectionFields, EnvVar, envValue, targetUrl } from './env-var.js';
 import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './http.js';
 import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './result.js';
 import { redactor } from './secrets.js';
@@ -15,6 +15,8 @@ export const SearchCheckSpec = z.looseObject({
   /** The exact number of hits expected (reference: fails when hits.total != results). */
   results: z.number().int().min(0).optional(),
   markFailOnEmpty: z.boolean().optional(),
+  /** The reference's connection `auth: {username, password}`; the top-level fields win. */
+  auth: z.object({ username: EnvVar.optional(), password: EnvVar.optional() }).optional(),
 });
 export type SearchCheckSpec = z.infer<typeof SearchCheckSpec>;
 
@@ -36,8 +38,8 @@ async function runSearch(spec: SearchCheckSpec, ctx: CheckContext): Promise<Chec
   const start = performance.now();
   let redact = (s: string) => s;
   try {
-    const username = envValue(spec.username, 'username');
-    const password = envValue(spec.password, 'password');
+    const username = envValue(spec.username, 'username') ?? envValue(spec.auth?.username, 'auth.username');
+    const password = envValue(spec.password, 'password') ?? envValue(spec.auth?.password, 'auth.password');
     const target = httpTarget(targetUrl(spec), username, password);
     redact = redactor(password);
     const body = spec.query?.trim() ? spec.query : undefined;
