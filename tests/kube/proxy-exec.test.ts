@@ -55,8 +55,8 @@ const logLines: string[] = [];
 interface Run { code: number; stdout: string; stderr: string }
 
 /** kubectl with its own HOME (discovery cache) and no ambient KUBECONFIG. */
-async function kc(args: string[], kubeconfig: string, input?: string): Promise<Run> {
-  const env = { PATH: process.env.PATH ?? '', HOME: dir };
+async function kc(args: string[], kubeconfig: string, input?: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, ...extraEnv };
   return new Promise((resolve) => {
     const child = execFile(kubectl, ['--kubeconfig', kubeconfig, ...args], { env, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -463,10 +463,31 @@ describe('kubectl exec through /kubeproxy', () => {
     expect(logLines.some((l) => l.includes('/kubeproxy/t/[redacted]/api/v1/namespaces/default/pods/web/exec'))).toBe(true);
   });
 
-  it('forwards a port (kubectl 1.35: SPDY/3.1 tunnelled in a WebSocket) as the writer', async () => {
+  it('runs exec over a plain SPDY/3.1 upgrade too (kubectl with its WebSocket turned off: the fallback path)', async () => {
+    kube.impersonations.length = 0;
+    const spdyOnly = { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' };
+    const r = await kc(['exec', 'web', '-n', 'default', '--', 'sh', '-c', 'echo over spdy; echo e >&2; exit 4'], adminKubeconfig, '', spdyOnly);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('over spdy\n');
+    expect(r.stderr).toMatch(/^e\ncommand terminated with exit code 4/);
+    const input = 'spdy stdin\n'.repeat(500);
+    const cat = await kc(['exec', '-i', 'web', '-n', 'default', '--', 'cat'], adminKubeconfig, input, spdyOnly);
+    expect(cat.code, cat.stderr).toBe(0);
+    expect(cat.stdout).toBe(input);
+    expect(kube.execs.at(-1)).toMatchObject({ protocol: 'v4.channel.k8s.io', user: 'ops-console-writer', exitCode: 0 });
+    // the SPDY upgrade is a POST: it reached the API server as the writer and was switched
+    expect(execCalls().map((c) => [c.method, c.user, c.status])).toEqual([
+      ['POST', 'ops-console-writer', 101], ['POST', 'ops-console-writer', 101],
+    ]);
+  });
+
+  for (const [how, extraEnv] of [
+    ['SPDY/3.1 tunnelled in a WebSocket, kubectl 1.35', {}],
+    ['a plain SPDY/3.1 upgrade, its WebSocket turned off', { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }],
+  ] as const) it(`forwards a port (${how}) as the writer`, async () => {
     kube.impersonations.length = 0;
     const child = spawn(kubectl, ['--kubeconfig', adminKubeconfig, 'port-forward', '-n', 'default', 'pod/web', ':8080'], {
-      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      env: { PATH: process.env.PATH ?? '', HOME: dir, ...extraEnv },
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -490,9 +511,13 @@ describe('kubectl exec through /kubeproxy', () => {
         });
         expect(echoed).toBe(text);
       }
-      expect(kube.execs.at(-1)).toMatchObject({ kind: 'portforward', pod: 'web', protocol: 'SPDY/3.1+portforward.k8s.io', user: 'ops-console-writer', ports: [8080, 8080] });
+      const websocket = !('KUBECTL_PORT_FORWARD_WEBSOCKETS' in extraEnv);
+      expect(kube.execs.at(-1)).toMatchObject({
+        kind: 'portforward', pod: 'web', protocol: websocket ? 'SPDY/3.1+portforward.k8s.io' : 'portforward.k8s.io',
+        user: 'ops-console-writer', ports: [8080, 8080],
+      });
       expect(kube.impersonations.filter((r) => r.path.endsWith('/portforward')).map((r) => [r.method, r.user, r.status]))
-        .toEqual([['GET', 'ops-console-writer', 101]]);
+        .toEqual([[websocket ? 'GET' : 'POST', 'ops-console-writer', 101]]);
     } finally {
       child.kill('SIGTERM');
     }

@@ -71,11 +71,9 @@ export class KubeTunnels {
     const headers = upstreamHeaders(req, opts, identity, [...FORWARDED_REQUEST_HEADERS, ...UPGRADE_REQUEST_HEADERS]);
     headers.connection = 'Upgrade';
     headers.upgrade = req.headers.upgrade;
-    // an upgrade request has no body; a POST (SPDY) says so, or Node would frame an empty chunked body into the tunnel
-    delete headers['transfer-encoding'];
-    delete headers['content-encoding'];
-    if (req.method !== 'GET' && req.method !== 'HEAD') headers['content-length'] = '0';
-    else delete headers['content-length'];
+    // an upgrade request has no body: Node frames the empty one itself (Content-Length: 0 on SPDY's POST), so no
+    // framing header of the caller's can leave bytes between the request and the switched protocol
+    for (const name of ['content-length', 'transfer-encoding', 'content-encoding']) delete headers[name];
 
     const secure = this.base.protocol === 'https:';
     const proxied = !!this.cluster.kc.getCurrentCluster()?.proxyUrl && opts.agent;

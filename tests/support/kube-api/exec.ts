@@ -15,7 +15,10 @@
  *   own exit code; any other Failure is printed as an error) and closes the WebSocket normally (1000): the client
  *   reads each stream until that close, so the close is what ends kubectl.
  */
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
+import type { SpdyStream } from './spdy.js';
+import { SpdyServerSession } from './spdy.js';
 import type { ExecRecord } from './types.js';
 
 export const STDIN = 0;
@@ -136,6 +139,66 @@ function splitWords(s: string): string[] {
   return words;
 }
 
+/**
+ * Stdin as a queue the command pulls from, until EOF. `backpressure` is asked after each chunk: while the client has
+ * unread output it returns a promise (and stops reading the connection), so memory stays bounded.
+ */
+class StdinQueue {
+  private readonly queue: Buffer[] = [];
+  private ended: boolean;
+  private wake?: () => void;
+
+  constructor(enabled: boolean, private readonly backpressure: () => Promise<void> | undefined) {
+    this.ended = !enabled;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.ended) return;
+    if (chunk.length) this.queue.push(chunk);
+    this.notify();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  async *chunks(): AsyncIterable<Buffer> {
+    for (;;) {
+      while (this.queue.length) {
+        yield this.queue.shift()!;
+        const wait = this.backpressure();
+        if (wait) await wait;
+      }
+      if (this.ended) return;
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  }
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = undefined;
+  }
+}
+
+/** The metav1.Status a finished command ends its session with (v4 and later); sets the record's exit code. */
+function statusOf(outcome: Outcome, record: ExecRecord): Record<string, unknown> {
+  if ('fail' in outcome) {
+    record.exitCode = 128;
+    return {
+      metadata: {}, status: 'Failure', reason: 'InternalError', code: 500,
+      message: `Internal error occurred: error executing command in container: OCI runtime exec failed: exec failed: unable to start container process: ${outcome.fail}: unknown`,
+    };
+  }
+  record.exitCode = outcome.code;
+  if (outcome.code === 0) return { metadata: {}, status: 'Success' };
+  return {
+    metadata: {}, status: 'Failure', reason: 'NonZeroExitCode',
+    message: `command terminated with non-zero exit code: error executing command [${record.command.join(' ')}], exit code ${outcome.code}`,
+    details: { causes: [{ reason: 'ExitCode', message: String(outcome.code) }] },
+  };
+}
+
 /** One session on an open WebSocket: channels in, the stand-in command, the status and the close out. */
 export function runSession(ws: WebSocket, opts: SessionOptions): void {
   const { record } = opts;
@@ -150,15 +213,11 @@ export function runSession(ws: WebSocket, opts: SessionOptions): void {
   // a tty merges stderr into stdout (there is no stderr stream then)
   const out = (d: string | Buffer) => opts.stdout && send(STDOUT, d);
   const err = (d: string | Buffer) => (record.tty ? out(d) : opts.stderr && send(STDERR, d));
-
-  // stdin as a queue the command pulls from; pausing the socket while the client has unread output keeps memory bounded
-  const queue: Buffer[] = [];
-  let stdinEnded = !opts.stdin;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
+  const stdin = new StdinQueue(opts.stdin, () => {
+    if (ws.bufferedAmount <= HIGH_WATER) return undefined;
+    ws.pause();
+    return lastSent.then(() => ws.resume());
+  });
   let resolveGone!: () => void;
   const gone = new Promise<void>((r) => (resolveGone = r));
   let finished = false;
@@ -168,69 +227,91 @@ export function runSession(ws: WebSocket, opts: SessionOptions): void {
     if (!msg.length) return;
     const channel = msg[0];
     const body = msg.subarray(1);
-    if (channel === STDIN && opts.stdin && !stdinEnded) {
-      if (body.length) queue.push(body);
-      notify();
-    } else if (channel === CLOSE && v5 && body[0] === STDIN) {
-      stdinEnded = true;
-      notify();
-    } else if (channel === RESIZE && record.tty) {
-      try {
-        record.resizes.push(JSON.parse(body.toString('utf8')));
-      } catch {
-        // a malformed resize is ignored, as the kubelet logs and ignores it
-      }
-    }
+    if (channel === STDIN) stdin.push(body);
+    else if (channel === CLOSE && v5 && body[0] === STDIN) stdin.end();
+    else if (channel === RESIZE && record.tty) recordResize(record, body);
   });
   ws.on('close', () => {
-    stdinEnded = true;
-    notify();
+    stdin.end();
     resolveGone();
     if (!finished) record.exitCode = -1;
   });
   ws.on('error', () => ws.terminate());
 
-  async function* stdin(): AsyncIterable<Buffer> {
-    for (;;) {
-      while (queue.length) {
-        yield queue.shift()!;
-        if (ws.bufferedAmount > HIGH_WATER) {
-          ws.pause();
-          await lastSent;
-          ws.resume();
-        }
-      }
-      if (stdinEnded) return;
-      await new Promise<void>((r) => (wake = r));
-    }
-  }
-
   // the kubelet's "connection is established" message: empty, on the lowest channel the server writes
   send(opts.stdout ? STDOUT : opts.stderr && !record.tty ? STDERR : ERROR, Buffer.alloc(0));
 
-  const proc: Proc = {
-    args: record.command, out, err, stdin, env: opts.env, hostname: record.pod, gone,
-  };
-  run(proc).then((outcome) => {
+  run({ args: record.command, out, err, stdin: () => stdin.chunks(), env: opts.env, hostname: record.pod, gone }).then((outcome) => {
     finished = true;
-    let status: Record<string, unknown>;
-    if ('fail' in outcome) {
-      record.exitCode = 128;
-      status = {
-        metadata: {}, status: 'Failure', reason: 'InternalError', code: 500,
-        message: `Internal error occurred: error executing command in container: OCI runtime exec failed: exec failed: unable to start container process: ${outcome.fail}: unknown`,
-      };
-    } else {
-      record.exitCode = outcome.code;
-      status = outcome.code === 0
-        ? { metadata: {}, status: 'Success' }
-        : {
-          metadata: {}, status: 'Failure', reason: 'NonZeroExitCode',
-          message: `command terminated with non-zero exit code: error executing command [${record.command.join(' ')}], exit code ${outcome.code}`,
-          details: { causes: [{ reason: 'ExitCode', message: String(outcome.code) }] },
-        };
-    }
-    send(ERROR, JSON.stringify(status));
+    send(ERROR, JSON.stringify(statusOf(outcome, record)));
     if (ws.readyState === ws.OPEN) ws.close(1000);
   }, () => ws.terminate());
+}
+
+/**
+ * The same session over a plain SPDY/3.1 connection (kubectl's fallback, `v4.channel.k8s.io`): the client opens one
+ * SPDY stream per channel (header `streamType`: error, then stdin, stdout, stderr as asked, resize with a tty); the
+ * command starts once they are all there; stdin ends with the stdin stream's FIN; at the end the status goes on the
+ * error stream and every stream is finished, after which kubectl closes the connection.
+ */
+export function runSpdySession(socket: Duplex, opts: SessionOptions): void {
+  const { record } = opts;
+  const streams = new Map<string, SpdyStream>();
+  const wanted = ['error', ...(opts.stdin ? ['stdin'] : []), ...(opts.stdout ? ['stdout'] : []), ...(opts.stderr ? ['stderr'] : [])];
+  const stdin = new StdinQueue(opts.stdin, () => {
+    if (!socket.writableNeedDrain) return undefined;
+    socket.pause();
+    return new Promise<void>((r) => socket.once('drain', () => {
+      socket.resume();
+      r();
+    }));
+  });
+  let resolveGone!: () => void;
+  const gone = new Promise<void>((r) => (resolveGone = r));
+  let started = false;
+  let finished = false;
+
+  const start = () => {
+    const out = (d: string | Buffer) => streams.get('stdout')?.write(Buffer.from(d));
+    const err = (d: string | Buffer) => (record.tty ? out(d) : streams.get('stderr')?.write(Buffer.from(d)));
+    run({ args: record.command, out, err, stdin: () => stdin.chunks(), env: opts.env, hostname: record.pod, gone }).then((outcome) => {
+      finished = true;
+      streams.get('error')!.write(Buffer.from(JSON.stringify(statusOf(outcome, record))));
+      for (const s of streams.values()) s.end();
+    }, () => socket.destroy());
+  };
+  const spdy = new SpdyServerSession(
+    (frame) => !socket.destroyed && socket.write(frame),
+    (stream) => {
+      const type = stream.headers.get('streamtype') ?? '';
+      streams.set(type, stream);
+      if (type === 'stdin') {
+        stream.onData((d) => stdin.push(d));
+        stream.onEnd(() => stdin.end());
+      } else if (type === 'resize') {
+        stream.onData((d) => recordResize(record, d));
+      }
+      if (!started && wanted.every((t) => streams.has(t))) {
+        started = true;
+        start();
+      }
+    },
+    () => socket.destroy(),
+  );
+  socket.on('data', (d: Buffer) => spdy.receive(d));
+  socket.on('close', () => {
+    spdy.close();
+    stdin.end();
+    resolveGone();
+    if (!finished) record.exitCode = -1;
+  });
+  socket.on('error', () => socket.destroy());
+}
+
+function recordResize(record: ExecRecord, body: Buffer): void {
+  try {
+    record.resizes.push(JSON.parse(body.toString('utf8')));
+  } catch {
+    // a malformed resize is ignored, as the kubelet logs and ignores it
+  }
 }

@@ -712,7 +712,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     resourceVersion: () => store.resourceVersion,
     openWatches: () => store.watchers.size,
     execs,
-    openExecs: () => execServer.open.size,
+    openExecs: () => execServer.size,
     openWatchKeys: () => [...store.watchers].map((w) => (w.namespace ? `${w.key} in ${w.namespace}` : w.key)),
     dropWatches(o) {
       dropAll(o?.abrupt);

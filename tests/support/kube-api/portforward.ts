@@ -4,15 +4,44 @@
  * stream first, then the data stream, both with headers `streamType`, `port` and `requestID`; it reads the error
  * stream to its end once the data stream is done).
  */
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { SpdyServerSession, type SpdyStream } from './spdy.js';
 import type { ExecRecord } from './types.js';
 
-/** One port-forward WebSocket: SPDY inside it, an error and a data stream per forwarded connection (`requestid`). */
-export function servePortForward(ws: WebSocket, record: ExecRecord, ports: number[]): void {
+/** Where a port-forward's SPDY session runs: inside a WebSocket (kubectl's default), or on the upgraded connection. */
+export interface ByteTransport {
+  send(data: Buffer): void;
+  onData(fn: (data: Buffer) => void): void;
+  onClose(fn: () => void): void;
+  kill(): void;
+}
+
+export function wsTransport(ws: WebSocket): ByteTransport {
+  ws.on('error', () => ws.terminate());
+  return {
+    send: (data) => ws.readyState === ws.OPEN && ws.send(data, { binary: true }),
+    onData: (fn) => ws.on('message', (msg: RawData) => fn(Array.isArray(msg) ? Buffer.concat(msg) : Buffer.from(msg as ArrayBuffer))),
+    onClose: (fn) => ws.on('close', fn),
+    kill: () => ws.terminate(),
+  };
+}
+
+export function socketTransport(socket: Duplex): ByteTransport {
+  socket.on('error', () => socket.destroy());
+  return {
+    send: (data) => !socket.destroyed && socket.write(data),
+    onData: (fn) => socket.on('data', fn),
+    onClose: (fn) => socket.on('close', fn),
+    kill: () => socket.destroy(),
+  };
+}
+
+/** One port-forward session: SPDY, an error and a data stream per forwarded connection (`requestid`). */
+export function servePortForward(transport: ByteTransport, record: ExecRecord, ports: number[]): void {
   const pairs = new Map<string, { error?: SpdyStream; data?: SpdyStream }>();
   const spdy = new SpdyServerSession(
-    (frame) => ws.readyState === ws.OPEN && ws.send(frame, { binary: true }),
+    (frame) => transport.send(frame),
     (stream) => {
       const id = stream.headers.get('requestid') ?? '';
       const pair = pairs.get(id) ?? {};
@@ -37,9 +66,8 @@ export function servePortForward(ws: WebSocket, record: ExecRecord, ports: numbe
       data.onData((chunk) => data.write(chunk));
       data.onEnd(done);
     },
-    () => ws.terminate(),
+    () => transport.kill(),
   );
-  ws.on('message', (msg: RawData) => spdy.receive(Array.isArray(msg) ? Buffer.concat(msg) : Buffer.from(msg as ArrayBuffer)));
-  ws.on('close', () => spdy.close());
-  ws.on('error', () => ws.terminate());
+  transport.onData((d) => spdy.receive(d));
+  transport.onClose(() => spdy.close());
 }
