@@ -2,8 +2,8 @@
  * A Kubernetes API server for tests, faithful enough for the real `kubectl` and `@kubernetes/client-node`:
  * discovery, OpenAPI v2/v3 from the registered CRDs, CRUD with merge/JSON/strategic patches, selectors, watch with
  * resourceVersion, bookmarks and 410 Gone, the status subresource, Tables for kubectl, bearer-token authentication,
- * impersonation with RBAC, `kubectl exec`/`attach` over WebSocket (exec.ts), and faults (dropped watches, expired
- * history, downtime). See README.md in this folder.
+ * impersonation with RBAC, `kubectl exec`/`attach`/`port-forward` over WebSocket and SPDY (connect.ts), and faults
+ * (dropped watches, expired history, downtime). See README.md in this folder.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
