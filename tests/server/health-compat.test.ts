@@ -281,3 +281,47 @@ describe.skipIf(redisMissing)(`redis tlsConfig against a real redis-server with 
       .toMatchObject({ pass: false, error: expect.stringMatching(/self[- ]signed|unable to verify|issuer/i) });
   });
 });
+
+describe('more reference fields, accepted or refused', () => {
+  const refused = (spec: Record<string, unknown>) => {
+    try {
+      validateCanarySpec(spec);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('tls settings on the fetch-based types are refused; an empty or verifying one is harmless', () => {
+    const ca = { valueFrom: { secretKeyRef: { name: 'prom', key: 'ca.crt' } } };
+    expect(refused({ prometheus: [{ name: 'p', url: 'https://prom.example.org', query: 'up', tls: { ca } }] }))
+      .toBe('spec.prometheus.0.tls: tls is not supported for this check type: the server would be verified against the system CAs, with no client certificate');
+    expect(refused({ alertmanager: [{ name: 'a', url: 'https://am.example.org', tlsConfig: { insecureSkipVerify: true } }] }))
+      .toMatch(/^spec\.alertmanager\.0\.tlsConfig: tlsConfig is not supported/);
+    expect(refused({ elasticsearch: [{ name: 'e', url: 'https://es.example.org', tlsConfig: { insecureSkipVerify: false } }] })).toBe('accepted');
+  });
+
+  it('a templated SQL query is refused; a plain one with braces in a string is not', () => {
+    expect(refused({ postgres: [{ name: 'p', url: 'postgres://db/x', query: "select 1 where now() > {{ if last_result.results.rows }}'x'{{ end }}" }] }))
+      .toBe('spec.postgres.0.query: a templated query ({{ }}) is not supported: it would be sent as written');
+    expect(refused({ mysql: [{ name: 'm', url: 'u:p@tcp(db:3306)/x', query: "select '{a}'" }] })).toBe('accepted');
+  });
+
+  it('http: $(.name) in the url is filled from env (and the older envVar), an unknown name makes the check invalid', async () => {
+    const server = http.createServer((req, res) => {
+      res.statusCode = req.headers.authorization === `Basic ${Buffer.from('hello:world').toString('base64')}` && req.url === '/basic-auth/hello' ? 200 : 401;
+      res.end();
+    });
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    try {
+      const url = `http://$(.user):$(.pass)@127.0.0.1:${port}/basic-auth/$(.user)`;
+      expect(await run('http', { name: 'env', url, env: [{ name: 'user', value: 'hello' }, { name: 'pass', value: 'world' }] })).toMatchObject({ pass: true });
+      expect(await run('http', { name: 'env', url: '$(.target)', envVar: [{ name: 'target', value: `http://hello:world@127.0.0.1:${port}/basic-auth/hello` }] }))
+        .toMatchObject({ pass: true });
+      expect(await run('http', { name: 'env', url, env: [{ name: 'user', value: 'hello' }] }))
+        .toMatchObject({ pass: false, invalid: true, error: 'invalid url: $(.pass) has no env entry named pass' });
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -136,7 +136,25 @@ const REFERENCE_CHECK_KEYS = new Set([
  * refused at save, by path, rather than silently ignored. `when` limits a refusal to the values that matter.
  * (Fields that only add output, such as exec `artifacts`, are accepted and ignored; see README.)
  */
-const UNSUPPORTED_FIELDS: Record<string, Record<string, { message: string; when?: (value: unknown, entry: Record<string, unknown>) => boolean }>> = {
+type Unsupported = Record<string, { message: string; when?: (value: unknown, entry: Record<string, unknown>) => boolean }>;
+
+/** A TLS setting that matters: a CA, a client certificate, or verification turned off. */
+function tlsMatters(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const t = v as Record<string, unknown>;
+  return t.ca !== undefined || t.cert !== undefined || t.key !== undefined || t.insecureSkipVerify === true;
+}
+const FETCH_TLS_MESSAGE = 'is not supported for this check type: the server would be verified against the system CAs, with no client certificate';
+const FETCH_TLS: Unsupported = {
+  tls: { message: `tls ${FETCH_TLS_MESSAGE}`, when: tlsMatters },
+  tlsConfig: { message: `tlsConfig ${FETCH_TLS_MESSAGE}`, when: tlsMatters },
+};
+/** The reference renders a query as a Go template (`{{ if last_result... }}`); sent as written it would fail as SQL. */
+const SQL_TEMPLATE: Unsupported = {
+  query: { message: 'a templated query ({{ }}) is not supported: it would be sent as written', when: (v) => typeof v === 'string' && v.includes('{{') },
+};
+
+const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   '*': {
     transform: { message: 'transform is not supported: the results it would create or change would be missing' },
     dependsOn: { message: 'dependsOn is not supported: this check would run and report even when the checks it depends on fail' },
@@ -149,6 +167,12 @@ const UNSUPPORTED_FIELDS: Record<string, Record<string, { message: string; when?
     crawl: { message: 'crawl is not supported: only the url itself would be checked' },
     awsSigV4: { message: 'awsSigV4 is not supported: the request would be sent unsigned' },
   },
+  prometheus: FETCH_TLS,
+  alertmanager: FETCH_TLS,
+  elasticsearch: FETCH_TLS,
+  opensearch: FETCH_TLS,
+  postgres: SQL_TEMPLATE,
+  mysql: SQL_TEMPLATE,
   exec: {
     checkout: { message: 'checkout is not supported: the script would run without the git checkout' },
     connections: { message: 'connections are not supported: the script would run without those credentials in its environment' },

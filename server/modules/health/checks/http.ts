@@ -51,6 +51,12 @@ const HttpSpec = z.object({
     clientID: EnvVar.optional(),
     clientSecret: EnvVar.optional(),
   }).optional(),
+  /**
+   * Values for `$(.name)` in the url, as the reference fills them (`url: https://$(.user):$(.pass)@host/`); each a
+   * value or a valueFrom Secret/ConfigMap key. (`envVar` is an older spelling.)
+   */
+  env: z.array(NameValue).optional(),
+  envVar: z.array(NameValue).optional(),
   /** Redirects followed before giving up (default 10, as Go's client); 0: a 3xx is the response. */
   maxRedirects: z.number().int().min(0).optional(),
 }).refine((s) => s.url || s.endpoint || s.connection, { message: 'url (or endpoint) is required', path: ['url'] });
@@ -263,12 +269,22 @@ async function exchange(spec: HttpSpec, url: URL, auth: Auth, tls: Tls, signal: 
   }
 }
 
+/** Replaces `$(.name)` with the value of env entry `name`; an unknown name is an error (never sent as written). */
+function fillEnv(raw: string, env: Array<{ name: string; value: string }>): string {
+  const values = new Map(env.map((e) => [e.name, e.value]));
+  return raw.replace(/\$\(\.([A-Za-z_][A-Za-z0-9_]*)\)/g, (_m, name: string) => {
+    const v = values.get(name);
+    if (v === undefined) throw new Error(`$(.${name}) has no env entry named ${name}`);
+    return v;
+  });
+}
+
 async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   const start = performance.now();
   const elapsed = () => Math.round(performance.now() - start);
   let url: URL;
   try {
-    url = new URL(targetUrl(spec, spec.endpoint));
+    url = new URL(fillEnv(targetUrl(spec, spec.endpoint), [...(spec.envVar ?? []), ...(spec.env ?? [])]));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
   } catch (err) {
     return { pass: false, invalid: true, duration: 0, error: `invalid url: ${errorText(err)}`, data: {} };
