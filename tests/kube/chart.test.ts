@@ -153,6 +153,13 @@ describe('chart', () => {
     expect(verbs(writer, 'apps', 'deployments')).toEqual(['get', 'list', 'watch']);
     expect(verbs(writer, '', 'secrets')).toEqual([]);
     expect(verbs(reader, '', 'secrets')).toEqual([]);
+    // exec, attach and port-forward only when the operator says so, and only for the writer
+    for (const sub of ['pods/exec', 'pods/attach', 'pods/portforward']) expect(verbs(writer, '', sub), sub).toEqual([]);
+    const exec = await render(['rbac.writerExec=true']);
+    for (const sub of ['pods/exec', 'pods/attach', 'pods/portforward']) {
+      expect(verbs(one(exec, 'ClusterRole', 'ops-ops-console-writer'), '', sub), sub).toEqual(['create']);
+      expect(verbs(one(exec, 'ClusterRole', 'ops-ops-console-reader'), '', sub), sub).toEqual([]);
+    }
     expect(one(docs, 'ClusterRoleBinding', 'ops-ops-console-writer').subjects).toEqual([
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'ops-console-writer' },
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'ops-console:writers' },
