@@ -9,6 +9,7 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { celToText, evalCel } from '../../server/lib/cel.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
+import { nextRun, parseSchedule } from '../../server/modules/health/schedule.js';
 import { validateCanarySpec } from '../../server/modules/health/spec.js';
 import { stopProcess, waitUntil } from '../fixtures/servers/proc.js';
 import { redisMissing, redisServer } from '../fixtures/servers/redis.js';
@@ -323,5 +324,28 @@ describe('more reference fields, accepted or refused', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('schedules with a time zone (CRON_TZ= / TZ=), as the reference\'s cron parser reads them', () => {
+  it('runs a zoned cron at that zone\'s wall-clock time, across a DST change', () => {
+    const s = parseSchedule('CRON_TZ=Europe/London 30 9 * * *');
+    expect(s).toMatchObject({ kind: 'cron', tz: 'Europe/London', expr: '30 9 * * *' });
+    // winter (GMT): 09:30 London is 09:30 UTC; summer (BST): 08:30 UTC. The runs are spread up to 30 s after.
+    const winter = nextRun(s, Date.parse('2026-01-15T00:00:00Z'), 'k')!;
+    const summer = nextRun(s, Date.parse('2026-07-15T00:00:00Z'), 'k')!;
+    expect(winter - Date.parse('2026-01-15T09:30:00Z')).toBeGreaterThanOrEqual(0);
+    expect(winter - Date.parse('2026-01-15T09:30:00Z')).toBeLessThan(30_001);
+    expect(summer - Date.parse('2026-07-15T08:30:00Z')).toBeGreaterThanOrEqual(0);
+    expect(summer - Date.parse('2026-07-15T08:30:00Z')).toBeLessThan(30_001);
+    expect(parseSchedule('TZ=America/New_York @daily')).toMatchObject({ kind: 'cron', tz: 'America/New_York', expr: '0 0 * * *' });
+    // no prefix: UTC, as before
+    expect(parseSchedule('30 9 * * *')).toMatchObject({ tz: 'UTC' });
+  });
+
+  it('refuses an unknown zone, and a zone on @every, with the reason', () => {
+    expect(() => parseSchedule('CRON_TZ=Mars/Olympus 0 * * * *')).toThrow('invalid schedule "CRON_TZ=Mars/Olympus 0 * * * *": unknown time zone "Mars/Olympus"');
+    expect(() => parseSchedule('TZ=UTC @every 5m')).toThrow(/a time zone applies to cron expressions and descriptors only/);
+    expect(() => validateCanarySpec({ schedule: 'CRON_TZ=Nowhere 0 * * * *', tcp: [{ name: 't', endpoint: 'a:1' }] })).toThrow(/^spec\.schedule: invalid schedule/);
   });
 });

@@ -3,11 +3,13 @@ import { CronExpressionParser } from 'cron-parser';
 
 /**
  * A canary's schedule: `@every <Go duration>` (e.g. `@every 1m30s`), a 5-field cron expression (6 with seconds),
- * a descriptor (`@hourly`, `@daily`, ...), or never. Cron is evaluated in UTC.
+ * a descriptor (`@hourly`, `@daily`, ...), or never. Cron is evaluated in UTC, or in the time zone of a
+ * `CRON_TZ=<zone>` / `TZ=<zone>` prefix as the reference's cron parser (robfig/cron) reads it
+ * (`CRON_TZ=Europe/London 30 9 * * MON-FRI`).
  */
 export type Schedule =
   | { kind: 'every'; text: string; everyMs: number }
-  | { kind: 'cron'; text: string; expr: string; periodMs: number }
+  | { kind: 'cron'; text: string; expr: string; periodMs: number; tz: string }
   | { kind: 'never'; text: string };
 
 export class ScheduleError extends Error {}
@@ -48,9 +50,22 @@ export function parseSchedule(schedule: string | undefined | null, interval?: nu
     if (everyMs < MIN_INTERVAL_MS) throw new ScheduleError(`invalid schedule "${text}": the interval must be at least 1s`);
     return { kind: 'every', text, everyMs };
   }
+  let tz = 'UTC';
   let expr = text;
-  if (text.startsWith('@')) {
-    expr = DESCRIPTORS[text.toLowerCase()];
+  const zoned = /^(?:CRON_TZ|TZ)=(\S+)\s+(.*)$/.exec(text);
+  if (zoned) {
+    tz = zoned[1];
+    expr = zoned[2].trim();
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+    } catch {
+      throw new ScheduleError(`invalid schedule "${text}": unknown time zone "${tz}"`);
+    }
+    if (expr.startsWith('@every') || expr === '@never') throw new ScheduleError(`invalid schedule "${text}": a time zone applies to cron expressions and descriptors only`);
+  }
+  if (expr.startsWith('@')) {
+    const descriptor = expr;
+    expr = DESCRIPTORS[descriptor.toLowerCase()];
     if (!expr) throw new ScheduleError(`invalid schedule "${text}": unknown descriptor`);
   }
   const fields = expr.split(/\s+/).length;
@@ -58,10 +73,10 @@ export function parseSchedule(schedule: string | undefined | null, interval?: nu
     throw new ScheduleError(`invalid schedule "${text}": a cron expression has 5 fields (minute hour day month weekday)`);
   }
   try {
-    const it = CronExpressionParser.parse(expr, { tz: 'UTC', currentDate: new Date() });
+    const it = CronExpressionParser.parse(expr, { tz, currentDate: new Date() });
     const a = it.next().getTime();
     const b = it.next().getTime();
-    return { kind: 'cron', text, expr, periodMs: Math.max(MIN_INTERVAL_MS, b - a) };
+    return { kind: 'cron', text, expr, periodMs: Math.max(MIN_INTERVAL_MS, b - a), tz };
   } catch (err) {
     throw new ScheduleError(`invalid schedule "${text}": ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -91,7 +106,7 @@ export function nextRun(s: Schedule, after: number, key: string): number | null 
     return Math.floor((after - phase) / s.everyMs) * s.everyMs + phase + s.everyMs;
   }
   const spread = spreadOffset(key, Math.min(MAX_CRON_SPREAD_MS, s.periodMs / 10));
-  const it = CronExpressionParser.parse(s.expr, { tz: 'UTC', currentDate: new Date(after - spread) });
+  const it = CronExpressionParser.parse(s.expr, { tz: s.tz, currentDate: new Date(after - spread) });
   let t = it.next().getTime() + spread;
   while (t <= after) t = it.next().getTime() + spread;
   return t;
