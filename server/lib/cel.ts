@@ -24,15 +24,39 @@ export function compileCel(expr: string): Program {
   if (hit) return hit;
   if (expr.length > MAX_EXPR_LENGTH) throw new CelExprError(`expression longer than ${MAX_EXPR_LENGTH} characters`);
   let program: Program;
+  let unknown: string[];
   try {
     env ??= celEnv({ funcs: [...strings, ...REFERENCE_FUNCS] });
-    program = plan(env, parse(expr));
+    const parsed = parse(expr);
+    unknown = unknownFunctions(env, parsed.expr);
+    program = plan(env, parsed);
   } catch (err) {
     throw new CelExprError(err instanceof Error ? err.message : String(err));
   }
+  // refused when the expression is compiled (at save), not when it first runs: the reference registers many helper
+  // functions (HumanSize, sprint...) that this console does not have
+  if (unknown.length) throw new CelExprError(`unknown function${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `${f}()`).join(', ')}`);
   if (programs.size >= CACHE_MAX) programs.delete(programs.keys().next().value!);
   programs.set(expr, program);
   return program;
+}
+
+/**
+ * Names of the functions an expression calls that the environment does not have. Operators (`_+_`, `_&&_`, `_[_]`,
+ * `@in`...) are the planner's own and skipped; macros (has, all, exists, map, filter) are expanded by the parser.
+ */
+function unknownFunctions(e: CelEnv, root: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const kind = (node as { exprKind?: { case?: string; value?: { function?: string } } }).exprKind;
+    const name = kind?.case === 'callExpr' ? kind.value?.function : undefined;
+    if (name && !/^[_@]/.test(name) && !e.funcs.find(name)) found.add(name);
+    for (const [k, v] of Object.entries(node)) if (k !== '$typeName') walk(v);
+  };
+  walk(root);
+  return [...found];
 }
 
 /** Null when the expression parses, else the reason. */

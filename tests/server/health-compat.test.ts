@@ -349,3 +349,16 @@ describe('schedules with a time zone (CRON_TZ= / TZ=), as the reference\'s cron 
     expect(() => validateCanarySpec({ schedule: 'CRON_TZ=Nowhere 0 * * * *', tcp: [{ name: 't', endpoint: 'a:1' }] })).toThrow(/^spec\.schedule: invalid schedule/);
   });
 });
+
+describe('CEL functions the console does not have', () => {
+  it('are refused at save by path, naming the function, instead of failing every run', () => {
+    expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { expr: "'size ' + HumanSize(1048576)" } }] }))
+      .toThrow('spec.exec.0.display.expr: invalid CEL: unknown function HumanSize()');
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'sprint(code) == "200" && HumanDuration(1) != ""' } }] }))
+      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions sprint(), HumanDuration()');
+    // operators, macros, standard and strings-extension functions and the reference helpers are all known
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: {
+      expr: "code in [200] && has(json.a) && json.items.all(i, i.ok) && [1].map(x, x + 1).size() == 1 && 'A'.lowerAscii() == 'a' && sslAge > Duration('7d') && !(Age('2020-01-01T00:00:00Z') < duration('1s')) && headers['x'].split(',')[0] != ''",
+    } }] })).not.toThrow();
+  });
+});
