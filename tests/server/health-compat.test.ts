@@ -302,6 +302,14 @@ describe('more reference fields, accepted or refused', () => {
     expect(refused({ elasticsearch: [{ name: 'e', url: 'https://es.example.org', tlsConfig: { insecureSkipVerify: false } }] })).toBe('accepted');
   });
 
+  it('dns srvReply and a templated folder filter.since are refused', () => {
+    expect(refused({ dns: [{ name: 'd', query: '_x._tcp.example.org', querytype: 'SRV', srvReply: { target: 'a', port: 1, priority: 0, weight: 0 } }] }))
+      .toMatch(/^spec\.dns\.0\.srvReply: srvReply is not supported/);
+    expect(refused({ folder: [{ name: 'f', path: '/tmp', filter: { since: '{{ if last_result.results.max }}{{ last_result.results.max }}{{ end }}' } }] }))
+      .toBe('spec.folder.0.filter.since: a templated since ({{ }}) is not supported: it would be read as a time as written');
+    expect(refused({ folder: [{ name: 'f', path: '/tmp', filter: { since: 'now-1h' } }] })).toBe('accepted');
+  });
+
   it('a templated SQL query is refused; a plain one with braces in a string is not', () => {
     expect(refused({ postgres: [{ name: 'p', url: 'postgres://db/x', query: "select 1 where now() > {{ if last_result.results.rows }}'x'{{ end }}" }] }))
       .toBe('spec.postgres.0.query: a templated query ({{ }}) is not supported: it would be sent as written');

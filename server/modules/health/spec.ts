@@ -173,6 +173,15 @@ const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   opensearch: FETCH_TLS,
   postgres: SQL_TEMPLATE,
   mysql: SQL_TEMPLATE,
+  dns: {
+    srvReply: { message: 'srvReply is not supported: the SRV answer would not be compared; use exactreply ("target port priority weight")' },
+  },
+  folder: {
+    'filter.since': {
+      message: 'a templated since ({{ }}) is not supported: it would be read as a time as written',
+      when: (v) => typeof v === 'string' && v.includes('{{'),
+    },
+  },
   exec: {
     checkout: { message: 'checkout is not supported: the script would run without the git checkout' },
     connections: { message: 'connections are not supported: the script would run without those credentials in its environment' },
@@ -183,10 +192,11 @@ function unsupportedFields(type: string, entry: Record<string, unknown>, where: 
   const out: Array<{ path: string; message: string }> = [];
   for (const table of [UNSUPPORTED_FIELDS['*'], UNSUPPORTED_FIELDS[type] ?? {}]) {
     for (const [field, rule] of Object.entries(table)) {
-      const v = entry[field];
+      // a dotted field is a path into nested objects (filter.since)
+      const v = field.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), entry);
       if (v === undefined || v === null || v === false) continue;
       if (rule.when && !rule.when(v, entry)) continue;
-      out.push({ path: issuePath(where, [field]), message: rule.message });
+      out.push({ path: issuePath(where, field.split('.')), message: rule.message });
     }
   }
   return out;
