@@ -370,3 +370,23 @@ describe('CEL functions the console does not have', () => {
     } }] })).not.toThrow();
   });
 });
+
+describe('http headers keyed as Go writes them', () => {
+  it("headers['Location'] and headers['Content-Type'] work, as in the reference's redirect manifests", async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(301, { location: '/get', 'content-type': 'text/plain', 'x-request-id': 'abc' });
+      res.end();
+    });
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    try {
+      const out = await run('http', {
+        name: 'redirect', url: `http://127.0.0.1:${port}/redirect`, maxRedirects: 0, responseCodes: [301],
+        test: { expr: "headers['Location'] == '/get' && headers['Content-Type'] == 'text/plain' && headers['X-Request-Id'] == 'abc'" },
+        display: { expr: "'status=' + string(code) + ', location=' + headers['Location']" },
+      });
+      expect(out).toMatchObject({ pass: true, message: 'status=301, location=/get' });
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -76,6 +76,14 @@ interface Fetched {
 
 type Tls = ReturnType<typeof tlsOptions>;
 
+/**
+ * A header name as Go's http.CanonicalMIMEHeaderKey writes it (`content-type` → `Content-Type`), which is how the
+ * reference's `headers` map is keyed: manifests test `headers['Location']`.
+ */
+export function canonicalHeader(name: string): string {
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
+
 function fetchOnce(hop: Hop, headers: Record<string, string>, tls: Tls, signal: AbortSignal): Promise<Fetched> {
   const { url } = hop;
   const lib = url.protocol === 'https:' ? https : http;
@@ -321,7 +329,8 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
     }
   }
   const data = {
-    code: f.code, headers: f.headers, content: f.content, json: json ?? null, elapsed: duration,
+    code: f.code, headers: Object.fromEntries(Object.entries(f.headers).map(([k, v]) => [canonicalHeader(k), v])),
+    content: f.content, json: json ?? null, elapsed: duration,
     // time left on the certificate, in ms: CEL sees a duration (`sslAge > Duration('7d')`), as the reference's
     // time.Duration; null over plain http
     sslAge: f.sslNotAfter ? Date.parse(f.sslNotAfter) - Date.now() : null, url: x.final.toString(),
