@@ -1,4 +1,4 @@
-import { celEnv, celFunc, CelScalar, isCelError, isCelList, isCelMap, objectType, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
+import { celEnv, celFunc, celMethod, CelScalar, isCelError, isCelList, isCelMap, isCelUint, listType, mapType, objectType, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { create, isMessage } from '@bufbuild/protobuf';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
@@ -108,13 +108,24 @@ const DURATION_TYPE = objectType(DurationSchema);
  * - `Duration(string)`: a duration that also takes days and weeks (`sslAge > Duration('7d')`); CEL's own
  *   `duration()` takes Go units only.
  * - `Age(string)`: the time since an RFC 3339 timestamp, as a duration (`Age(t) > Duration('3d')`).
- * Anything else the reference registers is not here, and an expression calling it is a run-time error.
+ * - `map.keys()`: the keys of a map as a list (`'Authorization' in json.headers.keys()`).
+ * - `sprint(value)`: a scalar as text, as Go's fmt.Sprint prints it (`sprint(code) + " should be 500"`).
+ * Anything else the reference registers is not here, and an expression calling it is refused when compiled.
  */
 const REFERENCE_FUNCS = [
   celFunc('Duration', [CelScalar.STRING], DURATION_TYPE, (text) => {
     const ms = parseLongDuration(text);
     if (ms === null) throw new Error(`Duration: invalid duration "${text}" (expected e.g. 30s, 1h30m, 7d, 2w)`);
     return durationOf(ms);
+  }),
+  celMethod('keys', mapType(CelScalar.DYN, CelScalar.DYN), [], listType(CelScalar.DYN), function () {
+    return [...this.keys()];
+  }),
+  celFunc('sprint', [CelScalar.DYN], CelScalar.STRING, (v) => {
+    if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+    if (typeof v === 'number') return String(v); // as Go's %v: 2 for 2.0, 1.5 for 1.5
+    if (isCelUint(v)) return String(v.value);
+    throw new Error('sprint: only strings, numbers and booleans are supported');
   }),
   celFunc('Age', [CelScalar.STRING], DURATION_TYPE, (text) => {
     const t = Date.parse(text);

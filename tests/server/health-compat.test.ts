@@ -34,6 +34,15 @@ describe('CEL helpers of the reference', () => {
     expect(() => cel("Duration('')")).toThrow(/invalid duration/);
   });
 
+  it('map.keys() and sprint(), as reference manifests use them', () => {
+    const vars = { headers: { Authorization: 'Bearer x', Accept: '*/*' }, code: 500 };
+    expect(celToText(evalCel("! ('Authorization' in headers.keys())", vars))).toBe('false');
+    expect(celToText(evalCel('headers.keys().size()', vars))).toBe('2');
+    expect(celToText(evalCel('sprint(code) + " should be 500"', vars))).toBe('500 should be 500');
+    expect(cel("sprint(2.0) + '|' + sprint(1.5) + '|' + sprint(true) + '|' + sprint('x') + '|' + sprint(3u)")).toBe('2|1.5|true|x|3');
+    expect(() => cel('sprint([1])')).toThrow(/sprint: only strings, numbers and booleans/);
+  });
+
   it('Age() is the time since an RFC 3339 timestamp', () => {
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     expect(cel(`Age('${hourAgo}') > duration('59m') && Age('${hourAgo}') < duration('61m')`)).toBe('true');
@@ -362,8 +371,8 @@ describe('CEL functions the console does not have', () => {
   it('are refused at save by path, naming the function, instead of failing every run', () => {
     expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { expr: "'size ' + HumanSize(1048576)" } }] }))
       .toThrow('spec.exec.0.display.expr: invalid CEL: unknown function HumanSize()');
-    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'sprint(code) == "200" && HumanDuration(1) != ""' } }] }))
-      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions sprint(), HumanDuration()');
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'SemverCompare("1.0", "1.1") && HumanDuration(1) != ""' } }] }))
+      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions SemverCompare(), HumanDuration()');
     // operators, macros, standard and strings-extension functions and the reference helpers are all known
     expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: {
       expr: "code in [200] && has(json.a) && json.items.all(i, i.ok) && [1].map(x, x + 1).size() == 1 && 'A'.lowerAscii() == 'a' && sslAge > Duration('7d') && !(Age('2020-01-01T00:00:00Z') < duration('1s')) && headers['x'].split(',')[0] != ''",
