@@ -42,6 +42,13 @@ describe('postgres check against a real PostgreSQL', () => {
     expect(r).toMatchObject({ pass: true, message: '1 row', data: { count: 1, rows: [{ '?column?': 1 }] } });
   });
 
+  it('markFailOnEmpty fails a query that returns no rows, and only then', async () => {
+    const empty = { url: url(ROLE, PASSWORD), query: 'SELECT 1 AS name LIMIT 0' };
+    expect(await run(empty)).toMatchObject({ pass: true, message: '0 rows' });
+    expect(await run({ ...empty, markFailOnEmpty: true })).toMatchObject({ pass: false, error: 'Query has returned empty value', data: { count: 0 } });
+    expect(await run({ ...empty, query: 'SELECT 1 AS name', markFailOnEmpty: true })).toMatchObject({ pass: true });
+  });
+
   it('fails when fewer rows than `results` come back, with the reference message', async () => {
     const spec = { url: url(ROLE, PASSWORD), query: 'SELECT g AS n FROM generate_series(1, 2) g', results: 3 };
     const r = await run(spec);

@@ -13,6 +13,8 @@ export const SqlCheckSpec = z.looseObject({
   query: z.string().optional(),
   /** Minimum number of rows the query must return (reference: fails when count < results). */
   results: z.number().int().min(0).optional(),
+  /** Fail when the query returns no rows (the reference's `markFailOnEmpty`). */
+  markFailOnEmpty: z.boolean().optional(),
 });
 export type SqlCheckSpec = z.infer<typeof SqlCheckSpec>;
 
@@ -60,8 +62,9 @@ function cut(s: string) {
   return s.length > MAX_VALUE_CHARS ? `${s.slice(0, MAX_VALUE_CHARS)}…` : s;
 }
 
-/** The reference's verdict: fail when fewer rows came back than `results`. */
+/** The reference's verdict: fail on no rows with markFailOnEmpty, and when fewer rows came back than `results`. */
 export function sqlVerdict(spec: SqlCheckSpec, count: number): string | undefined {
+  if (count === 0 && spec.markFailOnEmpty) return 'Query has returned empty value';
   const expected = spec.results ?? 0;
   return count < expected ? `Query returned ${count} rows, expected ${expected}` : undefined;
 }
