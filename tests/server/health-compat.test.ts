@@ -399,3 +399,28 @@ describe('http headers keyed as Go writes them', () => {
     }
   });
 });
+
+describe('field names matched without case, as Go\'s encoding/json does in the reference', () => {
+  it('queryType, minRecords, ExactReply, ResponseCodes, ThresholdMillis are read as the declared fields', async () => {
+    const v = validateCanarySpec({
+      dns: [{ name: 'd', query: 'localhost', queryType: 'aaaa', minRecords: 1, ExactReply: ['::1'] }],
+      http: [{ Name: 'h', URL: 'https://a.example.org', ResponseCodes: [204], ThresholdMillis: 10 }],
+    });
+    expect(v.checks.map((c) => c.name)).toEqual(['d', 'h']);
+    // the renamed fields are the ones that run: a 200 is refused by ResponseCodes [204]
+    const server = http.createServer((_req, res) => res.end('ok'));
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    try {
+      const out = await run('http', { Name: 'h', Url: `http://127.0.0.1:${port}/`, ResponseCodes: [204] });
+      expect(out).toMatchObject({ pass: false, error: 'response code 200 not in [204]' });
+      expect(await run('http', { name: 'h', url: `http://127.0.0.1:${port}/`, responsecodes: [200] })).toMatchObject({ pass: true });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the same field in two casings is refused by path', () => {
+    expect(() => validateCanarySpec({ dns: [{ name: 'd', query: 'localhost', querytype: 'A', queryType: 'AAAA' }] }))
+      .toThrow('spec.dns.0.queryType: queryType is querytype again in another casing (field names are matched without case, as the reference does)');
+  });
+});

@@ -202,6 +202,47 @@ function unsupportedFields(type: string, entry: Record<string, unknown>, where: 
   return out;
 }
 
+/** The field names of a check type's schema (with the common ones), lower-cased to the name as declared. */
+const fieldNames = new WeakMap<object, Map<string, string>>();
+function namesOf(schema: object): Map<string, string> {
+  let names = fieldNames.get(schema);
+  if (!names) {
+    const shape = (schema as { shape?: Record<string, unknown> }).shape ?? {};
+    names = new Map([...Object.keys(CommonCheck.shape), ...Object.keys(shape)].map((k) => [k.toLowerCase(), k]));
+    fieldNames.set(schema, names);
+  }
+  return names;
+}
+
+/**
+ * A check entry with its top-level field names as the schema declares them. The reference decodes a spec with Go's
+ * encoding/json, which matches field names without regard to case, so `queryType`, `minRecords` or `ResponseCodes`
+ * work there; here they are renamed to `querytype`, `minrecords`, `responseCodes`. The same field written twice in
+ * two casings is refused. Unknown fields are left as they are.
+ */
+function fieldsByName(schema: object, entry: unknown, where: string):
+  | { ok: true; entry: unknown }
+  | { ok: false; problems: Array<{ path: string; message: string }> } {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return { ok: true, entry };
+  const names = namesOf(schema);
+  const out: Record<string, unknown> = {};
+  const from = new Map<string, string>();
+  const problems: Array<{ path: string; message: string }> = [];
+  let renamed = false;
+  for (const [key, value] of Object.entries(entry)) {
+    const name = names.get(key.toLowerCase()) ?? key;
+    if (from.has(name)) {
+      problems.push({ path: issuePath(where, [key]), message: `${key} is ${from.get(name)} again in another casing (field names are matched without case, as the reference does)` });
+      continue;
+    }
+    from.set(name, key);
+    if (name !== key) renamed = true;
+    out[name] = value;
+  }
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, entry: renamed ? out : entry };
+}
+
 /** One check of a canary, ready to be stored as a `checks` row. */
 export interface CheckDef {
   type: string;
@@ -241,12 +282,15 @@ const issuePath = (prefix: string, path: PropertyKey[]) => [prefix, ...path.map(
  * Validates one check entry against the common fields and its type's schema. Returns the parsed parts or the
  * problems; used when a canary is saved and again before every run (the spec may predate a type's rules).
  */
-export function parseCheck(type: string, entry: unknown, where = ''):
+export function parseCheck(type: string, written: unknown, where = ''):
   | { ok: true; common: CommonCheck; typed: unknown; timeoutMs?: number }
   | { ok: false; problems: Array<{ path: string; message: string }> } {
   const problems: Array<{ path: string; message: string }> = [];
   const ct = checkTypeOf(type);
   if (!ct) return { ok: false, problems: [{ path: where, message: `unknown check type "${type}"` }] };
+  const cased = fieldsByName(ct.schema, written, where);
+  if (!cased.ok) return { ok: false, problems: cased.problems };
+  const entry = cased.entry;
   const common = CommonCheck.safeParse(entry);
   if (!common.success) for (const i of common.error.issues) problems.push({ path: issuePath(where, i.path), message: i.message });
   const typed = ct.schema.safeParse(entry);
