@@ -11,6 +11,7 @@ import { celToText, evalCel } from '../../server/lib/cel.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
 import { nextRun, parseSchedule } from '../../server/modules/health/schedule.js';
 import { validateCanarySpec } from '../../server/modules/health/spec.js';
+import { CanarySpec } from '../../server/modules/kubernetes/kinds.js';
 import { stopProcess, waitUntil } from '../fixtures/servers/proc.js';
 import { redisMissing, redisServer } from '../fixtures/servers/redis.js';
 import { closedPort } from '../fixtures/servers/tcp.js';
@@ -242,9 +243,20 @@ describe('reference fields this console does not run are refused by path, not ig
     expect(refused({ exec: [{ name: 'e', script: 'true', artifacts: [{ path: '/tmp/out/*' }] }] })).toBe('accepted');
   });
 
-  it('a single webhook object (the reference\'s shape) gets a message that says how to write it', () => {
-    expect(refused({ webhook: { name: 'gh', token: 't' } }))
-      .toBe('spec.webhook: expected a list of checks: write the webhook check as a list item (`webhook: [{...}]`)');
+  it('webhook as one object (the reference\'s shape) or a list; other types must be lists, and the message says so', () => {
+    const v = validateCanarySpec({ webhook: { name: 'gh', token: 't', test: { expr: 'json.ok == true' } } });
+    expect(v.checks).toMatchObject([{ type: 'webhook', name: 'gh', spec: { name: 'gh', token: 't' } }]);
+    expect(validateCanarySpec({ webhook: [{ name: 'a' }, { name: 'b' }] }).checks.map((c) => c.name)).toEqual(['a', 'b']);
+    // problems in the object form carry its path without an index
+    expect(refused({ webhook: { name: 'gh', transform: { expr: '[].toJSON()' } } }))
+      .toBe('spec.webhook.transform: transform is not supported: the results it would create or change would be missing');
+    expect(refused({ http: { name: 'h', url: 'https://a.example.org' } }))
+      .toBe('spec.http: expected a list of checks: write the http check as a list item (`http: [{...}]`)');
+  });
+
+  it('a Canary CR with a webhook object passes the CR schema too', () => {
+    expect(CanarySpec.safeParse({ webhook: { name: 'gh', token: { value: 't' } } }).success).toBe(true);
+    expect(CanarySpec.safeParse({ http: { name: 'h', url: 'https://a.example.org' } }).success).toBe(false);
   });
 });
 

@@ -31,7 +31,8 @@ describe('GET /api/schemas/canary.schema.json', () => {
     expect(schema.type).toBe('object');
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['schedule', 'interval', 'http', 'tcp', 'dns', 'exec']));
-    expect(schema.properties.http.items.required).toContain('name');
+    // name is optional, as in the reference: a nameless check is named after its description or endpoint
+    expect(schema.properties.http.items.required ?? []).not.toContain('name');
     expect(schema.properties.http.items.properties.thresholdMillis.type).toBe('integer');
   });
 
@@ -41,7 +42,11 @@ describe('GET /api/schemas/canary.schema.json', () => {
     expect(validate(good), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...good, http: [{ name: 'home', url: 'x', thresholdMillis: 'slow' }] })).toBe(false);
     expect(validate.errors?.[0]?.instancePath).toBe('/http/0/thresholdMillis');
-    expect(validate({ ...good, http: [{ url: 'http://x' }] })).toBe(false);
+    expect(validate({ ...good, http: [{ url: 'http://x', responseCodes: ['ok'] }] })).toBe(false);
+    // webhook as the reference writes it (one object) and as a list; other types only as lists
+    expect(validate({ webhook: { name: 'gh', token: 't' } }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ webhook: [{ name: 'gh' }] })).toBe(true);
+    expect(validate({ http: { name: 'h', url: 'http://x' } })).toBe(false);
     expect(validate({ ...good, kubernetes: [] })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { CHECK_TYPES } from './checks/index.js';
-import { CanaryFields, CommonCheck } from './spec.js';
+import { acceptsSingleCheck, CanaryFields, CommonCheck } from './spec.js';
 
 /**
  * The Canary spec as a JSON Schema (draft-07, what monaco-yaml reads best), built from the same zod schemas the server validates with, so
@@ -10,10 +10,11 @@ import { CanaryFields, CommonCheck } from './spec.js';
  */
 export function canaryJsonSchema(): Record<string, unknown> {
   const checks = Object.fromEntries(
-    Object.entries(CHECK_TYPES).map(([key, type]) => [
-      key,
-      z.array(z.intersection(CommonCheck, type.schema as z.ZodType)).optional().describe(`${key} checks`),
-    ]),
+    Object.entries(CHECK_TYPES).map(([key, type]) => {
+      const entry = z.intersection(CommonCheck, type.schema as z.ZodType);
+      // webhook: one object as the reference writes it, or a list
+      return [key, (acceptsSingleCheck(key) ? z.union([z.array(entry), entry]) : z.array(entry)).optional().describe(`${key} checks`)];
+    }),
   );
   const Spec = z.object({ ...CanaryFields.shape, ...checks }).strict();
   // input side: the spec as written (severity before lower-casing); refinements and transforms have no JSON form

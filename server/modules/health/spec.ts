@@ -243,6 +243,13 @@ function fieldsByName(schema: object, entry: unknown, where: string):
   return { ok: true, entry: renamed ? out : entry };
 }
 
+/**
+ * Check keys the reference writes as one object, not a list (`webhook: {name, token}`: its CanarySpec has a single
+ * webhook). Both forms are accepted; the object is the canary's one check of that type.
+ */
+const SINGLE_CHECK_KEYS = new Set(['webhook']);
+export const acceptsSingleCheck = (key: string) => SINGLE_CHECK_KEYS.has(key);
+
 /** One check of a canary, ready to be stored as a `checks` row. */
 export interface CheckDef {
   type: string;
@@ -364,7 +371,8 @@ export function validateCanarySpec(spec: unknown): ValidCanary {
       });
       continue;
     }
-    if (!Array.isArray(value)) {
+    const single = acceptsSingleCheck(key) && value !== null && typeof value === 'object' && !Array.isArray(value);
+    if (!Array.isArray(value) && !single) {
       problems.push({
         path: `spec.${key}`,
         message: value !== null && typeof value === 'object'
@@ -373,8 +381,8 @@ export function validateCanarySpec(spec: unknown): ValidCanary {
       });
       continue;
     }
-    value.forEach((entry, i) => {
-      const where = `spec.${key}.${i}`;
+    (single ? [value] : value as unknown[]).forEach((entry, i) => {
+      const where = single ? `spec.${key}` : `spec.${key}.${i}`;
       const parsed = parseCheck(key, entry, where);
       if (!parsed.ok) return problems.push(...parsed.problems);
       const c = parsed.common;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CHECK_TYPES } from '../health/checks/index.js';
-import { CanaryFields, CommonCheck, SpecError, validateCanarySpec } from '../health/spec.js';
+import { acceptsSingleCheck, CanaryFields, CommonCheck, SpecError, validateCanarySpec } from '../health/spec.js';
 
 /**
  * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
@@ -71,7 +71,11 @@ function checkEntry(schema: z.ZodType): z.ZodType {
 
 const canaryShape = {
   ...CanaryFields.shape,
-  ...Object.fromEntries(Object.entries(CHECK_TYPES).map(([key, t]) => [key, z.array(checkEntry(t.schema)).optional()])),
+  // webhook is one object in the reference (a list is accepted too): an untyped node in the CRD
+  ...Object.fromEntries(Object.entries(CHECK_TYPES).map(([key, t]) => {
+    const entry = checkEntry(t.schema);
+    return [key, (acceptsSingleCheck(key) ? z.union([z.array(entry), entry]) : z.array(entry)).optional()];
+  })),
 };
 
 /**
