@@ -9,6 +9,7 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { celToText, evalCel } from '../../server/lib/cel.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
+import { KeyRefReadError, ValueFromResolver } from '../../server/modules/health/value-from.js';
 import { nextRun, parseSchedule } from '../../server/modules/health/schedule.js';
 import { validateCanarySpec } from '../../server/modules/health/spec.js';
 import { CanarySpec } from '../../server/modules/kubernetes/kinds.js';
@@ -434,5 +435,50 @@ describe('field names matched without case, as Go\'s encoding/json does in the r
   it('the same field in two casings is refused by path', () => {
     expect(() => validateCanarySpec({ dns: [{ name: 'd', query: 'localhost', querytype: 'A', queryType: 'AAAA' }] }))
       .toThrow('spec.dns.0.queryType: queryType is querytype again in another casing (field names are matched without case, as the reference does)');
+  });
+});
+
+describe('valueFrom in the reference\'s places (headers, authentication, env, tlsConfig)', () => {
+  it('resolves each from the canary\'s namespace before the run, and the values never show in the result', async () => {
+    const objects: Record<string, Record<string, string>> = {
+      'secret/team-a/api': { token: 'hdr-S3cret', user: 'hello', pass: 'w0rld-S3cret' },
+      'configmap/team-a/routes': { path: 'basic-auth/hello' },
+    };
+    const reads: string[] = [];
+    const valueFrom = new ValueFromResolver({
+      ttlMs: 0,
+      reader: async (kind, ns, name) => {
+        reads.push(`${kind}/${ns}/${name}`);
+        const o = objects[`${kind}/${ns}/${name}`];
+        if (!o) throw new KeyRefReadError(`${kind} ${ns}/${name} not found`, 404);
+        return o;
+      },
+    });
+    const seen: Array<{ url?: string; token?: string; auth?: string }> = [];
+    const server = http.createServer((req, res) => {
+      seen.push({ url: req.url, token: req.headers['x-token'] as string, auth: req.headers.authorization });
+      res.end(`echo ${req.headers['x-token']}`);
+    });
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    const secret = (key: string) => ({ valueFrom: { secretKeyRef: { name: 'api', key } } });
+    try {
+      const out = await executeCheck({
+        id: 'c', canaryId: 'k', type: 'http', name: 'vf', namespace: 'team-a',
+        spec: {
+          name: 'vf', url: `http://127.0.0.1:${port}/$(.path)`,
+          env: [{ name: 'path', valueFrom: { configMapKeyRef: { name: 'routes', key: 'path' } } }],
+          headers: [{ name: 'X-Token', ...secret('token') }],
+          authentication: { username: secret('user'), password: secret('pass') },
+          display: { expr: 'content' },
+        },
+      }, { valueFrom });
+      expect(out).toMatchObject({ pass: true });
+      expect(seen).toEqual([{ url: '/basic-auth/hello', token: 'hdr-S3cret', auth: `Basic ${Buffer.from('hello:w0rld-S3cret').toString('base64')}` }]);
+      // the server echoed the header: masked in what the check reports
+      expect(out.message).toBe('echo ***');
+      expect([...new Set(reads)].sort()).toEqual(['configmap/team-a/routes', 'secret/team-a/api']);
+    } finally {
+      server.close();
+    }
   });
 });
