@@ -229,11 +229,16 @@ describe('reference fields this console does not run are refused by path, not ig
   it('http templateBody with a template in the body, crawl, awsSigV4; templateBody on a plain body is harmless', () => {
     const http0 = { name: 'a', url: 'https://a.example.org', method: 'POST' };
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"canary": "{{.canary.name}}"}' }] }))
-      .toBe('spec.http.0.templateBody: templateBody is not supported: the body would be sent with its {{ }} unrendered');
+      .toBe('spec.http.0.templateBody: templateBody is not supported: the body would be sent with its {{ }} or $( ) unrendered');
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"plain": true}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: false, body: '{{ literal }}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, crawl: { depth: 2 } }] })).toMatch(/^spec\.http\.0\.crawl: crawl is not supported/);
     expect(refused({ http: [{ ...http0, awsSigV4: { region: 'eu-west-1' } }] })).toMatch(/^spec\.http\.0\.awsSigV4: awsSigV4 is not supported/);
+  });
+
+  it('templateBody with a $( ) in the body is refused too', () => {
+    expect(refused({ http: [{ name: 'v', url: 'https://vault.example.org/login', templateBody: true, body: '{"jwt": "$(TOKEN)"}' }] }))
+      .toBe('spec.http.0.templateBody: templateBody is not supported: the body would be sent with its {{ }} or $( ) unrendered');
   });
 
   it('exec checkout and connections; artifacts are accepted (they add output, not a verdict)', () => {
@@ -348,6 +353,9 @@ describe('more reference fields, accepted or refused', () => {
       const url = `http://$(.user):$(.pass)@127.0.0.1:${port}/basic-auth/$(.user)`;
       expect(await run('http', { name: 'env', url, env: [{ name: 'user', value: 'hello' }, { name: 'pass', value: 'world' }] })).toMatchObject({ pass: true });
       expect(await run('http', { name: 'env', url: '$(.target)', envVar: [{ name: 'target', value: `http://hello:world@127.0.0.1:${port}/basic-auth/hello` }] }))
+        .toMatchObject({ pass: true });
+      // $(name) without the dot, as other reference manifests write it, when env has that name
+      expect(await run('http', { name: 'env', url: '$(target)', env: [{ name: 'target', value: `http://hello:world@127.0.0.1:${port}/basic-auth/hello` }] }))
         .toMatchObject({ pass: true });
       expect(await run('http', { name: 'env', url, env: [{ name: 'user', value: 'hello' }] }))
         .toMatchObject({ pass: false, invalid: true, error: 'invalid url: $(.pass) has no env entry named pass' });

@@ -161,8 +161,8 @@ const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   },
   http: {
     templateBody: {
-      message: 'templateBody is not supported: the body would be sent with its {{ }} unrendered',
-      when: (v, entry) => v === true && typeof entry.body === 'string' && entry.body.includes('{{'),
+      message: 'templateBody is not supported: the body would be sent with its {{ }} or $( ) unrendered',
+      when: (v, entry) => v === true && typeof entry.body === 'string' && (entry.body.includes('{{') || entry.body.includes('$(')),
     },
     crawl: { message: 'crawl is not supported: only the url itself would be checked' },
     awsSigV4: { message: 'awsSigV4 is not supported: the request would be sent unsigned' },

@@ -277,13 +277,17 @@ async function exchange(spec: HttpSpec, url: URL, auth: Auth, tls: Tls, signal: 
   }
 }
 
-/** Replaces `$(.name)` with the value of env entry `name`; an unknown name is an error (never sent as written). */
+/**
+ * Replaces `$(.name)` with the value of env entry `name` (an unknown name is an error: never sent as written), and
+ * `$(name)` when there is an env entry of that name (the reference's manifests write both).
+ */
 function fillEnv(raw: string, env: Array<{ name: string; value: string }>): string {
   const values = new Map(env.map((e) => [e.name, e.value]));
-  return raw.replace(/\$\(\.([A-Za-z_][A-Za-z0-9_]*)\)/g, (_m, name: string) => {
+  return raw.replace(/\$\((\.?)([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, dot: string, name: string) => {
     const v = values.get(name);
-    if (v === undefined) throw new Error(`$(.${name}) has no env entry named ${name}`);
-    return v;
+    if (v !== undefined) return v;
+    if (dot) throw new Error(`$(.${name}) has no env entry named ${name}`);
+    return m;
   });
 }
 
