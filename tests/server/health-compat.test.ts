@@ -226,19 +226,18 @@ describe('reference fields this console does not run are refused by path, not ig
       .toBe('spec.http.1.dependsOn: dependsOn is not supported: this check would run and report even when the checks it depends on fail');
   });
 
-  it('http templateBody with a template in the body, crawl, awsSigV4; templateBody on a plain body is harmless', () => {
+  it('http templateBody referring to anything but env entries, crawl, awsSigV4', () => {
     const http0 = { name: 'a', url: 'https://a.example.org', method: 'POST' };
-    expect(refused({ http: [{ ...http0, templateBody: true, body: '{"canary": "{{.canary.name}}"}' }] }))
-      .toBe('spec.http.0.templateBody: templateBody is not supported: the body would be sent with its {{ }} or $( ) unrendered');
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{"canary": "{{.canary.name}}", "db": "{{.db}}"}', envVar: [{ name: 'db', value: 'x' }] }] }))
+      .toBe('spec.http.0.templateBody: templateBody: {{.canary.name}} is not available: a body template can refer to env entries only (db)');
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{"jwt": "$(TOKEN)"}' }] }))
+      .toBe('spec.http.0.templateBody: templateBody: {{.TOKEN}} is not available: a body template can refer to env entries only');
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{{. | toJSONPretty " " }}' }] }))
+      .toMatch(/^spec\.http\.0\.templateBody: templateBody: unsupported template action/);
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"plain": true}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: false, body: '{{ literal }}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, crawl: { depth: 2 } }] })).toMatch(/^spec\.http\.0\.crawl: crawl is not supported/);
     expect(refused({ http: [{ ...http0, awsSigV4: { region: 'eu-west-1' } }] })).toMatch(/^spec\.http\.0\.awsSigV4: awsSigV4 is not supported/);
-  });
-
-  it('templateBody with a $( ) in the body is refused too', () => {
-    expect(refused({ http: [{ name: 'v', url: 'https://vault.example.org/login', templateBody: true, body: '{"jwt": "$(TOKEN)"}' }] }))
-      .toBe('spec.http.0.templateBody: templateBody is not supported: the body would be sent with its {{ }} or $( ) unrendered');
   });
 
   it('exec checkout and connections; artifacts are accepted (they add output, not a verdict)', () => {
@@ -485,6 +484,38 @@ describe('valueFrom in the reference\'s places (headers, authentication, env, tl
       // the server echoed the header: masked in what the check reports
       expect(out.message).toBe('echo ***');
       expect([...new Set(reads)].sort()).toEqual(['configmap/team-a/routes', 'secret/team-a/api']);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('http templateBody over env entries', () => {
+  it('POSTs the body with {{.name}} and $(name) filled from env (values and Secrets), as written otherwise', async () => {
+    const bodies: string[] = [];
+    const server = http.createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        bodies.push(b);
+        res.end('ok');
+      });
+    });
+    const port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port)));
+    const valueFrom = new ValueFromResolver({ reader: async () => ({ username: 'db-User' }) });
+    try {
+      const spec = {
+        name: 'tpl', url: `http://127.0.0.1:${port}/post`, method: 'POST', templateBody: true,
+        body: '{"user": "{{.db}}", "team": "$(team)", "raw": "{literal}"}',
+        envVar: [{ name: 'db', valueFrom: { secretKeyRef: { name: 'db-user-pass', key: 'username' } } }],
+        env: [{ name: 'team', value: 'sre' }],
+      };
+      expect(validateCanarySpec({ http: [spec] }).checks).toHaveLength(1);
+      const out = await executeCheck({ id: 'c', canaryId: 'k', type: 'http', name: 'tpl', namespace: 'ns', spec }, { valueFrom });
+      expect(out).toMatchObject({ pass: true });
+      // without templateBody the same body goes as written
+      await run('http', { ...spec, templateBody: false, envVar: [{ name: 'db', value: 'x' }] });
+      expect(bodies).toEqual(['{"user": "db-User", "team": "sre", "raw": "{literal}"}', spec.body]);
     } finally {
       server.close();
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { celSyntaxError } from '../../lib/cel.js';
-import { goTemplateError } from '../../lib/go-template.js';
+import { goTemplateError, parseGoTemplate } from '../../lib/go-template.js';
 import { checkTypeOf } from './checks/index.js';
 import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
 
@@ -136,7 +136,32 @@ const REFERENCE_CHECK_KEYS = new Set([
  * refused at save, by path, rather than silently ignored. `when` limits a refusal to the values that matter.
  * (Fields that only add output, such as exec `artifacts`, are accepted and ignored; see README.)
  */
-type Unsupported = Record<string, { message: string; when?: (value: unknown, entry: Record<string, unknown>) => boolean }>;
+type Unsupported = Record<string, {
+  message: string;
+  when?: (value: unknown, entry: Record<string, unknown>) => boolean;
+  /** Instead of when/message: the problem with this value, if any. */
+  problem?: (value: unknown, entry: Record<string, unknown>) => string | undefined;
+}>;
+
+/**
+ * http `templateBody: true`: the body is a Go template over the check's `env` (and `envVar`) entries, `{{.name}}`
+ * (and `$(.name)` / `$(name)`, as in the url). The reference's template also sees the canary and its own functions;
+ * a reference to anything but an env entry is refused here rather than rendered as `<no value>`.
+ */
+function bodyTemplateProblem(entry: Record<string, unknown>): string | undefined {
+  if (typeof entry.body !== 'string') return undefined;
+  const names = new Set([entry.env, entry.envVar].flatMap((l) => (Array.isArray(l) ? l : []))
+    .map((e) => (e !== null && typeof e === 'object' ? (e as { name?: unknown }).name : undefined))
+    .filter((n): n is string => typeof n === 'string'));
+  const err = goTemplateError(entry.body);
+  if (err) return `templateBody: ${err}`;
+  const refs = parseGoTemplate(entry.body).flatMap((p) => (typeof p === 'string' ? [] : [p.path]));
+  for (const m of entry.body.matchAll(/\$\(\.?([A-Za-z_][A-Za-z0-9_]*)\)/g)) refs.push([m[1]]);
+  const unknown = refs.filter((path) => path.length === 0 || !names.has(path[0]));
+  if (!unknown.length) return undefined;
+  const shown = unknown.map((path) => `{{.${path.join('.')}}}`).join(', ');
+  return `templateBody: ${shown} ${unknown.length > 1 ? 'are' : 'is'} not available: a body template can refer to env entries only${names.size ? ` (${[...names].join(', ')})` : ''}`;
+}
 
 /** A TLS setting that matters: a CA, a client certificate, or verification turned off. */
 function tlsMatters(v: unknown): boolean {
@@ -161,8 +186,8 @@ const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   },
   http: {
     templateBody: {
-      message: 'templateBody is not supported: the body would be sent with its {{ }} or $( ) unrendered',
-      when: (v, entry) => v === true && typeof entry.body === 'string' && (entry.body.includes('{{') || entry.body.includes('$(')),
+      message: 'templateBody',
+      problem: (v, entry) => (v === true ? bodyTemplateProblem(entry) : undefined),
     },
     crawl: { message: 'crawl is not supported: only the url itself would be checked' },
     awsSigV4: { message: 'awsSigV4 is not supported: the request would be sent unsigned' },
@@ -195,6 +220,11 @@ function unsupportedFields(type: string, entry: Record<string, unknown>, where: 
       // a dotted field is a path into nested objects (filter.since)
       const v = field.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), entry);
       if (v === undefined || v === null || v === false) continue;
+      if (rule.problem) {
+        const problem = rule.problem(v, entry);
+        if (problem) out.push({ path: issuePath(where, field.split('.')), message: problem });
+        continue;
+      }
       if (rule.when && !rule.when(v, entry)) continue;
       out.push({ path: issuePath(where, field.split('.')), message: rule.message });
     }

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
+import { renderGoTemplate } from '../../../lib/go-template.js';
 import { digestAuthorization, parseChallenges, pickDigestChallenge } from './lib/digest.js';
 import { EnvVar, envValue, targetUrl } from './lib/env-var.js';
 import { forgetOAuth2Token, oauth2Authorization, validateOAuth2, type OAuth2Client } from './lib/oauth2.js';
@@ -24,6 +25,8 @@ const HttpSpec = z.object({
   method: z.string().regex(/^[A-Za-z]+$/).default('GET'),
   headers: z.union([z.array(NameValue), z.record(z.string(), z.string())]).optional(),
   body: z.string().optional(),
+  /** Render `body` as a template over the env entries (`{{.name}}`, `$(.name)`); spec.ts refuses other references. */
+  templateBody: z.boolean().optional(),
   responseCodes: z.array(z.number().int().min(100).max(599)).optional(),
   responseContent: z.string().optional(),
   responseJSONContent: z.object({ path: z.string().min(1), value: z.string() }).optional(),
@@ -294,9 +297,18 @@ function fillEnv(raw: string, env: Array<{ name: string; value: string }>): stri
 async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   const start = performance.now();
   const elapsed = () => Math.round(performance.now() - start);
+  const env = [...(spec.envVar ?? []), ...(spec.env ?? [])];
+  let body = spec.body;
+  if (spec.templateBody && body !== undefined) {
+    try {
+      body = fillEnv(renderGoTemplate(body, Object.fromEntries(env.map((e) => [e.name, e.value]))), env);
+    } catch (err) {
+      return { pass: false, invalid: true, duration: 0, error: `templateBody: ${errorText(err)}`, data: {} };
+    }
+  }
   let url: URL;
   try {
-    url = new URL(fillEnv(targetUrl(spec, spec.endpoint), [...(spec.envVar ?? []), ...(spec.env ?? [])]));
+    url = new URL(fillEnv(targetUrl(spec, spec.endpoint), env));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
   } catch (err) {
     return { pass: false, invalid: true, duration: 0, error: `invalid url: ${errorText(err)}`, data: {} };
@@ -316,7 +328,7 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   const redact = redactor(...auth.secrets, ...tlsSecrets(spec.tlsConfig));
   let x: Exchange;
   try {
-    x = await exchange(spec, url, auth, tls, ctx.signal);
+    x = await exchange({ ...spec, body }, url, auth, tls, ctx.signal);
   } catch (err) {
     const error = ctx.signal.aborted ? abortedText(ctx) : redact(errorText(err));
     return { pass: false, duration: elapsed(), error, data: { url: url.toString() } };
