@@ -132,16 +132,13 @@ const REFERENCE_CHECK_KEYS = new Set([
 ]);
 
 /**
- * Fields of the reference's checks that this console does not implement and whose absence would change a result:
- * refused at save, by path, rather than silently ignored. `when` limits a refusal to the values that matter.
- * (Fields that only add output, such as exec `artifacts`, are accepted and ignored; see README.)
+ * A refusal of one field: a fixed `message` (limited by `when` to the values that matter), or a `problem` function
+ * that returns the message for a value, if any.
  */
-type Unsupported = Record<string, {
-  message: string;
-  when?: (value: unknown, entry: Record<string, unknown>) => boolean;
-  /** Instead of when/message: the problem with this value, if any. */
-  problem?: (value: unknown, entry: Record<string, unknown>) => string | undefined;
-}>;
+type Rule =
+  | { message: string; when?: (value: unknown, entry: Record<string, unknown>) => boolean }
+  | { problem: (value: unknown, entry: Record<string, unknown>) => string | undefined };
+type Unsupported = Record<string, Rule>;
 
 /**
  * http `templateBody: true`: the body is a Go template over the check's `env` (and `envVar`) entries, `{{.name}}`
@@ -179,16 +176,18 @@ const SQL_TEMPLATE: Unsupported = {
   query: { message: 'a templated query ({{ }}) is not supported: it would be sent as written', when: (v) => typeof v === 'string' && v.includes('{{') },
 };
 
+/**
+ * Fields of the reference's checks that this console does not implement and whose absence would change a result:
+ * refused at save, by path, rather than silently ignored. (Fields that only add output, such as exec `artifacts`,
+ * are accepted and ignored; see README.) A dotted field is a path into nested objects.
+ */
 const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   '*': {
     transform: { message: 'transform is not supported: the results it would create or change would be missing' },
     dependsOn: { message: 'dependsOn is not supported: this check would run and report even when the checks it depends on fail' },
   },
   http: {
-    templateBody: {
-      message: 'templateBody',
-      problem: (v, entry) => (v === true ? bodyTemplateProblem(entry) : undefined),
-    },
+    templateBody: { problem: (v, entry) => (v === true ? bodyTemplateProblem(entry) : undefined) },
     crawl: { message: 'crawl is not supported: only the url itself would be checked' },
     awsSigV4: { message: 'awsSigV4 is not supported: the request would be sent unsigned' },
   },
@@ -217,16 +216,11 @@ function unsupportedFields(type: string, entry: Record<string, unknown>, where: 
   const out: Array<{ path: string; message: string }> = [];
   for (const table of [UNSUPPORTED_FIELDS['*'], UNSUPPORTED_FIELDS[type] ?? {}]) {
     for (const [field, rule] of Object.entries(table)) {
-      // a dotted field is a path into nested objects (filter.since)
-      const v = field.split('.').reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), entry);
+      const path = field.split('.');
+      const v = path.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), entry);
       if (v === undefined || v === null || v === false) continue;
-      if (rule.problem) {
-        const problem = rule.problem(v, entry);
-        if (problem) out.push({ path: issuePath(where, field.split('.')), message: problem });
-        continue;
-      }
-      if (rule.when && !rule.when(v, entry)) continue;
-      out.push({ path: issuePath(where, field.split('.')), message: rule.message });
+      const message = 'problem' in rule ? rule.problem(v, entry) : !rule.when || rule.when(v, entry) ? rule.message : undefined;
+      if (message) out.push({ path: issuePath(where, path), message });
     }
   }
   return out;
