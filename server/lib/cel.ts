@@ -34,7 +34,7 @@ export function compileCel(expr: string): Program {
     throw new CelExprError(err instanceof Error ? err.message : String(err));
   }
   // refused when the expression is compiled (at save), not when it first runs: the reference registers many helper
-  // functions (HumanSize, sprint...) that this console does not have
+  // functions (HumanSize, HumanDuration, SemverCompare...) that this console does not have
   if (unknown.length) throw new CelExprError(`unknown function${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `${f}()`).join(', ')}`);
   if (programs.size >= CACHE_MAX) programs.delete(programs.keys().next().value!);
   programs.set(expr, program);
