@@ -5,12 +5,10 @@ import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PassThrough, Writable } from 'node:stream';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
-import { generate } from 'selfsigned';
 import { WebSocket } from 'ws';
 import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
 import { insertAccessToken } from '../../server/modules/auth/tokens.js';
 import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
 import { helmPath, kubectlPath } from '../support/kube-tools.js';
+import { startTlsFront, type TlsFront } from '../support/tls-front.js';
 import { until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
@@ -39,8 +38,7 @@ let kube: KubeApi;
 let t: TestContext;
 let kubectl: string;
 let dir: string;
-let front: tls.Server;
-const frontSockets = new Set<net.Socket>();
+let front: TlsFront;
 let publicUrl: string;
 let consoleUrl: string;
 let ca: string;
@@ -153,28 +151,11 @@ beforeAll(async () => {
   });
   const consoleKubeconfig = kube.writeKubeconfig(join(dir, 'console-kubeconfig.yaml'), { token: SA_TOKEN });
 
-  const pems = await generate([{ name: 'commonName', value: 'ops-console exec test ingress' }], {
-    keySize: 2048,
-    notBeforeDate: new Date(Date.now() - 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
-    ],
-  } as never);
-  ca = pems.cert;
-  writeFileSync(join(dir, 'ca.pem'), ca);
   let consolePort = 0;
   // the ingress: TLS terminated, bytes passed on (upgrades included, as nginx does with its upgrade headers)
-  front = tls.createServer({ key: pems.private, cert: pems.cert }, (socket) => {
-    frontSockets.add(socket);
-    socket.on('close', () => frontSockets.delete(socket));
-    const upstream = net.connect(consolePort, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
-  publicUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  front = await startTlsFront(dir, () => consolePort, 'ops-console exec test ingress');
+  ca = front.ca;
+  publicUrl = front.url;
 
   const logStream = new Writable({
     write(chunk, _enc, done) {
@@ -214,8 +195,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  for (const s of frontSockets) s.destroy(); // kept-alive connections of the https client
-  await new Promise((r) => front?.close(r));
+  await front?.close();
   await kube?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -1,20 +1,19 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { generate } from 'selfsigned';
 import { parse, parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
 import { insertAccessToken } from '../../server/modules/auth/tokens.js';
 import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
 import { helmPath, kubectlPath } from '../support/kube-tools.js';
+import { startTlsFront, type TlsFront } from '../support/tls-front.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
 /**
@@ -36,7 +35,7 @@ let kube: KubeApi;
 let t: TestContext;
 let kubectl: string;
 let dir: string;
-let front: tls.Server;
+let front: TlsFront;
 let publicUrl: string;
 let ca: string;
 let saUser: string;
@@ -103,25 +102,10 @@ beforeAll(async () => {
   const consoleKubeconfig = kube.writeKubeconfig(join(dir, 'console-kubeconfig.yaml'), { token: SA_TOKEN });
 
   // the ingress: TLS on a certificate for 127.0.0.1, passing the bytes to the console's HTTP port
-  const pems = await generate([{ name: 'commonName', value: 'ops-console test ingress' }], {
-    keySize: 2048,
-    notBeforeDate: new Date(Date.now() - 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
-    ],
-  } as never);
-  ca = pems.cert;
-  writeFileSync(join(dir, 'ca.pem'), ca);
   let consolePort = 0;
-  front = tls.createServer({ key: pems.private, cert: pems.cert }, (socket) => {
-    const upstream = net.connect(consolePort, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
-  publicUrl = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  front = await startTlsFront(dir, () => consolePort);
+  ca = front.ca;
+  publicUrl = front.url;
 
   t = await createTestApp({ KUBECONFIG: consoleKubeconfig, PUBLIC_URL: publicUrl });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -147,7 +131,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await t?.close();
-  await new Promise((r) => front?.close(r));
+  await front?.close();
   await kube?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
