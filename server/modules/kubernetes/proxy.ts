@@ -98,17 +98,7 @@ export class KubeProxy {
     }
     const headers = upstreamHeaders(req, opts, identity, FORWARDED_REQUEST_HEADERS);
 
-    const secure = this.base.protocol === 'https:';
-    const upstream = (secure ? https : http).request({
-      protocol: this.base.protocol,
-      hostname: this.base.hostname.replace(/^\[|\]$/g, ''),
-      port: this.base.port || (secure ? 443 : 80),
-      method: req.method,
-      path,
-      headers,
-      auth: opts.auth,
-      agent: this.agentFor(opts),
-    });
+    const upstream = requestApiServer(this.base, { method: req.method, path, headers, auth: opts.auth, agent: this.agentFor(opts) });
     const exchange: Exchange = { watch: isWatch(suffix), upstream, res };
     this.open.add(exchange);
     const done = () => this.open.delete(exchange);
@@ -199,6 +189,17 @@ export class KubeProxy {
  * The headers sent to the API server: the console's credentials, the allowed ones of the caller's, and the
  * impersonation of `identity`.
  */
+/** A request to the API server at `base` (http or https, its host and port), with the given method, path and options. */
+export function requestApiServer(base: URL, options: Omit<https.RequestOptions, 'protocol' | 'hostname' | 'port'>): http.ClientRequest {
+  const secure = base.protocol === 'https:';
+  return (secure ? https : http).request({
+    ...options,
+    protocol: base.protocol,
+    hostname: base.hostname.replace(/^\[|\]$/g, ''),
+    port: base.port || (secure ? 443 : 80),
+  });
+}
+
 export function upstreamHeaders(req: IncomingMessage, opts: https.RequestOptions, identity: KubeIdentity, allowed: readonly string[]) {
   const headers: http.OutgoingHttpHeaders = { ...(opts.headers as http.OutgoingHttpHeaders) };
   for (const name of allowed) {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ClusterConnection } from './cluster.js';
 import {
-  FORWARDED_REQUEST_HEADERS, HOP_BY_HOP, connectTimeout, sendStatus, upstreamHeaders, upstreamPath, type KubeIdentity,
+  FORWARDED_REQUEST_HEADERS, HOP_BY_HOP, connectTimeout, requestApiServer, sendStatus, upstreamHeaders, upstreamPath, type KubeIdentity,
 } from './proxy.js';
 
 // The headers of an upgrade that belong to the protocol switched to (WebSocket, SPDY/3.1): the API server and
@@ -75,12 +75,8 @@ export class KubeTunnels {
     // framing header of the caller's can leave bytes between the request and the switched protocol
     for (const name of ['content-length', 'transfer-encoding', 'content-encoding']) delete headers[name];
 
-    const secure = this.base.protocol === 'https:';
     const proxied = !!this.cluster.kc.getCurrentCluster()?.proxyUrl && opts.agent;
-    const upstream = (secure ? https : http).request({
-      protocol: this.base.protocol,
-      hostname: this.base.hostname.replace(/^\[|\]$/g, ''),
-      port: this.base.port || (secure ? 443 : 80),
+    const upstream = requestApiServer(this.base, {
       method: req.method,
       path,
       headers,
