@@ -209,15 +209,17 @@ describe('older credential spellings', () => {
   });
 });
 
+/** The save-time verdict on a spec: 'accepted', or the refusal's message. */
+function refused(spec: Record<string, unknown>): string {
+  try {
+    validateCanarySpec(spec);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'accepted';
+}
+
 describe('reference fields this console does not run are refused by path, not ignored', () => {
-  const refused = (spec: Record<string, unknown>) => {
-    try {
-      validateCanarySpec(spec);
-    } catch (err) {
-      return (err as Error).message;
-    }
-    return 'accepted';
-  };
 
   it('transform and dependsOn on any check', () => {
     expect(refused({ folder: [{ name: 'f', path: '/tmp', transform: { expr: '[].toJSON()' } }] }))
@@ -310,14 +312,6 @@ describe.skipIf(redisMissing)(`redis tlsConfig against a real redis-server with 
 });
 
 describe('more reference fields, accepted or refused', () => {
-  const refused = (spec: Record<string, unknown>) => {
-    try {
-      validateCanarySpec(spec);
-    } catch (err) {
-      return (err as Error).message;
-    }
-    return 'accepted';
-  };
 
   it('tls settings on the fetch-based types are refused; an empty or verifying one is harmless', () => {
     const ca = { valueFrom: { secretKeyRef: { name: 'prom', key: 'ca.crt' } } };
