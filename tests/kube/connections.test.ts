@@ -38,17 +38,7 @@ const secret = (namespace: string, name: string, data: Record<string, string>) =
   apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', stringData: data,
 });
 
-/** The id of a live check of a CR canary, once the CR has reconciled. */
-function checkId(canaryName: string, checkName: string): Promise<string> {
-  return until(async () => {
-    const { rows } = await t.db.query<{ id: string }>(
-      `SELECT ch.id FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
-       WHERE ca.name = $1 AND ca.namespace = $2 AND ch.name = $3 AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL`,
-      [canaryName, NS, checkName],
-    );
-    return rows[0]?.id;
-  }, `check ${canaryName}/${checkName}`);
-}
+const checkId = (canaryName: string, checkName: string) => t.checkId(NS, canaryName, checkName);
 
 beforeAll(async () => {
   // the API being checked: Basic auth, and a body that repeats the password (to show it is masked)

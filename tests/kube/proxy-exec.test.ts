@@ -5,18 +5,17 @@ import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { PassThrough, Writable } from 'node:stream';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { WebSocket } from 'ws';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_REDACT, LOG_SERIALIZERS } from '../../server/app.js';
 import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
 import { insertAccessToken } from '../../server/modules/auth/tokens.js';
-import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
-import { helmPath, kubectlPath } from '../support/kube-tools.js';
+import { type KubeApi } from '../support/kube-api/index.js';
+import { startChartCluster } from '../support/chart-cluster.js';
+import { kubectlPath } from '../support/kube-tools.js';
 import { startTlsFront, type TlsFront } from '../support/tls-front.js';
 import { until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
@@ -28,8 +27,6 @@ import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../
  * front for the console, a kubeconfig downloaded by an admin and one built for a viewer. The chart does not let the
  * writer identity exec (a shell in any pod is a choice for the operator), so this cluster grants it as README says.
  */
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const NS = 'ops';
 const SA_TOKEN = 'console-service-account-token-exec-0123456789';
 const EXEC_PATH = '/api/v1/namespaces/default/pods/web/exec';
@@ -120,17 +117,7 @@ function wsExec(
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kubeproxy-exec-'));
   kubectl = await kubectlPath();
-  const helm = await helmPath();
-
-  const { stdout } = await run(helm, ['template', 'ops', join(root, 'chart'), '--namespace', NS], { maxBuffer: 32 << 20 });
-  const docs = parseAllDocuments(stdout).map((d) => d.toJS() as KubeObject).filter(Boolean);
-  const sa = docs.find((d) => d.kind === 'ServiceAccount')!;
-  saUser = `system:serviceaccount:${NS}:${sa.metadata.name}`;
-  kube = await startKubeApi({
-    crdsDir: join(root, 'crds'),
-    tokens: [{ token: SA_TOKEN, user: saUser, groups: ['system:serviceaccounts', `system:serviceaccounts:${NS}`, 'system:authenticated'] }],
-  });
-  for (const d of docs.filter((x) => x.kind === 'ClusterRole' || x.kind === 'ClusterRoleBinding')) kube.apply(d);
+  ({ kube, saUser } = await startChartCluster(NS, SA_TOKEN));
   // what the README tells an operator to apply so that console admins and editors may exec and attach
   kube.apply({
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-exec' },

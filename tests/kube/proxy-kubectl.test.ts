@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKubeconfig } from '../../server/modules/kubernetes/kubeconfig.js';
 import { insertAccessToken } from '../../server/modules/auth/tokens.js';
-import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
-import { helmPath, kubectlPath } from '../support/kube-tools.js';
+import { type KubeApi, type KubeObject } from '../support/kube-api/index.js';
+import { startChartCluster } from '../support/chart-cluster.js';
+import { kubectlPath } from '../support/kube-tools.js';
 import { startTlsFront, type TlsFront } from '../support/tls-front.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
@@ -26,7 +26,6 @@ import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../
  * chart's ClusterRole (watch the kinds, impersonate the two identities), and the writer/reader ClusterRoles and
  * bindings come from `helm template` of the chart, so the chart's RBAC is what allows or denies kubectl here.
  */
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const NS = 'ops';
 const SA_TOKEN = 'console-service-account-token-0123456789';
@@ -87,18 +86,8 @@ async function trustCa(file: string): Promise<void> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kubeproxy-'));
   [kubectl] = await Promise.all([kubectlPath()]);
-  const helm = await helmPath();
-
   // the chart's RBAC: the console's ClusterRole (bound to its service account) and the writer/reader ClusterRoles
-  const { stdout } = await run(helm, ['template', 'ops', join(root, 'chart'), '--namespace', NS], { maxBuffer: 32 << 20 });
-  const docs = parseAllDocuments(stdout).map((d) => d.toJS() as KubeObject).filter(Boolean);
-  const sa = docs.find((d) => d.kind === 'ServiceAccount')!;
-  saUser = `system:serviceaccount:${NS}:${sa.metadata.name}`;
-  kube = await startKubeApi({
-    crdsDir: join(root, 'crds'),
-    tokens: [{ token: SA_TOKEN, user: saUser, groups: ['system:serviceaccounts', `system:serviceaccounts:${NS}`, 'system:authenticated'] }],
-  });
-  for (const d of docs.filter((x) => x.kind === 'ClusterRole' || x.kind === 'ClusterRoleBinding')) kube.apply(d);
+  ({ kube, saUser } = await startChartCluster(NS, SA_TOKEN));
   const consoleKubeconfig = kube.writeKubeconfig(join(dir, 'console-kubeconfig.yaml'), { token: SA_TOKEN });
 
   // the ingress: TLS on a certificate for 127.0.0.1, passing the bytes to the console's HTTP port

@@ -53,17 +53,7 @@ const canary = (name: string, schedule: string, spec: Record<string, unknown>) =
   apiVersion: `${CANARY.group}/v1`, kind: 'Canary', metadata: { name, namespace: NS }, spec: { schedule, ...spec },
 });
 
-/** The id of a live check of a CR canary, once the CR has reconciled. */
-function checkId(canaryName: string, checkName: string): Promise<string> {
-  return until(async () => {
-    const { rows } = await t.db.query<{ id: string }>(
-      `SELECT ch.id FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
-       WHERE ca.name = $1 AND ca.namespace = $2 AND ch.name = $3 AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL`,
-      [canaryName, NS, checkName],
-    );
-    return rows[0]?.id;
-  }, `check ${canaryName}/${checkName}`);
-}
+const checkId = (canaryName: string, checkName: string) => t.checkId(NS, canaryName, checkName);
 
 async function runNow(c: LoggedConsole, id: string, h = headers) {
   const res = await c.app.inject({ method: 'POST', url: `/api/canary/run/check/${id}`, headers: h });

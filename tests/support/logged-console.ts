@@ -4,6 +4,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, LOG_REDACT, LOG_SERIALIZERS } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { until } from './poll.js';
 
 export interface LoggedConsole {
   app: Awaited<ReturnType<typeof buildApp>>;
@@ -11,6 +12,8 @@ export interface LoggedConsole {
   db: pg.Pool;
   /** Every log line the app wrote (at debug level, with the production redaction and serializers). */
   logs: string[];
+  /** The id of a live check of a canary, once it exists (a CR canary reconciles in its own time). */
+  checkId(namespace: string, canaryName: string, checkName: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,14 @@ export async function startLoggedConsole(env: Record<string, string>): Promise<L
   db.on('error', () => {});
   return {
     app, db, logs,
+    checkId: (namespace, canaryName, checkName) => until(async () => {
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT ch.id FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
+         WHERE ca.name = $1 AND ca.namespace = $2 AND ch.name = $3 AND ch.deleted_at IS NULL AND ca.deleted_at IS NULL`,
+        [canaryName, namespace, checkName],
+      );
+      return rows[0]?.id;
+    }, `check ${namespace}/${canaryName}/${checkName}`),
     async close() {
       await app.close();
       await db.end();
