@@ -114,12 +114,24 @@ describe('http check', () => {
     expect(r.data.json).toEqual({ method: 'POST', body: 'hello', auth: 'Bearer abc' });
   });
 
-  it('fails past thresholdMillis', async () => {
+  it('gives up the request at thresholdMillis, as the reference client Timeout', async () => {
     const r = await executeCheck(makeCheck('http', { url: `http://127.0.0.1:${httpPort}/slow`, thresholdMillis: 100 }));
-    expect(r.pass).toBe(false);
-    expect(r.error).toMatch(/^took \d+ ms, more than thresholdMillis 100$/);
-    expect(r.duration).toBeGreaterThanOrEqual(250);
+    expect(r).toMatchObject({ pass: false, error: 'timed out after 100 ms (thresholdMillis)' });
     expect((await executeCheck(makeCheck('http', { url: `http://127.0.0.1:${httpPort}/slow`, thresholdMillis: 5000 }))).pass).toBe(true);
+    // a server that never answers: thresholdMillis, not the 30 s default timeout, ends the check
+    const hung = await executeCheck(makeCheck('http', { url: `http://127.0.0.1:${hangPort}/`, thresholdMillis: 300 }));
+    expect(hung).toMatchObject({ pass: false, invalid: false, error: 'timed out after 300 ms (thresholdMillis)' });
+    // a shorter check timeout still wins, with its own message
+    const sooner = await executeCheck(makeCheck('http', { url: `http://127.0.0.1:${hangPort}/`, thresholdMillis: 5000, timeout: '200ms' }));
+    expect(sooner).toMatchObject({ pass: false, error: 'timed out after 200 ms' });
+  });
+
+  it('gives the reference result fields their types when the body is not JSON over plain http', async () => {
+    const r = await executeCheck(makeCheck('http', {
+      url: `http://127.0.0.1:${httpPort}/ok`, test: { expr: "size(json) == 0 && sslAge == duration('0s') && code == 200" },
+    }));
+    expect(r.pass, r.error).toBe(true);
+    expect(r.data).toMatchObject({ json: {}, sslAge: 0, content: 'all good here' });
   });
 
   it('reports a refused connection and a hanging server as clear errors', async () => {
@@ -253,7 +265,19 @@ describe('exec check', () => {
 
   it('passes on exit 0 with stdout as the message and for CEL', async () => {
     const r = await executeCheck(makeCheck('exec', { script: 'echo ok; echo warn >&2', test: { expr: "stdout.contains('ok') && exitCode == 0" } }));
-    expect(r).toMatchObject({ pass: true, message: 'ok', data: { stdout: 'ok\n', stderr: 'warn\n', exitCode: 0 } });
+    expect(r).toMatchObject({ pass: true, message: 'ok', data: { stdout: 'ok', stderr: 'warn', exitCode: 0 } });
+  });
+
+  it("trims stdout and stderr as the reference does: fixtures/minimal/exec_pass.yaml passes", async () => {
+    // the fixture's script and test, verbatim
+    const r = await executeCheck(makeCheck('exec', { script: 'echo "hello"\n', test: { expr: 'results.stdout == "hello"' } }));
+    expect(r).toMatchObject({ pass: true, data: { stdout: 'hello', stderr: '', exitCode: 0 } });
+    expect(r.data.path).toMatch(/\/bash$/);
+    expect(r.data.args).toEqual([r.data.path, '-c', 'echo "hello"\n']);
+    const both = await executeCheck(makeCheck('exec', {
+      script: 'printf "  out\\n\\n"; printf "\\terr \\n" >&2', test: { expr: 'stdout == "out" && results.stderr == "err"' },
+    }));
+    expect(both.pass, both.error).toBe(true);
   });
 
   it('fails with the exit code and stderr', async () => {

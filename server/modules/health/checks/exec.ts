@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { z } from 'zod';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
 import { clip, errorText, NameValue } from './util.js';
@@ -16,6 +18,33 @@ type ExecSpec = z.infer<typeof ExecSpec>;
 function baseEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
   return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+}
+
+const resolved = new Map<string, string>();
+
+/** Where `bash` resolves on a PATH, as Go's exec.LookPath would (the reference reports it as `path`). */
+function lookPath(name: string, path: string | undefined): string {
+  const key = `${name}\0${path ?? ''}`;
+  let found = resolved.get(key);
+  if (found === undefined) {
+    if (resolved.size >= 64) resolved.clear(); // a PATH set per check: keep the cache small
+    resolved.set(key, (found = searchPath(name, path)));
+  }
+  return found;
+}
+
+function searchPath(name: string, path: string | undefined): string {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here: next PATH entry
+    }
+  }
+  return name;
 }
 
 function collector() {
@@ -37,9 +66,11 @@ async function run(spec: ExecSpec, ctx: CheckContext): Promise<CheckResult> {
   const env = { ...baseEnv(), ...Object.fromEntries((spec.env ?? []).map((e) => [e.name, e.value])) };
   const stdout = collector();
   const stderr = collector();
+  const path = lookPath('bash', env.PATH);
+  const args = [path, '-c', spec.script];
   const outcome = await new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolve) => {
     // its own process group, so a timeout kills whatever the script started too
-    const child = spawn('bash', ['-c', spec.script], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path, args.slice(1), { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const kill = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -60,17 +91,22 @@ async function run(spec: ExecSpec, ctx: CheckContext): Promise<CheckResult> {
     });
   });
   const duration = Math.round(performance.now() - start);
-  const data = { stdout: stdout.value, stderr: stderr.value, exitCode: outcome.code ?? -1 };
+  // as the reference's ExecDetails: both streams trimmed (`echo hello` gives "hello", so `results.stdout == "hello"`),
+  // the interpreter's path and the arguments it was given
+  const data = { stdout: stdout.value.trim(), stderr: stderr.value.trim(), exitCode: outcome.code ?? -1, path, args };
   if (outcome.error) return { pass: false, duration, error: `could not run bash: ${errorText(outcome.error)}`, data };
   if (ctx.signal.aborted) return { pass: false, duration, error: `timed out after ${ctx.timeoutMs} ms`, data };
-  const message = clip(data.stdout.trim(), 4_000);
+  const message = clip(data.stdout, 4_000);
   if (outcome.code !== 0) {
-    const why = data.stderr.trim() || data.stdout.trim();
+    const why = data.stderr || data.stdout;
     const code = outcome.code === null ? `killed by ${outcome.signal}` : `exit code ${outcome.code}`;
     return { pass: false, duration, message, error: why ? `${code}: ${clip(why, 2_000)}` : code, data };
   }
   return { pass: true, duration, message, data };
 }
 
-/** A bash script; passes on exit code 0. stdout, stderr and exitCode are visible to test and display. */
+/**
+ * A bash script; passes on exit code 0. `stdout`, `stderr` (both trimmed), `exitCode`, `path` and `args` are visible
+ * to test and display, also as `results.*`.
+ */
 export const execCheck: CheckType<ExecSpec> = { type: 'exec', schema: ExecSpec, run };

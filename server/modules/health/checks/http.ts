@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
 import { renderGoTemplate } from '../../../lib/go-template.js';
+import { thresholdSignal } from './lib/abort.js';
 import { digestAuthorization, parseChallenges, pickDigestChallenge } from './lib/digest.js';
 import { EnvVar, envValue, targetUrl } from './lib/env-var.js';
 import { forgetOAuth2Token, oauth2Authorization, validateOAuth2, type OAuth2Client } from './lib/oauth2.js';
@@ -62,6 +63,11 @@ const HttpSpec = z.object({
   envVar: z.array(NameValue).optional(),
   /** Redirects followed before giving up (default 10, as Go's client); 0: a 3xx is the response. */
   maxRedirects: z.number().int().min(0).optional(),
+  /**
+   * The request's own timeout, as the reference's client Timeout: the whole exchange (redirects, body) is given up
+   * after it. 0 or absent: only the check's `timeout` bounds it. (Also a common field: a slower result fails.)
+   */
+  thresholdMillis: z.number().int().min(0).optional(),
 }).refine((s) => s.url || s.endpoint || s.connection, { message: 'url (or endpoint) is required', path: ['url'] });
 type HttpSpec = z.infer<typeof HttpSpec>;
 
@@ -326,11 +332,14 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   url.username = '';
   url.password = '';
   const redact = redactor(...auth.secrets, ...tlsSecrets(spec.tlsConfig));
+  // thresholdMillis shorter than the check's timeout ends the request itself: a hanging target fails after it
+  // instead of holding its canary until the timeout
+  const limit = thresholdSignal(ctx, spec.thresholdMillis);
   let x: Exchange;
   try {
-    x = await exchange({ ...spec, body }, url, auth, tls, ctx.signal);
+    x = await exchange({ ...spec, body }, url, auth, tls, limit.signal);
   } catch (err) {
-    const error = ctx.signal.aborted ? abortedText(ctx) : redact(errorText(err));
+    const error = ctx.signal.aborted ? abortedText(ctx) : limit.expired() ? limit.error : redact(errorText(err));
     return { pass: false, duration: elapsed(), error, data: { url: url.toString() } };
   }
   const { f } = x;
@@ -346,10 +355,11 @@ async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
   }
   const data = {
     code: f.code, headers: Object.fromEntries(Object.entries(f.headers).map(([k, v]) => [canonicalHeader(k), v])),
-    content: f.content, json: json ?? null, elapsed: duration,
+    // an empty map when the body is not JSON, as the reference (`json.field` is then absent, not an error on null)
+    content: f.content, json: json ?? {}, elapsed: duration,
     // time left on the certificate, in ms: CEL sees a duration (`sslAge > Duration('7d')`), as the reference's
-    // time.Duration; null over plain http
-    sslAge: f.sslNotAfter ? Date.parse(f.sslNotAfter) - Date.now() : null, url: x.final.toString(),
+    // time.Duration; 0 over plain http, as the reference's zero duration
+    sslAge: f.sslNotAfter ? Date.parse(f.sslNotAfter) - Date.now() : 0, url: x.final.toString(),
   };
   const detail = {
     code: f.code, bytes: f.bytes, ...(f.truncated && { truncated: true }),

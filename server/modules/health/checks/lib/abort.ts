@@ -39,3 +39,17 @@ function safe(fn: () => void) {
     // cleanup of a connection that is already gone
   }
 }
+
+/**
+ * A check's signal, also ended after `thresholdMillis` when that is shorter than the check's timeout: the reference
+ * gives the http client and the tcp dialer thresholdMillis as their timeout. `expired()` tells that it, not the
+ * check's timeout or a shutdown, ended the work; `error` is what the result then says.
+ */
+export function thresholdSignal(ctx: { signal: AbortSignal; timeoutMs: number }, thresholdMillis: number | undefined) {
+  const limit = thresholdMillis && thresholdMillis < ctx.timeoutMs ? AbortSignal.timeout(thresholdMillis) : null;
+  return {
+    signal: limit ? AbortSignal.any([ctx.signal, limit]) : ctx.signal,
+    expired: () => !!limit?.aborted && !ctx.signal.aborted,
+    error: `timed out after ${thresholdMillis} ms (thresholdMillis)`,
+  };
+}
