@@ -3,11 +3,13 @@ import { ApiError } from '../../lib/errors.js';
 import { unknownRelation } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
 import type { NodeModifiers } from './parse/ast.js';
-import { parsePrefer, parseRange, wantsSingular } from './parse/headers.js';
+import { negotiate, parsePrefer, parseRange } from './parse/headers.js';
 import { parseQuery } from './parse/query.js';
 import type { SchemaCache } from './schema-cache.js';
 import { BuildContext, plan, requireRead, type PlanNode } from './sql/plan.js';
 import { readSql } from './sql/read.js';
+
+const CSV_TYPE = 'text/csv; charset=utf-8';
 
 /** db-max-rows: no response carries more rows than this, whatever limit or Range asks for. */
 export const MAX_ROWS = 2000;
@@ -39,14 +41,16 @@ export function pageResponse(req: DbRequest, row: ReadRow, offset: number, withT
     throw new ApiError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`);
   }
   const range = `${n ? `${offset}-${offset + n - 1}` : '*'}/${total ?? '*'}`;
-  if (wantsSingular(req.accept)) {
+  const media = negotiate(req.accept);
+  if (media.singular) {
     if (n !== 1) {
       throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
     }
     return { status: 200, headers: { 'content-type': OBJECT_TYPE, 'content-range': range }, body: row.body?.slice(1, -1) ?? null };
   }
   const status = total !== null && n < total ? 206 : 200;
-  return { status, headers: { 'content-type': JSON_TYPE, 'content-range': range }, body: row.body };
+  const type = media.format === 'csv' ? CSV_TYPE : JSON_TYPE;
+  return { status, headers: { 'content-type': type, 'content-range': range }, body: row.body };
 }
 
 /** The one statement a GET/HEAD on a relation runs, with its parameters and the window it returns. */
@@ -59,7 +63,8 @@ export function buildReadStatement(cache: SchemaCache, req: DbRequest) {
   const prefer = parsePrefer(req.prefer);
   const node: PlanNode = plan(ctx, rel, query);
   const page = pageOf(query.nodes.get(''), req.range);
-  const sql = readSql(ctx, node, { ...page, count: prefer.count, bodyless: req.method === 'HEAD' });
+  const { format, stripNulls } = negotiate(req.accept);
+  const sql = readSql(ctx, node, { ...page, count: prefer.count, bodyless: req.method === 'HEAD', format, stripNulls });
   return { sql, params: ctx.params.values as unknown[], page, prefer };
 }
 

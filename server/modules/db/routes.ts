@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import type { DbRequest, DbResponse } from './http.js';
+import { checkProfile } from './parse/headers.js';
 import type { RegistryFilter } from './schema-cache.js';
 import { createDbService } from './service.js';
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
 
 function toDbRequest(req: FastifyRequest, target: string): DbRequest {
+  // The schema is negotiated per request (Accept-Profile for reads, Content-Profile for the rest); only public exists.
+  const read = req.method === 'GET' || req.method === 'HEAD';
+  checkProfile(header(read ? req.headers['accept-profile'] : req.headers['content-profile']));
   const q = req.url.indexOf('?');
   return {
     method: req.method,

@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/errors.js';
 import { setActor } from './actor.js';
 import { badBody, forbidden } from './errors.js';
 import { JSON_TYPE, type DbRequest, type DbResponse } from './http.js';
-import { parsePrefer } from './parse/headers.js';
+import { negotiate, parsePrefer } from './parse/headers.js';
 import { parseQuery } from './parse/query.js';
 import { pageOf, pageResponse } from './read-service.js';
 import type { FunctionInfo, SchemaCache } from './schema-cache.js';
@@ -71,7 +71,8 @@ export async function callFunction(db: pg.Pool, cache: SchemaCache, req: DbReque
   const node = plan(ctx, fn.rows, query);
   const from = rowsFromSql(ctx, fn, args, values, node.alias);
   const page = pageOf(query.nodes.get(''), req.range);
-  const sql = readSql(ctx, node, { ...page, from, count: prefer.count, bodyless: req.method === 'HEAD' });
+  const { format, stripNulls } = negotiate(req.accept);
+  const sql = readSql(ctx, node, { ...page, from, count: prefer.count, bodyless: req.method === 'HEAD', format, stripNulls });
   const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, sql, ctx.params.values);
   if (fn.returnsSet) return pageResponse(req, rows[0], page.offset, prefer.count);
   // A function returning one row answers with that object (or null), as PostgREST does.

@@ -65,3 +65,42 @@ export function parseRange(header: string | undefined): { offset: number; limit:
 export function wantsSingular(accept: string | undefined): boolean {
   return !!accept && accept.includes('application/vnd.pgrst.object+json');
 }
+
+/** The response shape an `Accept` header asks for. */
+export interface MediaType {
+  format: 'json' | 'csv';
+  /** `application/vnd.pgrst.object+json`: one object instead of an array (406 unless exactly one row). */
+  singular: boolean;
+  /** `;nulls=stripped` (postgrest-js `stripNulls()`): keys whose value is null are left out. */
+  stripNulls: boolean;
+}
+
+const MEDIA: Record<string, Omit<MediaType, 'stripNulls'>> = {
+  'application/json': { format: 'json', singular: false },
+  'application/vnd.pgrst.array+json': { format: 'json', singular: false },
+  'application/vnd.pgrst.object+json': { format: 'json', singular: true },
+  'text/csv': { format: 'csv', singular: false },
+};
+
+/**
+ * The first media type of `Accept` we can produce, in the client's order (q-values are not weighed; no client of
+ * this API sends competing ones). Anything else, `*\/*` included, is JSON: unlike PostgREST we never answer 406
+ * here, because browsers and axios send lists that mention types we cannot produce.
+ */
+export function negotiate(accept: string | undefined): MediaType {
+  for (const part of (accept ?? '').split(',').slice(0, 20)) {
+    const [type, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const known = MEDIA[type];
+    if (known) return { ...known, stripNulls: params.includes('nulls=stripped') && known.format === 'json' };
+  }
+  return { format: 'json', singular: false, stripNulls: false };
+}
+
+/**
+ * `Accept-Profile` (reads) / `Content-Profile` (writes, RPC POST): only `public` is exposed, as PostgREST with
+ * `db-schemas=public` answers; any other schema is a 406 PGRST106 before anything runs.
+ */
+export function checkProfile(profile: string | undefined): void {
+  if (profile === undefined || profile.trim() === '' || profile.trim() === 'public') return;
+  throw new ApiError(406, 'PGRST106', `Invalid schema: ${profile.slice(0, 63)}`, null, 'Only the following schemas are exposed: public');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrefer, parseRange } from './headers.js';
+import { checkProfile, negotiate, parsePrefer, parseRange } from './headers.js';
 import { parseCount, parseOrder } from './order.js';
 import { parseQuery } from './query.js';
 import { dateMath, searchFilter } from './search-filter.js';
@@ -38,6 +38,26 @@ describe('parseQuery', () => {
       expect(code(() => parseQuery(qs))).toBe('PGRST100');
     });
 
+  it('reads columns and on_conflict as PostgREST does: quoted (postgrest-js sends "a","b"), spaced or bare', () => {
+    expect(parseQuery('columns=%22name%22,%22spec%22,%22created_by%22').columns).toEqual(['name', 'spec', 'created_by']);
+    expect(parseQuery('columns=name, spec ,"my col","a,b","x\\"y","q""r"').columns).toEqual(['name', 'spec', 'my col', 'a,b', 'x"y', 'q"r']);
+    expect(parseQuery('on_conflict="team_id", person_id').onConflict).toEqual(['team_id', 'person_id']);
+  });
+
+  it.each(['columns=', 'columns=a,', 'columns=a;b', 'columns="a', 'columns=a,,b', 'on_conflict=""', 'columns=a"b"'])(
+    'rejects the name list %j with 400 PGRST100', (qs) => {
+      expect(code(() => parseQuery(qs))).toBe('PGRST100');
+    });
+
+  it('reads quoted filter keys, orders and logic trees', () => {
+    const q = parseQuery('"my col"=eq.1&"rel"."x"=eq.2&order="my col".desc,"a b"&or=("c,d".eq.3,and("e".is.null))&select=*,rel(*)');
+    const top = q.nodes.get('')!;
+    expect(top.filters[0]).toMatchObject({ field: { name: 'my col' }, op: 'eq', value: '1' });
+    expect(q.nodes.get('rel')!.filters[0]).toMatchObject({ field: { name: 'x' }, value: '2' });
+    expect(top.order).toMatchObject([{ field: { name: 'my col' }, dir: 'desc' }, { field: { name: 'a b' }, dir: null }]);
+    expect(top.filters[1]).toMatchObject({ type: 'logic', children: [{ field: { name: 'c,d' } }, { type: 'logic', children: [{ field: { name: 'e' }, op: 'is' }] }] });
+  });
+
   it('turns <col>.filter into filters', () => {
     expect(parseQuery('name.filter=a,b').nodes.get('')!.filters).toMatchObject([{ op: 'in', list: ['a', 'b'] }]);
   });
@@ -71,6 +91,22 @@ describe('headers', () => {
     expect(parseRange('10-')).toEqual({ offset: 10, limit: null });
     expect(code(() => parseRange('5-1'))).toBe('PGRST103');
     expect(code(() => parseRange('abc'))).toBe('PGRST103');
+  });
+});
+
+describe('media types and schema profiles', () => {
+  it('picks the first producible type of Accept, JSON otherwise', () => {
+    expect(negotiate('text/csv')).toEqual({ format: 'csv', singular: false, stripNulls: false });
+    expect(negotiate('application/vnd.pgrst.object+json;nulls=stripped')).toEqual({ format: 'json', singular: true, stripNulls: true });
+    expect(negotiate('application/vnd.pgrst.array+json; nulls=stripped')).toEqual({ format: 'json', singular: false, stripNulls: true });
+    expect(negotiate('text/html, application/json, text/csv')).toMatchObject({ format: 'json', singular: false });
+    expect(negotiate('application/json, text/plain, */*')).toMatchObject({ format: 'json' });
+    expect(negotiate(undefined)).toMatchObject({ format: 'json' });
+  });
+  it('accepts the public profile (or none) and refuses any other with 406 PGRST106', () => {
+    expect(code(() => checkProfile(undefined))).toBe('ok');
+    expect(code(() => checkProfile('public'))).toBe('ok');
+    expect(code(() => checkProfile('auth'))).toBe('PGRST106');
   });
 });
 

@@ -3,6 +3,7 @@ import type { Filter, NodeModifiers, ParsedQuery } from './ast.js';
 import { parseFilterKey, parseLogicTree, parseOperation } from './filter.js';
 import { parseCount, parseOrder } from './order.js';
 import { searchFilter } from './search-filter.js';
+import { Scanner } from './scanner.js';
 import { parseSelect } from './select.js';
 
 /** Most query parameters accepted in one request. */
@@ -10,11 +11,12 @@ export const MAX_PARAMS = 200;
 
 const SINGLE = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns']);
 
+/** Most names in `columns` / `on_conflict`. */
+const MAX_NAMES = 500;
+
+/** `columns` and `on_conflict`: names as in `select`, so postgrest-js's quoted `"name","spec"` parses. */
 function nameList(src: string, what: string): string[] {
-  const names = src.split(',').map((c) => c.trim());
-  if (names.some((n) => !/^[\p{L}\p{N}_$]+$/u.test(n))) throw parseError(what, src, 'expected a comma-separated list of column names');
-  if (names.length > 500) throw tooLarge(`${what} lists too many columns`);
-  return names;
+  return new Scanner(src, what).names(MAX_NAMES);
 }
 
 /**

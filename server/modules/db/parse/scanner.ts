@@ -1,10 +1,11 @@
 import { parseError } from '../errors.js';
 import type { FieldRef, JsonStep } from './ast.js';
 
-// Letters, digits, `_` and `$` (PostgREST's field-name alphabet); anything else must be double-quoted.
-const NAME_CHAR = /[\p{L}\p{N}_$]/u;
-// JSON keys may also hold `-`, `@`, `/` and spaces inside; `.`, `,`, `:` and parentheses need quotes.
-const KEY_CHAR = /[\p{L}\p{N}_$@/ -]/u;
+// Letters, digits, `_`, `$` and inner spaces (PostgREST's field-name alphabet, trimmed); anything else must be
+// double-quoted.
+const NAME_CHAR = /[\p{L}\p{N}_$ ]/u;
+// A JSON key may hold anything but `.`, `,`, `:`, `>` and parentheses (and `->`), as in PostgREST; those need quotes.
+const KEY_CHAR = /[^.,:>()]/u;
 
 /** A cursor over one parameter value, with the small lexing helpers every grammar here needs. */
 export class Scanner {
@@ -42,14 +43,22 @@ export class Scanner {
     throw parseError(this.what, this.src, `unexpected ${found} at position ${this.pos + 1}, expecting ${expecting}`);
   }
 
-  /** A double-quoted string with backslash escapes. */
-  quoted(): string {
+  /**
+   * A double-quoted string with backslash escapes, as PostgREST reads it. For identifiers (`doubled`), `""` inside
+   * is one quote as well, as in SQL: PostgREST refuses that form, so accepting it changes no answer PostgREST gives.
+   */
+  quoted(doubled = false): string {
     this.expect('"');
     let out = '';
     for (;;) {
       const c = this.peek();
       if (c === '') this.fail('closing \'"\'');
       this.pos++;
+      if (c === '"' && doubled && this.peek() === '"') {
+        this.pos++;
+        out += '"';
+        continue;
+      }
       if (c === '"') return out;
       if (c === '\\') {
         const n = this.peek();
@@ -60,10 +69,14 @@ export class Scanner {
     }
   }
 
-  /** An identifier: a run of name characters (a `-` counts unless it starts `->`), or a quoted string. */
+  /**
+   * An identifier: a run of name characters (a `-` counts unless it starts `->`), trimmed, or a quoted string taken
+   * as is (spaces, dots, commas, colons and parentheses included): `"my col"`, `"a""b"`.
+   */
   name(): string {
+    this.skipWs();
     if (this.peek() === '"') {
-      const q = this.quoted();
+      const q = this.quoted(true);
       if (!q) this.fail('a non-empty name');
       return q;
     }
@@ -73,8 +86,21 @@ export class Scanner {
       if (NAME_CHAR.test(c) || (c === '-' && this.peek(1) !== '>' && this.pos > start)) this.pos++;
       else break;
     }
-    if (this.pos === start) this.fail('a name');
-    return this.src.slice(start, this.pos);
+    const name = this.src.slice(start, this.pos).trim();
+    if (!name) this.fail('a name');
+    return name;
+  }
+
+  /** `a, "b c",d`: the names of a `columns` or `on_conflict` parameter. */
+  names(max: number): string[] {
+    const out: string[] = [];
+    for (;;) {
+      out.push(this.name());
+      if (out.length > max) this.fail(`at most ${max} names`);
+      this.skipWs();
+      if (this.eof) return out;
+      this.expect(',');
+    }
   }
 
   /** A bare word of lowercase letters (operators, modifiers); '' if none. */
@@ -84,7 +110,7 @@ export class Scanner {
   }
 
   jsonKey(): string {
-    if (this.peek() === '"') return this.quoted();
+    if (this.peek() === '"') return this.quoted(true);
     const start = this.pos;
     while (!this.eof) {
       const c = this.peek();
@@ -92,8 +118,9 @@ export class Scanner {
       if (KEY_CHAR.test(c)) this.pos++;
       else break;
     }
-    if (this.pos === start) this.fail('a JSON key');
-    return this.src.slice(start, this.pos);
+    const key = this.src.slice(start, this.pos).trim();
+    if (!key) this.fail('a JSON key');
+    return key;
   }
 
   /** `name` followed by any number of `->key` / `->>key` steps. */

@@ -41,6 +41,23 @@ describe('parseSelect', () => {
     });
   });
 
+  it('reads quoted fields, aliases, embeds, hints and JSON keys, with "" or \\" for a quote', () => {
+    expect(parseSelect('"my col","the alias":"name","a""b",x:"data"->>"k.1"->"k,2"')).toEqual([
+      { type: 'field', field: { name: 'my col', json: [] }, alias: undefined, cast: undefined },
+      { type: 'field', field: { name: 'name', json: [] }, alias: 'the alias', cast: undefined },
+      { type: 'field', field: { name: 'a"b', json: [] }, alias: undefined, cast: undefined },
+      { type: 'field', field: { name: 'data', json: [{ arrow: '->>', key: 'k.1' }, { arrow: '->', key: 'k,2' }] }, alias: 'x', cast: undefined },
+    ]);
+    expect(parseSelect('"c:b":"teams"!"teams_created_by_fkey"!inner("x\\"y")')[0]).toMatchObject({
+      type: 'embed', name: 'teams', alias: 'c:b', hint: 'teams_created_by_fkey', join: 'inner', items: [{ field: { name: 'x"y' } }],
+    });
+  });
+
+  it('trims unquoted names and reads inner spaces as PostgREST does', () => {
+    expect(parseSelect(' first name , teams ( id )')).toMatchObject([{ field: { name: 'first name' } }, { type: 'embed', name: 'teams', items: [{ field: { name: 'id' } }] }]);
+    expect(parseSelect('data->>a b@c')[0]).toMatchObject({ field: { json: [{ key: 'a b@c' }] } });
+  });
+
   it.each([',,,', '', 'id,', 'teams(id', 'teams(id))', 'a:', '!x', 'id::', '...teams(id)', 'a!b!c(id)', '"unterminated'])(
     'rejects %j with PGRST100', (src) => {
       expect(code(() => parseSelect(src))).toBe('PGRST100');

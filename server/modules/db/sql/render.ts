@@ -1,25 +1,31 @@
 import { ApiError } from '../../../lib/errors.js';
 import { columnSql, joinSql, whereTerms } from './filter.js';
 import { ident } from './params.js';
-import { childOf, columnOf, type BuildContext, type PlanChild, type PlanNode } from './plan.js';
+import { childOf, columnOf, type BuildContext, type Output, type PlanChild, type PlanNode } from './plan.js';
 
 // json_build_object takes at most 100 arguments; wider objects are built in chunks and merged as jsonb.
 const PAIRS_PER_CALL = 50;
 
 /** The JSON object of one row of a node: `json_build_object($k1::text, expr1, ...)`, keys bound as parameters. */
 export function objectSql(ctx: BuildContext, node: PlanNode): string {
-  const pairs = node.out.map((o) => {
-    const value = o.kind === 'column'
-      ? (o.cast ? `(${columnSql(ctx, node.alias, o.column, o.json)})::${o.cast}` : columnSql(ctx, node.alias, o.column, o.json))
-      : embedSql(ctx, o.child);
-    return `${ctx.params.text(o.key)}, ${value}`;
-  });
+  const pairs = node.out.map((o) => `${ctx.params.text(o.key)}, ${valueSql(ctx, node, o)}`);
   if (pairs.length <= PAIRS_PER_CALL) return `json_build_object(${pairs.join(', ')})`;
   const chunks: string[] = [];
   for (let i = 0; i < pairs.length; i += PAIRS_PER_CALL) {
     chunks.push(`json_build_object(${pairs.slice(i, i + PAIRS_PER_CALL).join(', ')})::jsonb`);
   }
   return `(${chunks.join(' || ')})::json`;
+}
+
+/** The row of a node as an anonymous record, whose text form (`(a,"b c",)`) is a CSV line once unwrapped. */
+export function recordSql(ctx: BuildContext, node: PlanNode): string {
+  return `ROW(${node.out.map((o) => valueSql(ctx, node, o)).join(', ')})`;
+}
+
+function valueSql(ctx: BuildContext, node: PlanNode, o: Output): string {
+  if (o.kind === 'embed') return embedSql(ctx, o.child);
+  const sql = columnSql(ctx, node.alias, o.column, o.json);
+  return o.cast ? `(${sql})::${o.cast}` : sql;
 }
 
 export function whereSql(ctx: BuildContext, node: PlanNode): string {
