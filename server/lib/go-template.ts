@@ -1,87 +1,93 @@
+import { execTemplate, type RenderContext, type TemplateFunc } from './go-template/exec.js';
+import { BUILTIN_FUNCS } from './go-template/funcs-builtin.js';
+import { GOMPLATE_FUNCS } from './go-template/funcs-gomplate.js';
+import { GoTemplateError } from './go-template/lexer.js';
+import { parseTemplate, type Node, type Operand, type Pipe } from './go-template/parser.js';
+
 /**
- * The field-reference subset of Go's text/template that canary manifests use most in `display.template` and
- * `test.template`: `{{.code}}`, `{{ .json.rates.EUR }}`, `{{.}}`, with `{{-`/`-}}` trimming the whitespace beside them.
- * Values print as Go's fmt %v does (maps as map[k:v], lists as [a b], a missing key as <no value>).
+ * Go text/template for `display.template`, `test.template`, http `templateBody` and `transform.template`, with the
+ * gomplate functions reference manifests use. Hand-written (lexer, parser, exec, funcs under go-template/): the npm
+ * packages that claim Go template syntax are either unmaintained or reimplement only `{{.field}}` and a few helpers,
+ * and none evaluates pipelines, variables, range/with/else and Go's truthiness and printing as text/template does.
  *
- * Anything else (pipelines, functions, if/range/with, variables) is refused when the template is parsed, with the
- * action named: a full Go template engine (plus the reference's gomplate functions) is not something to hand-write,
- * and no maintained npm package implements it; CEL (`expr`) covers the rest.
+ * A template is parsed when the manifest is saved: a syntax error, an unknown function or variable, and named
+ * templates (define/template/block) are refused there, naming what is wrong.
  */
 
-export class GoTemplateError extends Error {}
+export { GoTemplateError } from './go-template/lexer.js';
+export type { RenderContext } from './go-template/exec.js';
 
-type Part = string | { path: string[] };
+/** Every function a template may call: Go's predefined ones, then gomplate's (gomplate's `slice` replaces Go's). */
+export const TEMPLATE_FUNCS: ReadonlyMap<string, TemplateFunc> = new Map([
+  ...Object.entries(BUILTIN_FUNCS),
+  ...Object.entries(GOMPLATE_FUNCS),
+]);
+const KNOWN = (name: string) => name === 'and' || name === 'or' || TEMPLATE_FUNCS.has(name);
 
-const ACTION = /\{\{(-\s)?([\s\S]*?)(\s-)?\}\}/g;
-const FIELD = /^\.(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?$/;
-const MAX_TEMPLATE = 4_096;
-const cache = new Map<string, Part[]>();
+const MAX_TEMPLATE = 16_384;
+const CACHE_MAX = 1_000;
+const cache = new Map<string, Node[]>();
 
-/** Splits a template into text and field references; throws GoTemplateError naming the first unsupported action. */
-export function parseGoTemplate(template: string): Part[] {
+/** Parses a template (cached); throws GoTemplateError with Go's message (position, what is wrong). */
+export function compileGoTemplate(template: string): Node[] {
   const hit = cache.get(template);
   if (hit) return hit;
   if (template.length > MAX_TEMPLATE) throw new GoTemplateError(`template longer than ${MAX_TEMPLATE} characters`);
+  const nodes = parseTemplate(template, KNOWN);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(template, nodes);
+  return nodes;
+}
+
+type Part = string | { path: string[] };
+
+/**
+ * The template's top-level text and the fields it reads from the data it is given (`.a.b` where dot is the data, and
+ * `$.a.b` anywhere), in order: what a caller checks when only some fields exist (http's templateBody sees its env
+ * entries only). Fields read inside range / with bodies, where dot is something else, are not listed.
+ */
+export function parseGoTemplate(template: string): Part[] {
   const parts: Part[] = [];
-  let last = 0;
-  let trimNext = false;
-  for (const m of template.matchAll(ACTION)) {
-    let text = template.slice(last, m.index);
-    if (trimNext) text = text.trimStart();
-    if (m[1]) text = text.trimEnd();
-    if (text) parts.push(text);
-    const action = m[2].trim();
-    if (action.startsWith('/*')) {
-      // a comment: prints nothing
-    } else if (FIELD.test(action)) {
-      parts.push({ path: action === '.' ? [] : action.slice(1).split('.') });
-    } else {
-      throw new GoTemplateError(`unsupported template action {{${m[2]}}}: only field references such as {{.code}} are supported; use expr (CEL) for more`);
+  const fromPipe = (pipe: Pipe, rootDot: boolean) => {
+    const visit = (op: Operand): void => {
+      if (op.kind === 'field' && rootDot) parts.push({ path: op.path });
+      else if (op.kind === 'dot' && rootDot) parts.push({ path: [] });
+      else if (op.kind === 'variable' && op.name === '$') parts.push({ path: op.path });
+      else if (op.kind === 'chain') visit(op.base);
+      else if (op.kind === 'pipe') op.pipe.cmds.forEach((c) => c.args.forEach(visit));
+    };
+    pipe.cmds.forEach((c) => c.args.forEach(visit));
+  };
+  const walk = (nodes: Node[], rootDot: boolean, top: boolean): void => {
+    for (const n of nodes) {
+      if (n.kind === 'text') {
+        if (top) parts.push(n.text);
+      } else if (n.kind === 'action') fromPipe(n.pipe, rootDot);
+      else if (n.kind === 'if' || n.kind === 'with' || n.kind === 'range') {
+        fromPipe(n.pipe, rootDot);
+        walk(n.list, rootDot && n.kind === 'if', false);
+        if (n.elseList) walk(n.elseList, rootDot, false);
+      }
     }
-    trimNext = !!m[3];
-    last = m.index + m[0].length;
-  }
-  let rest = template.slice(last);
-  if (trimNext) rest = rest.trimStart();
-  if (rest.includes('{{')) throw new GoTemplateError('unclosed template action: "{{" without "}}"');
-  if (rest) parts.push(rest);
-  if (cache.size >= 1_000) cache.delete(cache.keys().next().value!);
-  cache.set(template, parts);
+  };
+  walk(compileGoTemplate(template), true, true);
   return parts;
 }
 
-/** Null when the template is in the supported subset, else why not. */
+/** Null when the template parses and calls only known functions, else why not. */
 export function goTemplateError(template: string): string | null {
   try {
-    parseGoTemplate(template);
+    compileGoTemplate(template);
     return null;
   } catch (err) {
     return (err as Error).message;
   }
 }
 
-/** Renders a template over `data` (the check's result fields). */
-export function renderGoTemplate(template: string, data: Record<string, unknown>): string {
-  return parseGoTemplate(template)
-    .map((p) => {
-      if (typeof p === 'string') return p;
-      let v: unknown = data;
-      for (const key of p.path) {
-        if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) return '<no value>';
-        v = (v as Record<string, unknown>)[key];
-      }
-      return formatValue(v);
-    })
-    .join('');
-}
-
-/** A value as Go's fmt %v prints the JSON-decoded equivalent. */
-function formatValue(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(formatValue).join(' ')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `map[${Object.keys(o).sort().map((k) => `${k}:${formatValue(o[k])}`).join(' ')}]`;
-  }
-  return String(v);
+/**
+ * Renders a template over `data` (the check's result fields), trimmed of surrounding whitespace as the reference's
+ * gomplate.RunTemplate trims it; throws GoTemplateError on parse or execution errors.
+ */
+export function renderGoTemplate(template: string, data: Record<string, unknown>, ctx: RenderContext = {}): string {
+  return execTemplate(template, compileGoTemplate(template), data, TEMPLATE_FUNCS as Map<string, TemplateFunc>, ctx).trim();
 }
