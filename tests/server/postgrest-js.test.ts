@@ -110,6 +110,17 @@ describe('filters', () => {
     same(await c().containedBy('read', [1, 2, 3]), await comments(`read <@ '{1,2,3}'`));
   });
 
+  it('likeAnyOf, likeAllOf, ilikeAnyOf, ilikeAllOf, match, isDistinct, textSearch', async () => {
+    same(await q().likeAnyOf('name', ['*-b*', '*-c*']), await people(`name LIKE ANY ('{%-b%,%-c%}')`));
+    same(await q().likeAllOf('name', ['*-*', '*e*']), await people(`name LIKE ALL ('{%-%,%e%}')`));
+    same(await q().ilikeAnyOf('name', ['*-EVE', '*-DEE']), await people(`name ILIKE ANY ('{%-EVE,%-DEE}')`));
+    same(await q().ilikeAllOf('name', ['*E*', '*V*']), await people(`name ILIKE ALL ('{%E%,%V%}')`));
+    same(await q().match({ title: 'engineer', organization: 'acme' }), await people(`title = 'engineer' AND organization = 'acme'`));
+    same(await q().isDistinct('title', 'engineer'), await people(`title IS DISTINCT FROM 'engineer'`));
+    same(await q().textSearch('name', `${P}-bob`, { type: 'websearch', config: 'simple' }),
+      await people(`to_tsvector('simple', name) @@ websearch_to_tsquery('simple', $2)`, [`${P}-bob`]));
+  });
+
   it('not, and or with a nested and', async () => {
     same(await q().not('title', 'is', null), await people('title IS NOT NULL'));
     same(await q().not('name', 'in', `(${P}-bob,${P}-cy)`), await people('NOT (name = ANY($2))', [[`${P}-bob`, `${P}-cy`]]));
@@ -125,6 +136,14 @@ describe('filters', () => {
       .order('"name"', { ascending: false });
     same(res, await sql(`SELECT name, title AS "the title", properties->>'team' AS team FROM people
       WHERE name LIKE $1 AND properties->>'team' <> 'x' AND (title = 'engineer' OR organization = 'initech') ORDER BY name DESC`, [like]));
+  });
+});
+
+describe('stripNulls', () => {
+  it('leaves out keys whose value is null, for arrays and single objects', async () => {
+    const rows = `SELECT json_strip_nulls(json_build_object('name', name, 'title', title)) AS o FROM people WHERE name LIKE $1 ORDER BY name`;
+    same(await db.from('people').select('name,title').like('name', like).order('name').stripNulls(), (await sql(rows, [like])).map((r) => (r as { o: unknown }).o));
+    same(await db.from('people').select('name,title').eq('name', `${P}-cy`).single().stripNulls(), { name: `${P}-cy` });
   });
 });
 
@@ -154,6 +173,15 @@ describe('update, delete and upsert', () => {
     const res = await db.from('teams').update({ icon: 'star' }).like('name', `${P}-%`).neq('name', `${P}-blue`).select('name,icon').order('name');
     same(res, await sql(`SELECT name, icon FROM teams WHERE name LIKE $1 AND name <> $2 ORDER BY name`, [`${P}-%`, `${P}-blue`]));
     expect(res.data).toHaveLength(2);
+  });
+
+  it("count: 'exact' on insert, update and delete", async () => {
+    const ins = await db.from('properties').insert([{ name: `${P}.c1`, value: '1' }, { name: `${P}.c2`, value: '2' }], { count: 'exact' });
+    expect([ins.status, ins.error, ins.count]).toEqual([201, null, 2]);
+    const upd = await db.from('properties').update({ value: '3' }, { count: 'exact' }).like('name', `${P}.c%`).select('name').order('name');
+    same(upd, await sql(`SELECT name FROM properties WHERE name LIKE $1 ORDER BY name`, [`${P}.c%`]), 2);
+    const del = await db.from('properties').delete({ count: 'exact' }).like('name', `${P}.c%`);
+    expect([del.status, del.error, del.count]).toEqual([204, null, 2]);
   });
 
   it('delete with filters, with and without .select()', async () => {
@@ -197,6 +225,13 @@ describe('embeds', () => {
       .order('person_id', { referencedTable: 'team_members' });
     same(res, await sql(`SELECT t.name, (SELECT coalesce(json_agg(json_build_object('person_id', m.person_id) ORDER BY m.person_id), '[]'::json)
       FROM team_members m WHERE m.team_id = t.id) AS team_members FROM teams t WHERE t.name LIKE $1 ORDER BY t.name`, [`${P}-%`]));
+  });
+
+  it('limit and range inside a one-to-many embed', async () => {
+    const res = await db.from('teams').select('name,team_members(person_id)').eq('name', `${P}-red`)
+      .order('person_id', { referencedTable: 'team_members', ascending: false }).range(1, 1, { referencedTable: 'team_members' });
+    same(res, await sql(`SELECT t.name, (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT m.person_id FROM team_members m
+      WHERE m.team_id = t.id ORDER BY m.person_id DESC LIMIT 1 OFFSET 1) x) AS team_members FROM teams t WHERE t.name = $1`, [`${P}-red`]));
   });
 
   it('!inner with a filter on the embedded table drops parents without a match', async () => {

@@ -4,7 +4,7 @@ import { idsFromBody, publishChange } from '../../lib/events.js';
 import { setActor } from './actor.js';
 import { badBody, forbidden, unknownRelation } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
-import { parsePrefer, wantsSingular, type Preferences } from './parse/headers.js';
+import { parsePrefer, wantsSingular, writeContentRange, type Preferences } from './parse/headers.js';
 import { parseQuery } from './parse/query.js';
 import type { WriteOp } from './registry.js';
 import type { Relation, SchemaCache } from './schema-cache.js';
@@ -147,7 +147,7 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
 function respond(req: DbRequest, prefer: Preferences, op: WriteOp, row: Row, withBody: boolean): DbResponse {
   const n = Number(row.n);
   const headers: Record<string, string> = {
-    'content-range': op === 'insert' || op === 'upsert' || !n ? '*/*' : `0-${n - 1}/*`,
+    'content-range': writeContentRange(n, op === 'insert' || op === 'upsert', prefer.count),
   };
   if (prefer.applied.length) headers['preference-applied'] = prefer.applied.join(', ');
   let status = op === 'insert' || op === 'upsert' ? 201 : withBody ? 200 : 204;

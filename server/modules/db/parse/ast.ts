@@ -41,7 +41,10 @@ export const OPERATORS = [
 export type Operator = (typeof OPERATORS)[number];
 export const FTS_OPERATORS: ReadonlySet<string> = new Set(['fts', 'plfts', 'phfts', 'wfts']);
 
-/** `embed.path.field=not.op(config).value`; `list` is set for `in`. */
+/** Operators that take an `(any)` / `(all)` quantifier over a `{a,b}` list: `like(any).{*a*,*b*}`. */
+export const QUANT_OPERATORS: ReadonlySet<string> = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
+
+/** `embed.path.field=not.op(config).value`; `list` is set for `in`, `quant` for `op(any|all)`. */
 export interface Condition {
   type: 'cond';
   embed: string[];
@@ -51,6 +54,7 @@ export interface Condition {
   value: string;
   list?: string[];
   config?: string;
+  quant?: 'any' | 'all';
 }
 
 export interface Logic {

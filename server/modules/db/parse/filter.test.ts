@@ -19,6 +19,16 @@ describe('parseOperation', () => {
     expect(parseOperation('cs.{a,b}', 'f')).toMatchObject({ op: 'cs', value: '{a,b}' });
   });
 
+  it('parses (any) and (all) quantifiers on comparison and pattern operators', () => {
+    expect(parseOperation('like(any).{*a*,*b*}', 'f')).toMatchObject({ op: 'like', quant: 'any', value: '{*a*,*b*}' });
+    expect(parseOperation('not.eq(all).{1,2}', 'f')).toMatchObject({ negate: true, op: 'eq', quant: 'all', value: '{1,2}' });
+    expect(parseOperation('eq.x', 'f')).not.toHaveProperty('quant');
+    expect(parseLogicTree('or', false, '(a.ilike(all).{*x*,*y*},b.gt(any).{1,2})', 'or').children).toMatchObject([
+      { op: 'ilike', quant: 'all', value: '{*x*,*y*}' }, { op: 'gt', quant: 'any', value: '{1,2}' },
+    ]);
+    for (const bad of ['like(some).{a}', 'neq(any).{a}', 'is(any).null', 'eq(any.{a}']) expect(code(() => parseOperation(bad, 'f'))).toBe('PGRST100');
+  });
+
   it('parses in lists with quoted values', () => {
     expect(parseOperation('in.(a,"b,c","d\\"e",)', 'f').list).toEqual(['a', 'b,c', 'd"e', '']);
     expect(parseOperation('not.in.()', 'f')).toMatchObject({ negate: true, list: [] });

@@ -1,5 +1,5 @@
 import { parseError, tooLarge } from '../errors.js';
-import { FTS_OPERATORS, OPERATORS, type Condition, type FieldRef, type Filter, type Logic, type Operator } from './ast.js';
+import { FTS_OPERATORS, OPERATORS, QUANT_OPERATORS, type Condition, type FieldRef, type Filter, type Logic, type Operator } from './ast.js';
 import { Scanner } from './scanner.js';
 
 /** Most values in one `in.(…)` list. */
@@ -12,10 +12,10 @@ export const MAX_LOGIC_CONDITIONS = 200;
 const OPS: ReadonlySet<string> = new Set(OPERATORS);
 const IS_VALUES: ReadonlySet<string> = new Set(['null', 'true', 'false', 'unknown']);
 
-type Op = Pick<Condition, 'negate' | 'op' | 'value' | 'list' | 'config'>;
+type Op = Pick<Condition, 'negate' | 'op' | 'value' | 'list' | 'config' | 'quant'>;
 
-/** `not.` prefix, operator and optional `(config)` up to and including the dot before the value. */
-function operator(s: Scanner): Pick<Condition, 'negate' | 'op' | 'config'> {
+/** `not.` prefix, operator and optional `(config)` or `(any|all)` up to and including the dot before the value. */
+function operator(s: Scanner): Pick<Condition, 'negate' | 'op' | 'config' | 'quant'> {
   const negate = s.eat('not.');
   const word = s.word();
   if (!OPS.has(word)) s.fail(`an operator (${OPERATORS.join(', ')})`);
@@ -28,8 +28,13 @@ function operator(s: Scanner): Pick<Condition, 'negate' | 'op' | 'config'> {
     s.pos += m[0].length;
     s.expect(')');
   }
+  let quant: Condition['quant'];
+  if (QUANT_OPERATORS.has(word) && s.eat('(')) {
+    quant = s.eat('any') ? 'any' : s.eat('all') ? 'all' : s.fail('any or all');
+    s.expect(')');
+  }
   s.expect('.');
-  return { negate, op: word as Operator, config };
+  return { negate, op: word as Operator, config, ...(quant && { quant }) };
 }
 
 /** `(a,"b,c",d)`: the list of an `in` operator. */

@@ -104,3 +104,11 @@ export function checkProfile(profile: string | undefined): void {
   if (profile === undefined || profile.trim() === '' || profile.trim() === 'public') return;
   throw new ApiError(406, 'PGRST106', `Invalid schema: ${profile.slice(0, 63)}`, null, 'Only the following schemas are exposed: public');
 }
+
+/**
+ * Content-Range of a write, as PostgREST sets it: `*` for inserts (no window), `0-(n-1)` for updates and deletes,
+ * and the affected row count after the slash when `Prefer: count=` asked for it (postgrest-js reads `count` there).
+ */
+export function writeContentRange(n: number, inserted: boolean, withCount: boolean): string {
+  return `${inserted || !n ? '*' : `0-${n - 1}`}/${withCount ? n : '*'}`;
+}

@@ -78,6 +78,8 @@ function embedded(node: PlanNode, key: string): PlanChild {
   return child;
 }
 
+const quantified = (f: Condition, param: string) => (f.quant ? `${f.quant.toUpperCase()}(${param})` : param);
+
 function conditionSql(ctx: BuildContext, lhs: string, column: Column, f: Condition): string {
   const p = ctx.params;
   const last = f.field.json[f.field.json.length - 1];
@@ -85,12 +87,13 @@ function conditionSql(ctx: BuildContext, lhs: string, column: Column, f: Conditi
   const type = last ? (last.arrow === '->>' ? 'text' : 'jsonb') : column.type;
   const asText = type === 'text' || (column.category === 'S' && !last) ? lhs : `${lhs}::text`;
   switch (f.op) {
+    // With a quantifier the value is an array literal (`{a,b}`) whose element type PostgreSQL infers from the left side.
     case 'eq': case 'neq': case 'gt': case 'gte': case 'lt': case 'lte':
-      return `${lhs} ${COMPARE[f.op]} ${p.add(f.value)}`;
+      return `${lhs} ${COMPARE[f.op]} ${quantified(f, p.add(f.value))}`;
     case 'like': case 'ilike':
-      return `${asText} ${PATTERN[f.op]} ${p.add(f.value.replace(/\*/g, '%'))}`;
+      return `${asText} ${PATTERN[f.op]} ${quantified(f, p.add(f.value.replace(/\*/g, '%')))}`;
     case 'match': case 'imatch':
-      return `${asText} ${PATTERN[f.op]} ${p.add(f.value)}`;
+      return `${asText} ${PATTERN[f.op]} ${quantified(f, p.add(f.value))}`;
     case 'in':
       return `${lhs} = ANY(${p.add(f.list ?? [])})`;
     case 'is':
