@@ -14,6 +14,14 @@ let scheduler: HealthScheduler | undefined;
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for a condition (a generous deadline: what is asserted is the outcome, never how long it took). */
+async function until(what: string, ok: () => Promise<boolean> | boolean, deadlineMs = 15_000) {
+  const end = Date.now() + deadlineMs;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
+    await sleep(50);
+  }
+}
 
 beforeAll(async () => {
   t = await createTestApp({ MODE: 'agent' });
@@ -64,8 +72,9 @@ describe('health scheduler', () => {
     const s = await start();
     await sleep(2_600);
     const results = await resultsOf(c.checks[0].id);
-    expect(results.length).toBeGreaterThanOrEqual(2);
-    expect(results.length).toBeLessThanOrEqual(3);
+    // one run on load, then two or three on the schedule
+    expect(results.length).toBeGreaterThanOrEqual(3);
+    expect(results.length).toBeLessThanOrEqual(4);
     expect(results.every((r) => r.status === true)).toBe(true);
     expect((await runsOf(c.id)).every((r) => r.status === 'SUCCESS')).toBe(true);
     const latest = await t.db.query('SELECT status, next_runtime FROM checks_unlogged WHERE check_id = $1', [c.checks[0].id]);
@@ -74,7 +83,7 @@ describe('health scheduler', () => {
     expect(s.stats().lagP99).toBeLessThan(500);
   });
 
-  it('never runs one canary twice at once: an occurrence due while it runs is skipped', async () => {
+  it('never runs one check twice at once: an occurrence due while it runs is skipped', async () => {
     const c = await createCanary('slow-exec', { schedule: '@every 1s', exec: [{ name: 'sleepy', script: 'sleep 1.6', timeout: 5 }] });
     const s = await start();
     await sleep(4_200);
@@ -131,5 +140,96 @@ describe('health scheduler', () => {
     expect((await resultsOf(good.checks[0].id)).length).toBeGreaterThanOrEqual(1);
     const runs = await t.db.query(`SELECT status, details FROM job_history WHERE resource_id = $1`, [bad.id]);
     expect(runs.rows).toEqual([{ status: 'FAILED', details: { error: expect.stringContaining('invalid duration "banana"') } }]);
+  });
+
+  it('runs a canary once as soon as it is loaded, and again after a change, without waiting for its schedule', async () => {
+    const c = await createCanary('every-5m', { schedule: '@every 5m', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}` }] });
+    const s = await start();
+    await until('a first run', async () => (await runsOf(c.id)).length > 0);
+    expect(await resultsOf(c.checks[0].id)).toMatchObject([{ status: true }]);
+    expect((await runsOf(c.id)).map((r) => r.status)).toEqual(['SUCCESS']);
+    // then on its schedule: the next run is the regular one, within the 5 minutes
+    const next = s.nextRunOf(c.id)!;
+    expect(next).toBeGreaterThan(Date.now());
+    expect(next).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
+    // an edit (a CR update goes through the same writer) runs it again
+    const edit = await t.app.inject({
+      method: 'PATCH', url: `/api/canary/${c.id}`, headers: admin,
+      payload: { spec: { schedule: '@every 5m', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}`, description: 'edited' }] } },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    await s.reload();
+    await until('a run after the edit', async () => (await runsOf(c.id)).length === 2);
+    // a reload that finds nothing changed does not run it again
+    await s.reload();
+    await sleep(300);
+    expect((await runsOf(c.id)).length).toBe(2);
+  });
+
+  it('spreads the first runs of many checks over a window that grows with their number', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      ids.push((await createCanary(`fleet-${i}`, { schedule: '@every 1h', tcp: [{ name: 'p', endpoint: `127.0.0.1:${openPort}` }] })).id);
+    }
+    // no ticks: only the plan is looked at. One main-lane slot: 8 first runs a second, so 24 checks over 3 s
+    const before = Date.now();
+    const narrow = await start({ concurrency: 1, tickMs: 3_600_000 });
+    const planned = ids.map((id) => narrow.nextRunOf(id)! - before);
+    expect(Math.min(...planned)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...planned)).toBeLessThan(3_000 + 1_000);
+    expect(Math.max(...planned) - Math.min(...planned)).toBeGreaterThan(1_000);
+    await narrow.stop();
+    // 64 slots: 24 checks are run at once
+    const wide = await start({ concurrency: 64, tickMs: 3_600_000 });
+    const at = ids.map((id) => wide.nextRunOf(id)!);
+    expect(Math.max(...at) - Math.min(...at)).toBeLessThan(100);
+  });
+
+  it('ends a hanging http request at its thresholdMillis, so the canary keeps its schedule', async () => {
+    const c = await createCanary('threshold', {
+      schedule: '@every 1s',
+      http: [{ name: 'hangs', url: `http://127.0.0.1:${hangPort}/`, thresholdMillis: 300 }],
+      tcp: [{ name: 'sibling', endpoint: `127.0.0.1:${openPort}` }],
+    });
+    const s = await start();
+    await until('four runs', () => s.stats().runs >= 4);
+    await s.stop();
+    const stats = s.stats();
+    // every occurrence ran both checks: none was skipped for a check still running
+    expect(stats.skipped).toBe(0);
+    const ids = await t.db.query<{ id: string; name: string }>('SELECT id, name FROM checks WHERE canary_id = $1', [c.id]);
+    const byName = Object.fromEntries(ids.rows.map((r) => [r.name, r.id]));
+    expect((await resultsOf(byName.sibling)).length).toBe(stats.runs);
+    const hung = await resultsOf(byName.hangs);
+    expect(hung.length).toBe(stats.runs);
+    expect(hung[0]).toMatchObject({ status: false, error: 'timed out after 300 ms (thresholdMillis)' });
+  });
+
+  it('a check still running when its canary is due again skips that occurrence; its siblings run on schedule', async () => {
+    // no thresholdMillis: the hanging request runs until the check's timeout, the canary's 3 s interval
+    const c = await createCanary('sibling-hang', {
+      schedule: '@every 3s',
+      http: [{ name: 'hangs', url: `http://127.0.0.1:${hangPort}/` }],
+      tcp: [{ name: 'sibling', endpoint: `127.0.0.1:${openPort}` }],
+    });
+    const ids = await t.db.query<{ id: string; name: string }>('SELECT id, name FROM checks WHERE canary_id = $1', [c.id]);
+    const byName = Object.fromEntries(ids.rows.map((r) => [r.name, r.id]));
+    // the scheduler's clock is moved by hand from one occurrence to the next; the checks run in real time
+    let now = Date.now();
+    const s = await start({ now: () => now });
+    now = s.nextRunOf(c.id)!;
+    await until('the first run of the sibling', async () => (await resultsOf(byName.sibling)).length === 1);
+    // the canary is due twice while the hanging request waits out its timeout
+    for (const n of [2, 3]) {
+      now = s.nextRunOf(c.id)!;
+      await until(`sibling run ${n}`, async () => (await resultsOf(byName.sibling)).length === n);
+    }
+    expect(s.stats()).toMatchObject({ runs: 3, skipped: 2 });
+    await until('the hanging check to time out', async () => (await resultsOf(byName.hangs)).length === 1);
+    expect(await resultsOf(byName.hangs)).toMatchObject([{ status: false, error: 'timed out after 3000 ms' }]);
+    // once it is done, it runs again with its sibling at the next occurrence
+    now = s.nextRunOf(c.id)!;
+    await until('the fourth run', async () => (await resultsOf(byName.sibling)).length === 4);
+    expect(s.stats()).toMatchObject({ runs: 4, skipped: 2 });
   });
 });

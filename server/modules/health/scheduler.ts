@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type pg from 'pg';
@@ -6,7 +7,7 @@ import { canariesSignature, insertJobHistory, loadSchedulable, type SchedulableC
 import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
 import { runRetention, type RetentionOptions } from './retention.js';
 import { runAndRecord, type Outcome, type Recorded, type RunnableCheck } from './runner.js';
-import { intervalMs, nextRun, parseSchedule, type Schedule } from './schedule.js';
+import { intervalMs, nextRun, parseSchedule, spreadOffset, type Schedule } from './schedule.js';
 import type { ConnectionResolver } from './connections.js';
 import type { ValueFromResolver } from './value-from.js';
 
@@ -32,7 +33,7 @@ export interface SchedulerOptions {
   /** Retention job period; 0 disables it. */
   retentionEveryMs?: number;
   retention?: RetentionOptions;
-  /** Called with the ids of checks that have new results (at most once per canary run). */
+  /** Called with the ids of checks that have new results (as each check of a run finishes). */
   onResults?: (checkIds: string[]) => void;
   /** Called with every outcome once stored (custom check metrics: check-metrics.ts). */
   onOutcome?: (check: RunnableCheck, outcome: Outcome) => void;
@@ -47,18 +48,33 @@ interface Entry {
   canary: SchedulableCanary;
   schedule: Schedule;
   next: number | null;
-  running: boolean;
+  /** Checks of this canary still running: an occurrence due meanwhile skips them, and only them. */
+  running: Set<string>;
+  /** A digest of the spec and its checks: a change runs the canary again at once. */
+  version: string;
+  /** The next run is a first run (on load or after a change), not a regular occurrence. */
+  first: boolean;
 }
 
 const LAG_SAMPLES = 4_096;
+/**
+ * First runs (a canary loaded, created or changed) are spread at this many checks per second per main-lane slot,
+ * over at most FIRST_RUN_SPREAD_MAX_MS: a handful of canaries run at once, 10,000 checks at a concurrency of 64 over
+ * ~20 s, so neither the limiter's queue nor the targets get them all in one go and scheduled runs keep their slots.
+ */
+const FIRST_RUNS_PER_SLOT_PER_S = 8;
+const FIRST_RUN_SPREAD_MAX_MS = 60_000;
+/** After a first run the regular schedule resumes, skipping an occurrence closer than half an interval (1 min at most). */
+const FIRST_RUN_GAP_MAX_MS = 60_000;
 /** Check types whose results arrive by push, not by a run. */
 const PUSHED_TYPES = new Set(['webhook']);
 
 /**
- * Runs canaries on their schedules: each canary at a stable place in its interval, never two runs of one canary at
- * once (a run still going when the next is due skips that occurrence), checks bounded by a Limiter and each by its
- * timeout. Changes are picked up by polling a cheap signature of the canaries table every `reloadMs` and at once
- * through `reload()` after a change made here.
+ * Runs canaries on their schedules: once as soon as a canary is loaded, created or its spec changes (as the
+ * reference's RunNow), then each at a stable place in its interval. Never two runs of one check at once: a check
+ * still running when its canary is due again skips that occurrence while its siblings run on schedule. Checks are
+ * bounded by a Limiter and each by its timeout. Changes are picked up by polling a cheap signature of the canaries
+ * table every `reloadMs` and at once through `reload()` after a change made here.
  *
  * One replica only should run this: electing a leader (a Lease) is left for when several replicas are deployed.
  */
@@ -74,6 +90,7 @@ export class HealthScheduler {
   private reloadAgain = false;
   private started = false;
   private readonly lags: number[] = [];
+  /** runs: canary occurrences run; skipped: check runs skipped (that check still running); checks: check runs. */
   private counters = { runs: 0, skipped: 0, checks: 0 };
   private readonly now: () => number;
 
@@ -126,7 +143,7 @@ export class HealthScheduler {
     return this.poll();
   }
 
-  /** Scheduled canaries, runs, skipped occurrences, and the dispatch lag (ms late against the plan). */
+  /** Scheduled canaries, runs, skipped check runs, and the dispatch lag (ms late against the plan). */
   stats() {
     const sorted = [...this.lags].sort((a, b) => a - b);
     const q = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : 0);
@@ -167,6 +184,7 @@ export class HealthScheduler {
   private async apply(canaries: SchedulableCanary[]): Promise<void> {
     const now = this.now();
     const seen = new Set<string>();
+    const fresh: Entry[] = [];
     for (const loaded of canaries) {
       // results of webhook checks are pushed (POST /api/canary/webhook/:id): never scheduled
       const c = { ...loaded, checks: loaded.checks.filter((ch) => !PUSHED_TYPES.has(ch.type)) };
@@ -181,19 +199,43 @@ export class HealthScheduler {
       }
       if (schedule.kind === 'never') continue;
       seen.add(c.id);
+      const version = specVersion(c);
       const e = this.entries.get(c.id);
       if (!e) {
-        this.entries.set(c.id, { canary: c, schedule, next: nextRun(schedule, now, c.id), running: false });
+        const entry: Entry = { canary: c, schedule, next: null, running: new Set(), version, first: true };
+        this.entries.set(c.id, entry);
+        fresh.push(entry);
         continue;
       }
-      // the same entry object, so a run in progress still clears `running` on it when it ends
+      // the same entry object, so checks in progress still leave `running` on it when they end
       e.canary = c;
-      if (e.schedule.text !== schedule.text || e.next === null) {
-        e.schedule = schedule;
+      e.schedule = schedule;
+      if (e.version !== version) {
+        e.version = version;
+        fresh.push(e);
+      } else if (e.next === null) {
         e.next = nextRun(schedule, now, c.id);
       }
     }
     for (const id of this.entries.keys()) if (!seen.has(id)) this.entries.delete(id);
+    this.planFirstRuns(fresh, now);
+  }
+
+  /**
+   * New and changed canaries run once soon (spread by their number of checks, see FIRST_RUNS_PER_SLOT_PER_S), or at
+   * their regular time when that comes first; their schedule follows from there.
+   */
+  private planFirstRuns(fresh: Entry[], now: number): void {
+    if (!fresh.length) return;
+    const checks = fresh.reduce((n, e) => n + e.canary.checks.length, 0);
+    const perSecond = this.limiter.max * FIRST_RUNS_PER_SLOT_PER_S;
+    const windowMs = Math.min(FIRST_RUN_SPREAD_MAX_MS, Math.floor((checks / perSecond) * 1000));
+    for (const e of fresh) {
+      const first = now + spreadOffset(e.canary.id, windowMs);
+      const regular = nextRun(e.schedule, now, e.canary.id) ?? first;
+      e.first = first < regular;
+      e.next = Math.min(first, regular);
+    }
   }
 
   /** A stored canary whose schedule no longer parses: one FAILED job history row per version of it. */
@@ -214,27 +256,30 @@ export class HealthScheduler {
     for (const e of this.entries.values()) {
       if (e.next === null || e.next > now) continue;
       const planned = e.next;
-      e.next = nextRun(e.schedule, now, e.canary.id);
-      if (e.running) {
-        this.counters.skipped++;
-        continue;
-      }
+      // a first run is not followed at once by the regular occurrence that happened to be due just after it
+      const gap = e.first ? Math.min((intervalMs(e.schedule) ?? 0) / 2, FIRST_RUN_GAP_MAX_MS) : 0;
+      e.first = false;
+      e.next = nextRun(e.schedule, now + gap, e.canary.id);
+      // a check still running (a hung target waiting out its timeout) skips this occurrence; its siblings do not
+      const due = e.canary.checks.filter((ch) => !e.running.has(ch.id));
+      this.counters.skipped += e.canary.checks.length - due.length;
+      if (!due.length) continue;
       this.lags.push(now - planned);
       if (this.lags.length > LAG_SAMPLES) this.lags.splice(0, this.lags.length - LAG_SAMPLES);
-      this.track(this.runCanary(e));
+      this.track(this.runCanary(e, due));
     }
   }
 
-  private async runCanary(e: Entry): Promise<void> {
-    e.running = true;
+  private async runCanary(e: Entry, checks: SchedulableCanary['checks']): Promise<void> {
     this.counters.runs++;
     const canary = e.canary;
+    for (const ch of checks) e.running.add(ch.id);
     const start = new Date();
     const next = e.next === null ? null : new Date(e.next);
     const maxTimeoutMs = intervalMs(e.schedule) ?? undefined;
     const severity = typeof canary.spec.severity === 'string' ? canary.spec.severity.toLowerCase() : null;
     try {
-      const results = await Promise.all(canary.checks.map((ch) => this.limiter.run(() => {
+      const results = await Promise.all(checks.map((ch) => this.limiter.run(() => {
         if (this.stopSignal.signal.aborted) return Promise.resolve(null);
         this.counters.checks++;
         return runAndRecord(this.db, {
@@ -247,14 +292,18 @@ export class HealthScheduler {
       }).catch((err): Recorded | null => {
         if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, check: ch.id }, 'health: could not record a result');
         return null;
+      }).then((r) => {
+        // each check is free to run again, and its result shown, as soon as it is done: not when its slowest sibling is
+        e.running.delete(ch.id);
+        if (r) {
+          this.opts.onOutcome?.({ ...ch, canaryId: canary.id, namespace: canary.namespace }, r.outcome);
+          this.opts.onResults?.([ch.id]);
+        }
+        return r;
       })));
-      results.forEach((r, i) => {
-        if (r) this.opts.onOutcome?.({ ...canary.checks[i], canaryId: canary.id, namespace: canary.namespace }, r.outcome);
-      });
       const done = results.filter((r): r is Recorded => r !== null);
       if (!done.length) return;
       const failed = done.filter((r) => !r.outcome.pass);
-      this.opts.onResults?.(canary.checks.map((c) => c.id));
       await insertJobHistory(this.db, {
         name: 'Canary', resourceType: 'canary', resourceId: canary.id, status: failed.length ? 'FAILED' : 'SUCCESS',
         successCount: done.length - failed.length, errorCount: failed.length, hostname: hostname(), start, end: new Date(),
@@ -262,8 +311,6 @@ export class HealthScheduler {
       });
     } catch (err) {
       if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, canary: canary.id }, 'health: canary run failed');
-    } finally {
-      e.running = false;
     }
   }
 
@@ -290,4 +337,10 @@ export class HealthScheduler {
       this.opts.log.warn({ err }, 'health: retention failed');
     }
   }
+}
+
+/** What a canary runs: its spec and its checks' specs (not updated_at, which also moves for status-only writes). */
+function specVersion(c: SchedulableCanary): string {
+  const json = JSON.stringify([c.spec, c.checks.map((ch) => [ch.id, ch.type, ch.name, ch.spec])]);
+  return createHash('sha1').update(json).digest('base64');
 }
