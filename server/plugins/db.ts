@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { migrate } from '../db/migrate.js';
+import { RelationWriters } from '../modules/db/writers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,6 +9,8 @@ declare module 'fastify' {
     db: pg.Pool;
     /** True once migrations have been applied; /readyz reports it. */
     migrated: boolean;
+    /** The modules' own write paths for /api/db relations whose registry entry says `write.writer` (./writers.ts). */
+    relationWriters: RelationWriters;
   }
 }
 
@@ -24,6 +27,7 @@ export const dbPlugin = fp<DbPluginOptions>(
     pool.on('error', (err) => app.log.warn({ err }, 'idle database client error'));
     app.decorate('db', pool);
     app.decorate('migrated', false);
+    app.decorate('relationWriters', new RelationWriters());
     app.addHook('onClose', async () => {
       await pool.end();
     });

@@ -51,7 +51,7 @@ function kindsFor(mode: Config['MODE']): readonly KindDef[] {
 /**
  * Kubernetes: the cluster connection (KUBECONFIG or in-cluster), the leader election (`app.leadership`), the informers
  * that reconcile custom resources into the database (leader only), the status write-back, and the console edits of
- * CR-sourced canaries. Without a connection the single process is the leader and nothing else starts.
+ * CR-sourced canaries (used by the health service). Without a connection the single process is the leader and nothing else starts.
  *
  * Register it before the health routes: they read `app.leadership` to run the scheduler on the leader only, and the
  * canary routes get the CR hooks below as they are registered.
@@ -120,29 +120,16 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
     app.get('/api/kubernetes/status', { config: { access: 'authenticated' } }, () => status());
   }
 
-  // Console edits of CR-sourced canaries patch (or delete) the CR instead of the row, and the canary detail says
-  // where it comes from. These hooks ride on the health module's own routes, so that module needs no Kubernetes code:
-  // for a canary that is not CR-sourced they do nothing and the route runs as usual.
+  // The canary detail says where a canary comes from. Edits of CR-sourced canaries are the health service's (it gets
+  // `app.kube.canaries` as its crEdits, so /api/canary and /api/db/canaries share them); this hook only adds the
+  // source link to the health module's own GET, so that module needs no Kubernetes code.
   app.addHook('onRoute', (route: RouteOptions) => {
     if (route.url !== '/api/canary/:id') return;
     const methods = ([] as string[]).concat(route.method);
-    const add = (name: 'preHandler' | 'preSerialization', fn: unknown) => {
+    const add = (name: 'preSerialization', fn: unknown) => {
       const existing = route[name];
       (route as unknown as Record<string, unknown>)[name] = existing ? [...([] as unknown[]).concat(existing), fn] : [fn];
     };
-    if (methods.includes('PUT') || methods.includes('PATCH')) {
-      add('preHandler', async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-        if (!isUuid(req.params.id)) return; // the route answers 400
-        const out = await canaries.edit(req.params.id.toLowerCase(), req.method === 'PUT' ? 'PUT' : 'PATCH', req.body, req.principal!.roles);
-        if (out) return reply.send(out);
-      });
-    }
-    if (methods.includes('DELETE')) {
-      add('preHandler', async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-        if (!isUuid(req.params.id)) return;
-        if (await canaries.remove(req.params.id.toLowerCase(), req.principal!.roles)) return reply.send({ message: 'success' });
-      });
-    }
     if (methods.includes('GET')) {
       add('preSerialization', async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         // error bodies pass through untouched
@@ -182,6 +169,3 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
     await elector?.stop();
   });
 }, { name: 'kube', dependencies: ['db'] });
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (s: string) => UUID_RE.test(s);

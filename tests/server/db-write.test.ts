@@ -85,7 +85,7 @@ describe('POST', () => {
     ['a read-only column', 'teams', { name: 'a', created_by: null, created_at: '2020-01-01' }, 400, 'PGRST204'],
     ['an unknown columns= entry', 'teams?columns=name,nope', { name: 'a' }, 400, 'PGRST204'],
     ['an invalid uuid', 'teams', { name: 'a', created_by: 'not-a-uuid' }, 400, '22P02'],
-    ['a missing NOT NULL', 'teams', { name: 'a' }, 400, '23502'],
+    ['a missing NOT NULL', 'teams', { icon: 'a' }, 400, '23502'],
     ['a dangling foreign key', 'teams', { name: 'a', created_by: '00000000-0000-0000-0000-00000000beef' }, 409, '23503'],
     ['a NUL byte', 'properties', { name: 'a', value: 'x\u0000y' }, 400, 'PGRST102'],
     ['a bulk insert whose last row fails', 'properties', [{ name: 'ok1', value: '1' }, { name: 'ok2', value: null }], 400, '23502'],

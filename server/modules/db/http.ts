@@ -1,4 +1,4 @@
-import type { Action, Resource } from '../../contracts/rbac.js';
+import type { Action, Resource, Role } from '../../contracts/rbac.js';
 
 /** What the service needs from an HTTP request; routes.ts builds it, tests of the service could too. */
 export interface DbRequest {
@@ -13,6 +13,8 @@ export interface DbRequest {
   body?: unknown;
   /** The signed-in person: writes and volatile functions run with it as the transaction's actor (./actor.ts). */
   actor?: string;
+  /** The caller's roles: an admin may name another person as created_by; writers act in the cluster as them. */
+  roles?: readonly Role[];
   can(resource: Resource, action: Action): boolean;
 }
 

@@ -20,6 +20,16 @@ export interface RelationSpec {
     readOnly?: readonly string[];
     /** Settable when a row is created, refused by PATCH. */
     immutable?: readonly string[];
+    /**
+     * Writes go through the module that owns the rows (registered in `app.relationWriters`, ./writers.ts), not SQL:
+     * the same validation and side effects as the module's own routes. PATCH {deleted_at} is its delete.
+     */
+    writer?: true;
+    /**
+     * Triggers set created_by to the acting person whatever the body says (0030_incidents.sql), so the generic
+     * created_by rule (./write-body.ts: stamp when left out, another person for admins only) stays out of the way.
+     */
+    creatorByTrigger?: true;
   };
 }
 
@@ -48,8 +58,9 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   invites: { resource: 'auth', hidden: ['token_hash'], write: { ops: ['delete'] } },
   agents: { resource: 'agents', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
   agents_summary: { resource: 'agents', base: 'agents' },
-  // Health: read-only here; canaries are written through /api/canary (spec validation, checks reconciled).
-  canaries: { resource: 'canaries' },
+  // Health: canaries are written by the health service, as /api/canary writes them (spec validation, checks
+  // reconciled, the scheduler reloaded; a CR-sourced canary patched in the cluster).
+  canaries: { resource: 'canaries', write: { ops: ['insert', 'update', 'delete'], writer: true } },
   checks: { resource: 'canaries' },
   checks_unlogged: { resource: 'canaries' },
   check_statuses: { resource: 'canaries' },
@@ -76,7 +87,10 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   // enums, required fields), set created_by to the acting person and write incident_histories.
   incidents: {
     resource: 'incident',
-    write: { ops: ['insert', 'update', 'delete'], readOnly: [...STAMPS, 'incident_id', 'acknowledged', 'resolved', 'closed'], immutable: ['id', 'created_by'] },
+    write: {
+      ops: ['insert', 'update', 'delete'], readOnly: [...STAMPS, 'incident_id', 'acknowledged', 'resolved', 'closed'], immutable: ['id', 'created_by'],
+      creatorByTrigger: true,
+    },
   },
   incident_summary: { resource: 'incident', base: 'incidents' },
   incidents_by_component: { resource: 'incident', base: 'incidents' },
@@ -86,15 +100,15 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   incident_relationships: { resource: 'incident', write: { ops: ['insert', 'delete'], readOnly: STAMPS } },
   hypotheses: {
     resource: 'incident',
-    write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id', 'incident_id', 'created_by'] },
+    write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id', 'incident_id', 'created_by'], creatorByTrigger: true },
   },
   evidences: {
     resource: 'evidences',
-    write: { ops: ['insert', 'update', 'delete'], readOnly: [...STAMPS, 'script_result'], immutable: ['id', 'created_by'] },
+    write: { ops: ['insert', 'update', 'delete'], readOnly: [...STAMPS, 'script_result'], immutable: ['id', 'created_by'], creatorByTrigger: true },
   },
   comments: {
     resource: 'comments',
-    write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id', 'incident_id', 'created_by'] },
+    write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id', 'incident_id', 'created_by'], creatorByTrigger: true },
   },
   // Soft delete only (PATCH deleted_at); delivery_* is what the server did with the notification.
   responders: {
@@ -103,6 +117,7 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
       ops: ['insert', 'update'],
       readOnly: [...STAMPS, 'delivery_status', 'delivery_error', 'delivered_at'],
       immutable: ['id', 'incident_id', 'created_by', 'type', 'team_id', 'person_id'],
+      creatorByTrigger: true,
     },
   },
 };

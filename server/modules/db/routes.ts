@@ -21,6 +21,7 @@ function toDbRequest(req: FastifyRequest, target: string): DbRequest {
     accept: header(req.headers.accept),
     body: req.body,
     actor: req.principal?.id,
+    roles: req.principal?.roles,
     can: (resource, action) => req.can(resource, action),
   };
 }
@@ -36,7 +37,7 @@ function send(reply: FastifyReply, res: DbResponse) {
  * relation, embed and function inside the service ('custom'); the auth plugin guarantees a principal and CSRF.
  */
 export const dbRoutes: FastifyPluginAsync<{ only?: RegistryFilter }> = async (app, opts) => {
-  const service = createDbService(app.db, opts.only);
+  const service = createDbService(app.db, opts.only, app.relationWriters);
   app.addHook('onReady', async () => {
     await service.load();
   });

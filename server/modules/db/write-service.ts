@@ -10,9 +10,9 @@ import type { WriteOp } from './registry.js';
 import type { Relation, SchemaCache } from './schema-cache.js';
 import { BuildContext, plan, requireRead } from './sql/plan.js';
 import { deleteSql, insertSql, updateSql, type WriteOutput } from './sql/write.js';
-
-type Row = Record<string, unknown>;
-const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { checkCreatorPatch, insertRows, isRow, stampCreator, type Row } from './write-body.js';
+import { writeThrough } from './write-through.js';
+import type { RelationWriters } from './writers.js';
 
 /** A body column must be visible and writable for the operation; hidden columns do not exist. */
 function checkColumn(rel: Relation, name: string, op: 'insert' | 'update'): void {
@@ -24,19 +24,6 @@ function checkColumn(rel: Relation, name: string, op: 'insert' | 'update'): void
     throw new ApiError(400, 'PGRST204', `Column '${name}' of '${rel.name}' cannot be written${op === 'update' ? ' by an update' : ''}`, null,
       'Leave server-maintained columns out of the body.');
   }
-}
-
-/** Rows of a POST body: one object or an array of objects with the same keys (unless `columns=` picks them). */
-function insertRows(body: unknown, columns: string[] | undefined): { rows: Row[]; columns: string[] } {
-  const rows = Array.isArray(body) ? body : [body];
-  if (!rows.every(isRow)) throw badBody('Body must be a JSON object or an array of objects');
-  if (columns) return { rows, columns: [...new Set(columns)] };
-  const keys = rows.length ? Object.keys(rows[0]) : [];
-  const signature = [...keys].sort().join('\u0001');
-  if (rows.some((r) => Object.keys(r).sort().join('\u0001') !== signature)) {
-    throw badBody('All object keys must match', 'Every object of a bulk insert needs the same keys (or send columns=)');
-  }
-  return { rows, columns: keys };
 }
 
 /**
@@ -63,9 +50,10 @@ async function run(db: pg.Pool, sql: string, params: unknown[], prefer: Preferen
 
 /**
  * POST (insert/upsert), PATCH and DELETE on a registered relation. Each is one statement (atomic on its own); the
- * body travels as one JSON parameter. PATCH and DELETE refuse to run without a filter.
+ * body travels as one JSON parameter. PATCH and DELETE refuse to run without a filter. A relation whose registry entry
+ * says `write.writer` is written by its module instead (./write-through.ts), after the same permission checks.
  */
-export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequest): Promise<DbResponse> {
+export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequest, writers?: RelationWriters): Promise<DbResponse> {
   const rel = cache.relations.get(req.target);
   if (!rel) throw unknownRelation(req.target);
   const prefer = parsePrefer(req.prefer);
@@ -85,6 +73,10 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
     throw new ApiError(400, 'PGRST109', 'limit/offset are not allowed on writes', null, 'Filter the rows to change instead.');
   }
   const node = plan(ctx, rel, query);
+  if (rel.spec.write.writer) {
+    if (!writers) throw new ApiError(503, 'PGRST001', `writes on '${rel.name}' are not available in this process`);
+    return writeThrough(db, cache, rel, req, query, prefer, writers.get(rel.name));
+  }
   const singular = wantsSingular(req.accept);
   const out: WriteOutput = representation || singular ? { kind: 'rows', node } : { kind: 'none' };
   let sql: string;
@@ -92,7 +84,9 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
 
   if (op === 'insert' || op === 'upsert') {
     if (req.body === undefined || req.body === null) throw badBody('Empty or invalid json');
-    const { rows, columns } = insertRows(req.body, query.columns);
+    const parsed = insertRows(req.body, query.columns);
+    const rows = parsed.rows;
+    const columns = stampCreator(rel, req, rows, parsed.columns);
     for (const c of columns) checkColumn(rel, c, 'insert');
     let conflict;
     if (op === 'upsert') {
@@ -123,6 +117,7 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
       if (!isRow(req.body)) throw badBody('Body must be a JSON object');
       const columns = Object.keys(req.body);
       if (!columns.length) throw badBody('Nothing to update: the body has no columns');
+      checkCreatorPatch(rel, req, req.body);
       for (const c of columns) checkColumn(rel, c, 'update');
       const json = JSON.stringify(req.body);
       if (json.includes('\\u0000')) throw badBody('NUL characters are not allowed in values');

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { CanaryInput, CanaryPatch, GraphRequest, HistoryRequest, PushRequest, SummaryRequest } from '../../contracts/health.js';
+import { EditPrecondition } from '../../contracts/kubernetes.js';
 import type { Role } from '../../contracts/rbac.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import { parseBody, parseId } from '../../lib/validation.js';
@@ -10,7 +11,8 @@ import { ConnectionResolver } from './connections.js';
 import { webhookToken } from './checks/webhook.js';
 import { liveCheckSpecs } from './queries.js';
 import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
-import { createHealthService, type SummaryBody } from './service.js';
+import { canaryWriter } from './canary-writer.js';
+import { createHealthService, type EditContext, type SummaryBody } from './service.js';
 
 export interface HealthRoutesOptions {
   config: Config;
@@ -80,6 +82,12 @@ function summaryOptions(raw: unknown): SummaryRequest {
   return parseBody(SummaryRequest, out);
 }
 
+/** The caller's roles, and the CR resourceVersion an edit of a CR-sourced canary was made against (if it says). */
+function editContext(req: FastifyRequest): EditContext {
+  const pre = parseBody(EditPrecondition, req.body ?? {});
+  return { roles: req.principal!.roles, version: pre.resource_version ?? pre.metadata?.resourceVersion };
+}
+
 /** Health: /api/canary/* (the reference's canary-checker paths) and canary CRUD. */
 export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, opts) => {
   const feed = app.hasDecorator('events') ? new ChangeFeed((change) => app.events.publish(change)) : null;
@@ -107,7 +115,13 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     subscribe: app.hasDecorator('events') ? (fn) => app.events.bus.subscribe(fn) : undefined,
   });
   app.addHook('onClose', async () => stopSweep());
-  const health = createHealthService({ db: app.db, scheduler: schedulerHandle, onResults, onOutcome, valueFrom, connections, log: app.log });
+  // CR-sourced canaries are edited in the cluster (the kube plugin's edits), whichever door the edit came through
+  const crEdits = app.hasDecorator('kube') ? app.kube.canaries : undefined;
+  const health = createHealthService({
+    db: app.db, scheduler: schedulerHandle, onResults, onOutcome, valueFrom, connections, log: app.log, crEdits,
+  });
+  // /api/db/canaries writes through the same service functions as the routes below
+  if (app.hasDecorator('relationWriters')) app.relationWriters.register('canaries', canaryWriter(health));
   // Other replicas' changes reach the ready whole-fleet summary through the live-update bus.
   if (app.hasDecorator('events')) {
     const off = app.events.bus.subscribe((event) => {
@@ -191,11 +205,11 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     return reply.status(201).send(created);
   });
   app.put<IdParams>('/:id', { config: WRITE }, (req) =>
-    health.updateCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryInput, req.body)));
+    health.updateCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryInput, req.body), editContext(req)));
   app.patch<IdParams>('/:id', { config: WRITE }, (req) =>
-    health.patchCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryPatch, req.body)));
+    health.patchCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryPatch, req.body), editContext(req)));
   app.delete<IdParams>('/:id', { config: WRITE }, async (req) => {
-    await health.deleteCanary(parseId(req.params.id, 'canary id'));
+    await health.deleteCanary(parseId(req.params.id, 'canary id'), editContext(req));
     return { message: 'success' };
   });
 };

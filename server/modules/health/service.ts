@@ -3,6 +3,7 @@ import type {
   CanaryInput, CanaryPatch, CanaryResponse, CheckDetail, CheckSummary, GraphResponse, HistoryRequest, HistoryResponse,
   PushRequest, PushResponse, RunCheckResponse, SummaryRequest, WebhookResponse,
 } from '../../contracts/health.js';
+import type { Role } from '../../contracts/rbac.js';
 import { ApiError, BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
@@ -40,6 +41,28 @@ export interface HealthServiceDeps {
   connections?: ConnectionResolver;
   /** Where a webhook token that cannot be read is reported (never with a value). */
   log?: { warn(obj: object, msg: string): void };
+  /**
+   * Edits of canaries that come from custom resources (the kube plugin's): for such a canary an edit patches the CR
+   * and a delete deletes it, as the caller's cluster identity; undefined / false for any other canary.
+   */
+  crEdits?: {
+    edit(id: string, change: CanaryChange, version: string | undefined, roles: readonly Role[]): Promise<CanaryResponse | undefined>;
+    remove(id: string, roles: readonly Role[]): Promise<boolean>;
+  };
+}
+
+/** The fields of a canary an edit sets (absent ones keep their value). */
+export interface CanaryChange {
+  name?: string;
+  namespace?: string;
+  labels?: Record<string, string> | null;
+  spec?: Record<string, unknown>;
+}
+
+/** Who edits: the roles act in the cluster for CR-sourced canaries; version is the CR resourceVersion they saw. */
+export interface EditContext {
+  roles: readonly Role[];
+  version?: string;
 }
 
 /** For a webhook token from a Secret when there is no resolver: no cluster to read from. */
@@ -197,11 +220,17 @@ export function createHealthService(deps: HealthServiceDeps) {
       return save(null, normalise(input), createdBy);
     },
 
-    updateCanary(id: string, input: CanaryInput) {
-      return save(id, normalise(input), null);
+    /** PUT: the whole canary (a CR-sourced one is patched in the cluster, its labels kept when left out). */
+    async updateCanary(id: string, input: CanaryInput, ctx: EditContext) {
+      const v = normalise(input);
+      const viaCr = await deps.crEdits?.edit(id, { ...v, labels: v.labels ?? undefined }, ctx.version, ctx.roles);
+      return viaCr ?? save(id, v, null);
     },
 
-    async patchCanary(id: string, patch: CanaryPatch) {
+    /** PATCH: the fields given; `spec` replaces the whole spec. */
+    async patchCanary(id: string, patch: CanaryPatch, ctx: EditContext) {
+      const viaCr = await deps.crEdits?.edit(id, patch, ctx.version, ctx.roles);
+      if (viaCr) return viaCr;
       const row = await getCanary(db, id);
       if (!row || row.deleted_at) throw new NotFoundError('canary', id);
       return save(id, {
@@ -210,7 +239,9 @@ export function createHealthService(deps: HealthServiceDeps) {
       }, null);
     },
 
-    async deleteCanary(id: string): Promise<void> {
+    /** Soft-deletes a canary and its checks; a CR-sourced one is deleted in the cluster (its row follows). */
+    async deleteCanary(id: string, ctx: EditContext): Promise<void> {
+      if (await deps.crEdits?.remove(id, ctx.roles)) return;
       await inTransaction(db, async (c) => {
         const current = await lockCanary(c, id);
         if (!current) throw new NotFoundError('canary', id);

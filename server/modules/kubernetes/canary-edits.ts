@@ -1,10 +1,10 @@
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type pg from 'pg';
-import { CanaryInput, CanaryPatch, type CanaryResponse } from '../../contracts/health.js';
-import { EditPrecondition, type SourceLink } from '../../contracts/kubernetes.js';
+import type { CanaryResponse } from '../../contracts/health.js';
+import type { SourceLink } from '../../contracts/kubernetes.js';
 import { ApiError, BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { parseBody } from '../../lib/validation.js';
 import { getCanary, liveChecksOf } from '../health/queries.js';
+import type { CanaryChange } from '../health/service.js';
 import { SpecError, validateCanarySpec } from '../health/spec.js';
 import type { Role } from '../../contracts/rbac.js';
 import type { ClusterConnection } from './cluster.js';
@@ -150,10 +150,12 @@ export function canaryEdits(deps: CanaryEditDeps) {
     },
 
     /**
-     * PUT/PATCH of a canary: undefined when the canary is not CR-sourced (the health module saves it as usual),
-     * else the CR is patched and the updated canary returned.
+     * An edit of a canary: undefined when the canary is not CR-sourced (the health service saves the row as usual),
+     * else the CR is patched as the caller's cluster identity and the updated canary returned. `change` holds the
+     * fields the caller sets (a PUT sets all; labels left out are left as they are); `version` is the resourceVersion
+     * the caller saw, so an edit of a CR that moved on since is a 409.
      */
-    async edit(id: string, method: 'PUT' | 'PATCH', body: unknown, roles: readonly Role[]): Promise<(CanaryResponse & SourceLink) | undefined> {
+    async edit(id: string, change: CanaryChange, version: string | undefined, roles: readonly Role[]): Promise<(CanaryResponse & SourceLink) | undefined> {
       const ledger = await liveLedger(id);
       if (!ledger) return undefined;
       refuseGitOps(ledger);
@@ -161,16 +163,9 @@ export function canaryEdits(deps: CanaryEditDeps) {
       const row = await getCanary(db, id);
       if (!row || row.deleted_at) throw new NotFoundError('canary', id);
 
-      let next: { name: string; namespace: string; labels: Record<string, string> | null | undefined; spec: Record<string, unknown> };
-      if (method === 'PUT') {
-        const input = parseBody(CanaryInput, body);
-        next = 'metadata' in input
-          ? { name: input.metadata.name, namespace: input.metadata.namespace, labels: input.metadata.labels, spec: input.spec }
-          : { name: input.name, namespace: input.namespace, labels: input.labels, spec: input.spec };
-      } else {
-        const p = parseBody(CanaryPatch, body);
-        next = { name: p.name ?? row.name, namespace: p.namespace ?? row.namespace, labels: p.labels, spec: p.spec ?? row.spec };
-      }
+      const next = {
+        name: change.name ?? row.name, namespace: change.namespace ?? row.namespace, labels: change.labels, spec: change.spec ?? row.spec,
+      };
       if (next.name !== ledger.name || next.namespace !== ledger.namespace) {
         throw new BadRequestError(`the Canary ${ledger.namespace}/${ledger.name} comes from Kubernetes: its name and namespace cannot change`);
       }
@@ -182,8 +177,7 @@ export function canaryEdits(deps: CanaryEditDeps) {
         }
         throw err;
       }
-      const pre = parseBody(EditPrecondition, body ?? {});
-      const version = pre.resource_version ?? pre.metadata?.resourceVersion ?? ledger.resource_version ?? undefined;
+      version ??= ledger.resource_version ?? undefined;
       const what = `the Canary ${ledger.namespace}/${ledger.name}`;
       const gvk = { group: CANARY.group, version: CANARY.version, plural: CANARY.plural, namespace: ledger.namespace, name: ledger.name };
 

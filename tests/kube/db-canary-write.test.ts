@@ -1,0 +1,122 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
+import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
+import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
+import { until } from '../support/poll.js';
+
+/**
+ * /api/db/canaries on canaries that come from Canary custom resources: the same edits as /api/canary (one code path
+ * in the health service). A PATCH patches the CR as the caller's cluster identity, a stale resourceVersion is a 409, a
+ * GitOps-managed CR is a 403 naming its source, and PATCH {deleted_at} deletes the CR (the row follows).
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CANARY = kindByKind('Canary')!;
+
+let kube: KubeApi;
+let t: TestContext;
+let dir: string;
+let editor: Record<string, string>;
+
+const cr = (ns: string, name: string) => kube.get(CANARY.group, CANARY.version, CANARY.plural, ns, name);
+const rowOf = async (id: string) => (await t.db.query('SELECT * FROM canaries WHERE id = $1', [id])).rows[0];
+const db = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, extra: Record<string, string> = {}) =>
+  t.app.inject({ method, url: `/api/db/${url}`, headers: { ...editor, ...extra }, payload: payload as never });
+
+function applyCanary(name: string, namespace: string, spec: Record<string, unknown>, labels?: Record<string, string>): KubeObject {
+  return kube.apply({ apiVersion: `${CANARY.group}/${CANARY.version}`, kind: 'Canary', metadata: { name, namespace, labels }, spec });
+}
+
+beforeAll(async () => {
+  kube = await startKubeApi({ crdsDir: join(root, 'crds') });
+  dir = mkdtempSync(join(tmpdir(), 'kube-db-canary-'));
+  const kubeconfig = kube.writeKubeconfig(join(dir, 'kubeconfig'));
+  t = await createTestApp({ KUBECONFIG: kubeconfig, POD_NAME: 'console-db-canary-test', POD_NAMESPACE: 'default' });
+  editor = await sessionHeaders(t.db, (await makePerson(t.db, { roles: ['editor'] })).id);
+  // console edits act as the caller's cluster identity (the writer for an editor), bound as the chart binds it
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-writer' },
+    rules: [{ apiGroups: [CANARY.group], resources: ['*'], verbs: ['*'] }],
+  });
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops-console-writer' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ops-console-writer' },
+    subjects: [{ kind: 'Group', name: 'ops-console:writers', apiGroup: 'rbac.authorization.k8s.io' }],
+  });
+  kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await kube?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('/api/db/canaries on CR-sourced canaries', () => {
+  it('PATCH ?id=eq. patches the CR as the caller; a stale resource_version is a 409', async () => {
+    const made = applyCanary('db-edit', 'default', { schedule: '@every 10m', tcp: [{ name: 'port', endpoint: '127.0.0.1:1' }] });
+    const id = made.metadata.uid!;
+    await until(async () => (await rowOf(id))?.source === 'KubernetesCRD', 'the CR reconciled into its row');
+    const seen = made.metadata.resourceVersion!;
+
+    const spec = { schedule: '@every 10m', owner: 'sre', tcp: [{ name: 'port', endpoint: '127.0.0.1:1' }] };
+    const res = await db('PATCH', `canaries?id=eq.${id}&select=id,source`, { spec, resource_version: seen }, { prefer: 'return=representation' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual([{ id, source: 'KubernetesCRD' }]);
+    expect(cr('default', 'db-edit')!.spec).toMatchObject({ owner: 'sre' });
+    expect(kube.impersonations.filter((r) => r.method === 'PATCH' && r.path.endsWith('/canaries/db-edit')))
+      .toEqual([expect.objectContaining({ user: 'ops-console-writer', groups: ['ops-console:writers'], status: 200 })]);
+    await until(async () => (await rowOf(id))?.spec.owner === 'sre', 'the row updated by the informer');
+
+    const stale = await db('PATCH', `canaries?id=eq.${id}`, { spec: { ...spec, owner: 'someone-else' }, resource_version: seen });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toMatch(/changed in the cluster after you loaded it/);
+    expect(cr('default', 'db-edit')!.spec).toMatchObject({ owner: 'sre' });
+
+    const invalid = await db('PATCH', `canaries?id=eq.${id}`, { spec: { schedule: 'nope', tcp: [] } });
+    expect(invalid.statusCode).toBe(400);
+  });
+
+  it('a GitOps-managed CR: 403 naming its source, and the CR is untouched', async () => {
+    const manifest = parse(readFileSync(join(root, 'tests/fixtures/k8s/canary-flux.yaml'), 'utf8')) as KubeObject;
+    const flux = kube.apply(manifest);
+    const id = flux.metadata.uid!;
+    await until(async () => (await rowOf(id))?.source === 'KubernetesCRD', 'the flux canary reconciled');
+    await until(async () => (await t.db.query('SELECT managed_by FROM kubernetes_objects WHERE uid = $1', [id])).rows[0]?.managed_by, 'its GitOps owner');
+
+    const patch = await db('PATCH', `canaries?id=eq.${id}`, { labels: { tier: 'gold' } });
+    expect(patch.statusCode).toBe(403);
+    expect(patch.json().message).toMatch(/^Linked to Flux kustomization flux-system\/apps/);
+    const del = await db('PATCH', `canaries?id=eq.${id}`, { deleted_at: new Date().toISOString() });
+    expect(del.statusCode).toBe(403);
+    expect((await db('DELETE', `canaries?id=eq.${id}`)).statusCode).toBe(403);
+    expect(cr('apps', 'gitops-flux')!.metadata.resourceVersion).toBe(flux.metadata.resourceVersion);
+    expect((await rowOf(id)).deleted_at).toBeNull();
+  });
+
+  it('PATCH {deleted_at} deletes the CR as the caller, and the row is soft-deleted', async () => {
+    const made = applyCanary('db-delete', 'default', { tcp: [{ name: 'port', endpoint: '127.0.0.1:1' }] });
+    const id = made.metadata.uid!;
+    await until(async () => (await rowOf(id))?.source === 'KubernetesCRD', 'the CR reconciled into its row');
+    const res = await db('PATCH', `canaries?id=eq.${id}`, { deleted_at: new Date().toISOString() });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(cr('default', 'db-delete')).toBeUndefined();
+    expect(kube.impersonations.filter((r) => r.method === 'DELETE' && r.path.endsWith('/canaries/db-delete')))
+      .toEqual([expect.objectContaining({ user: 'ops-console-writer', status: 200 })]);
+    await until(async () => (await rowOf(id))?.deleted_at, 'the row soft-deleted');
+  });
+
+  it('POST makes a UI canary even with a cluster connected (the cluster is not written)', async () => {
+    const before = kube.impersonations.length;
+    const res = await db('POST', 'canaries?select=source', { name: 'ui-made', spec: { tcp: [{ name: 'p', endpoint: '127.0.0.1:1' }] } },
+      { prefer: 'return=representation' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual([{ source: 'UI' }]);
+    expect(cr('default', 'ui-made')).toBeUndefined();
+    expect(kube.impersonations.length).toBe(before);
+  });
+});
