@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, utimes, lutimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, utimes, lutimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ afterAll(async () => {
 const paths = (r: { data: Record<string, unknown> }) => (r.data.files as Array<{ path: string }>).map((f) => f.path).sort();
 
 describe('folder check on a real directory', () => {
-  it('lists the files of the folder (symlinks listed, sub-directories not entered)', async () => {
+  it('lists the files of the folder (a symlink as its target, sub-directories not entered)', async () => {
     const r = await run({ path: dir });
     expect(r.error).toBeUndefined();
     expect(r.pass).toBe(true);
@@ -89,7 +89,7 @@ describe('folder check on a real directory', () => {
     expect(paths(await run({ path: dir, filter: { maxAge: '1h' } }))).toEqual(['b.log']);
     expect(paths(await run({ path: dir, filter: { minAge: '1d' } }))).toEqual(['c.txt']);
     expect(paths(await run({ path: dir, filter: { minSize: '1kb' } }))).toEqual(['b.log']);
-    expect(paths(await run({ path: dir, filter: { maxSize: '50' } }))).toEqual(['c.txt', 'link']);
+    expect(paths(await run({ path: dir, filter: { maxSize: '50' } }))).toEqual(['c.txt']);
     expect(paths(await run({ path: dir, filter: { since: 'now-1h' } }))).toEqual(['b.log']);
     // since is exclusive by a second, so the newest time of one run can be the since of the next
     expect(paths(await run({ path: dir, filter: { since: bTime.toISOString() } }))).toEqual([]);
@@ -127,6 +127,86 @@ describe('folder check on a real directory', () => {
     } finally {
       await rm(many, { recursive: true, force: true });
     }
+  });
+
+  it('lists a symlink with its target\'s size and time (os.Stat, as the reference); a dangling one as itself', async () => {
+    const r = await run({ path: dir, filter: { regex: '^link$' } });
+    const a = (await run({ path: dir, filter: { regex: '^a\\.log$' } })).data.files as Array<Record<string, unknown>>;
+    expect(r.data.files).toEqual([{ ...a[0], name: 'link', path: 'link' }]);
+    const other = await mkdtemp(join(tmpdir(), 'health-folder-links-'));
+    try {
+      await symlink(join(other, 'gone'), join(other, 'dangling'));
+      await symlink(join(dir, 'sub'), join(other, 'subdir'));
+      const d = await run({ path: other, recursive: true });
+      // a symlinked directory is a directory: not listed, and not entered even when recursive
+      expect(d.data.files).toEqual([expect.objectContaining({ name: 'dangling', mode: expect.stringMatching(/^Lrwx/) })]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('gives each file the reference\'s fields, and smallest/largest', async () => {
+    await chmod(join(dir, 'c.txt'), 0o640);
+    const r = await run({ path: dir, filter: { regex: '^c\\.txt$' } });
+    const c = { name: 'c.txt', path: 'c.txt', size: 10, mode: '-rw-r-----', is_dir: false, modified: expect.stringMatching(/Z$/) };
+    expect(r.data).toMatchObject({ files: [c], smallest: c, largest: c, oldest: c, newest: c, errorType: '' });
+    expect(r.data.size).toBe(r.data.totalSize);
+  });
+
+  it('reports an empty listing with the folder\'s own time as oldest and newest (reference)', async () => {
+    const r = await run({ path: join(dir, 'sub'), filter: { regex: '^nothing' } });
+    expect(r.data).toMatchObject({ count: 0, files: [], oldest: { name: 'sub', is_dir: true, mode: expect.stringMatching(/^d/) } });
+    expect(r.data.newest).toEqual(r.data.oldest);
+  });
+
+  it.each([
+    [{ minCount: 5 }, 'min_count'],
+    [{ maxCount: 1 }, 'max_count'],
+    [{ minAge: '1h' }, 'min_age'],
+    [{ maxAge: '1m' }, 'max_age'],
+    [{ minSize: '1kb' }, 'min_size'],
+    [{ maxSize: '1kb' }, 'max_size'],
+    [{ availableSize: '1000000PB' }, 'available_size'],
+    [{ totalSize: '1000000PB' }, 'total_size'],
+    [{ maxAge: 'soon' }, 'configuration_error'],
+  ])('names the failed test %j as errorType %s, for templates and metrics', async (test, errorType) => {
+    const r = await run({ path: dir, ...test });
+    expect(r.pass).toBe(false);
+    expect(r.data.errorType).toBe(errorType);
+  });
+
+  it('names a failed listing errorType listing_error', async () => {
+    expect((await run({ path: join(dir, 'a.log') })).data.errorType).toBe('listing_error');
+  });
+
+  describe('a glob path (doublestar, as the reference)', () => {
+    const globbed = async (pattern: string, extra: Record<string, unknown> = {}) => paths(await run({ path: join(dir, pattern), ...extra }));
+
+    it('lists the files one segment matches, not directories', async () => {
+      expect(await globbed('*')).toEqual(['a.log', 'b.log', 'c.txt', 'link']);
+      expect(await globbed('*.log')).toEqual(['a.log', 'b.log']);
+      expect(await globbed('?.txt')).toEqual(['c.txt']);
+      expect(await globbed('[ab].log')).toEqual(['a.log', 'b.log']);
+      expect(await globbed('[!ab].*')).toEqual(['c.txt']);
+      expect(await globbed('{a,c}.*')).toEqual(['a.log', 'c.txt']);
+      expect(await globbed('*/*.log')).toEqual(['sub/d.log']);
+    });
+
+    it('matches any depth with ** (none included), and filters and tests the matches', async () => {
+      expect(await globbed('**/*')).toEqual(['a.log', 'b.log', 'c.txt', 'link', 'sub/d.log']);
+      expect(await globbed('**/*.log')).toEqual(['a.log', 'b.log', 'sub/d.log']);
+      expect(await globbed('**/d.log')).toEqual(['sub/d.log']);
+      expect(await globbed('**/*.log', { filter: { minSize: '1kb' } })).toEqual(['b.log', 'sub/d.log']);
+      const r = await run({ path: join(dir, '**', '*.log'), minCount: 4 });
+      expect(r).toMatchObject({ pass: false, error: 'too few files 3 < 4', data: { errorType: 'min_count', exists: true } });
+      expect((await run({ path: join(dir, '**', '*.log'), maxAge: '1h' })).data.newest).toMatchObject({ name: 'd.log' });
+    });
+
+    it('counts no match, or a missing base, as zero files', async () => {
+      expect(await run({ path: join(dir, '*.zip') })).toMatchObject({ pass: true, data: { count: 0, exists: true } });
+      expect(await run({ path: join(dir, 'not-there', '*.zip'), minCount: 1 }))
+        .toMatchObject({ pass: false, error: 'too few files 0 < 1', data: { exists: false } });
+    });
   });
 
   it.each([
