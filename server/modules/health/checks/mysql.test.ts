@@ -64,6 +64,11 @@ describe.skipIf(mariadbMissing)(`mysql check against a real MariaDB${mariadbMiss
     expect((await run({ url: dsn(), query, results: 2 })).pass).toBe(true);
   });
 
+  it('reads BIGINT and DECIMAL columns as numbers, as the reference does (count(*) is a BIGINT)', async () => {
+    const r = await run({ url: dsn(), query: 'SELECT COUNT(*) AS n, CAST(2.5 AS DECIMAL(4,2)) AS ratio, 9007199254740993 AS huge FROM seq_1_to_3' });
+    expect(r.data.rows).toEqual([{ n: 3, ratio: 2.5, huge: '9007199254740993' }]);
+  });
+
   it('streams a large result: counts all rows, keeps 1000', async () => {
     const r = await run({ url: dsn(), query: 'SELECT seq FROM seq_1_to_30000', results: 30000 });
     expect(r.pass).toBe(true);

@@ -40,7 +40,9 @@ async function runMysql(spec: MysqlCheckSpec, ctx: CheckContext): Promise<CheckR
       // one statement per check, as database/sql runs it
       multipleStatements: false,
       dateStrings: true,
+      // BIGINT (count(*)) and DECIMAL read as numbers, as the reference's rows; a BIGINT past 2^53 stays a string
       supportBigNumbers: true,
+      decimalNumbers: true,
     });
     conn = c;
     c.on('error', () => {}); // errors after abort/close surface through the awaited promise, not as an unhandled event

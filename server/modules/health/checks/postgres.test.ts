@@ -42,6 +42,14 @@ describe('postgres check against a real PostgreSQL', () => {
     expect(r).toMatchObject({ pass: true, message: '1 row', data: { count: 1, rows: [{ '?column?': 1 }] } });
   });
 
+  it('reads bigint and numeric columns as numbers, as the reference does (count(*) is a bigint)', async () => {
+    const r = await run({
+      url: url(ROLE, PASSWORD),
+      query: "SELECT count(*) AS n, 2.5::numeric AS ratio, 9007199254740993::int8 AS huge, 'x'::text AS s FROM generate_series(1, 3)",
+    });
+    expect(r.data.rows).toEqual([{ n: 3, ratio: 2.5, huge: '9007199254740993', s: 'x' }]);
+  });
+
   it('markFailOnEmpty fails a query that returns no rows, and only then', async () => {
     const empty = { url: url(ROLE, PASSWORD), query: 'SELECT 1 AS name LIMIT 0' };
     expect(await run(empty)).toMatchObject({ pass: true, message: '0 rows' });

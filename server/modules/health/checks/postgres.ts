@@ -11,7 +11,8 @@ export type PostgresCheckSpec = SqlCheckSpec;
 
 /**
  * `postgres`: connects with `pg`, runs `query` (default `SELECT 1`) and fails when fewer than `results` rows come
- * back. `data` = `{ rows, count, truncated }` (rows as the driver returns them; int8/numeric are strings).
+ * back. `data` = `{ rows, count, truncated }`; bigint and numeric columns are numbers, as the reference's rows
+ * (`count(*)` compares with a number in `results.rows[0].count > 5`); a bigint past 2^53 stays a string.
  */
 export const postgresCheck: CheckType<PostgresCheckSpec> = {
   type: 'postgres',
@@ -38,6 +39,7 @@ async function runPostgres(spec: PostgresCheckSpec, ctx: CheckContext): Promise<
       // the server stops the query too, rather than finishing work nobody reads
       statement_timeout: timeout,
       application_name: 'ops-console-health',
+      types: ROW_TYPES,
     });
     client = c;
     c.on('error', () => {}); // a socket error after abort must not become an unhandled 'error' event
@@ -68,6 +70,23 @@ async function runPostgres(spec: PostgresCheckSpec, ctx: CheckContext): Promise<
     if (client) void client.end().catch(() => {});
   }
 }
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** pg's parsers, but int8 and numeric read as numbers (pg leaves both as strings to keep their precision). */
+const ROW_TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) {
+      return (v: string) => {
+        const n = Number(v);
+        return Number.isSafeInteger(n) ? n : v;
+      };
+    }
+    if (oid === NUMERIC_OID) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
 
 function destroy(c: pg.Client) {
   (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
