@@ -1,13 +1,18 @@
-import { celEnv, celFunc, celMethod, CelScalar, isCelError, isCelList, isCelMap, isCelUint, listType, mapType, objectType, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
+import { celEnv, celFunc, celMethod, CelScalar, isCelError, isCelUint, listType, mapType, objectType, parse, plan, type CelEnv, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { create, isMessage } from '@bufbuild/protobuf';
-import { isReflectMessage } from '@bufbuild/protobuf/reflect';
-import { DurationSchema, type Duration } from '@bufbuild/protobuf/wkt';
+import { DurationSchema, TimestampSchema, timestampDate, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { asMessage, celToNative, REFERENCE_EXTRA_FUNCS, withCelContext, type CelContext } from './cel-funcs.js';
+import { markOptionalSelects, OPTIONAL_FUNCS, rewriteOptionals } from './cel-optional.js';
+import { formatValue } from './go-template/format.js';
 
 /**
- * CEL for `test.expr` and `display.expr`, on @bufbuild/cel with the strings extension and the few helper functions
- * of the reference that its manifests use most (see REFERENCE_FUNCS).
+ * CEL for `test.expr`, `display.expr`, metrics and transforms, on @bufbuild/cel with the strings extension, the
+ * reference's optional field selection (cel-optional.ts) and the helper functions of the reference that its manifests
+ * use (REFERENCE_FUNCS here, REFERENCE_EXTRA_FUNCS in cel-funcs.ts).
  */
+
+export type { CelContext } from './cel-funcs.js';
 
 type Program = ReturnType<typeof plan>;
 
@@ -26,8 +31,9 @@ export function compileCel(expr: string): Program {
   let program: Program;
   let unknown: string[];
   try {
-    env ??= celEnv({ funcs: [...strings, ...REFERENCE_FUNCS] });
-    const parsed = parse(expr);
+    env ??= celEnv({ funcs: [...strings, ...REFERENCE_FUNCS, ...REFERENCE_EXTRA_FUNCS, ...OPTIONAL_FUNCS] });
+    const parsed = parse(markOptionalSelects(expr));
+    if (parsed.expr) rewriteOptionals(parsed.expr as never);
     unknown = unknownFunctions(env, parsed.expr);
     program = plan(env, parsed);
   } catch (err) {
@@ -50,13 +56,28 @@ function unknownFunctions(e: CelEnv, root: unknown): string[] {
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach(walk);
-    const kind = (node as { exprKind?: { case?: string; value?: { function?: string } } }).exprKind;
+    const kind = (node as { exprKind?: { case?: string; value?: { function?: string; target?: unknown } } }).exprKind;
     const name = kind?.case === 'callExpr' ? kind.value?.function : undefined;
-    if (name && !/^[_@]/.test(name) && !e.funcs.find(name)) found.add(name);
+    // `time.Now()` parses as a call of Now on `time`: the planner looks up the qualified name first, and so do we
+    const qualified = name && kind?.value?.target ? qualifiedName(kind.value.target) : undefined;
+    if (name && !/^[_@]/.test(name) && !e.funcs.find(name) && !(qualified && e.funcs.find(`${qualified}.${name}`))) {
+      found.add(qualified && /^(time|uuid|crypto|base64|k8s|math|strings|conv|regexp|random|filepath|path|net|gcp|aws|test|data|coll)\b/.test(qualified) ? `${qualified}.${name}` : name);
+    }
     for (const [k, v] of Object.entries(node)) if (k !== '$typeName') walk(v);
   };
   walk(root);
   return [...found];
+}
+
+/** `a.b.c` for an expression made of an identifier and field selections, else undefined. */
+function qualifiedName(node: unknown): string | undefined {
+  const kind = (node as { exprKind?: { case?: string; value?: { name?: string; operand?: unknown; field?: string } } }).exprKind;
+  if (kind?.case === 'identExpr') return kind.value?.name;
+  if (kind?.case === 'selectExpr') {
+    const parent = qualifiedName(kind.value?.operand);
+    return parent === undefined ? undefined : `${parent}.${kind.value?.field}`;
+  }
+  return undefined;
 }
 
 /** Null when the expression parses, else the reason. */
@@ -144,12 +165,15 @@ function bindable(v: unknown): unknown {
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, bindable(x)]));
 }
 
-/** Evaluates an expression against variables; throws CelExprError on parse or evaluation errors. */
-export function evalCel(expr: string, vars: Record<string, unknown>): CelValue {
+/**
+ * Evaluates an expression against variables; throws CelExprError on parse or evaluation errors. `ctx` is what the
+ * reference's contextual functions read (`last_result()`).
+ */
+export function evalCel(expr: string, vars: Record<string, unknown>, ctx: CelContext = {}): CelValue {
   const program = compileCel(expr);
   let out;
   try {
-    out = program(bindable(vars) as Record<string, never>);
+    out = withCelContext(ctx, () => program(bindable(vars) as Record<string, never>));
   } catch (err) {
     throw new CelExprError(err instanceof Error ? err.message : String(err));
   }
@@ -157,23 +181,34 @@ export function evalCel(expr: string, vars: Record<string, unknown>): CelValue {
   return out;
 }
 
-/** A CEL value as display text. */
+/**
+ * A CEL value as display text, as the reference prints a result with Go's %v: lists as [a b], maps as map[k:v],
+ * durations as Go's time.Duration (1h0m0s), timestamps as Go's time.Time, null as "".
+ */
 export function celToText(v: CelValue): string {
   if (typeof v === 'string') return v;
-  if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v === null) return '';
-  if (isCelList(v) || isCelMap(v)) return JSON.stringify(toJson(v));
-  // a duration comes back as a reflected message (`elapsed` on its own): shown as CEL's string() shows it
-  if (isReflectMessage(v, DurationSchema)) {
-    const d = v.message as Duration;
-    return `${Number(d.seconds) + d.nanos / 1e9}s`;
-  }
-  return String(v);
+  const d = asMessage<Duration>(v, DurationSchema);
+  if (d) return goDurationString(d.seconds * 1_000_000_000n + BigInt(d.nanos));
+  const ts = asMessage<Timestamp>(v, TimestampSchema);
+  if (ts) return formatValue(timestampDate(ts));
+  return formatValue(celToNative(v));
 }
 
-function toJson(v: unknown): unknown {
-  if (typeof v === 'bigint') return Number(v);
-  if (isCelList(v)) return [...v].map(toJson);
-  if (isCelMap(v)) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), toJson(x)]));
-  return v;
+/** Go's time.Duration String(): 1h0m0s, 1m15s, 1.5s, 250ms. */
+export function goDurationString(ns: bigint): string {
+  if (ns < 0n) return `-${goDurationString(-ns)}`;
+  if (ns < 1_000_000_000n) {
+    if (ns === 0n) return '0s';
+    const [unit, scale, digits] = ns < 1_000n ? ['ns', 1n, 0] : ns < 1_000_000n ? ['µs', 1_000n, 3] : ['ms', 1_000_000n, 6];
+    const frac = digits ? (ns % scale).toString().padStart(digits, '0').replace(/0+$/, '') : '';
+    return `${ns / scale}${frac ? `.${frac}` : ''}${unit}`;
+  }
+  const h = ns / 3_600_000_000_000n;
+  const m = (ns / 60_000_000_000n) % 60n;
+  const sNanos = ns % 60_000_000_000n;
+  const whole = sNanos / 1_000_000_000n;
+  const frac = (sNanos % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  const secs = `${whole}${frac ? `.${frac}` : ''}s`;
+  return h ? `${h}h${m}m${secs}` : m ? `${m}m${secs}` : secs;
 }
