@@ -13,5 +13,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Test processes trust the local httpbin's certificate (tests/support/httpbin.ts) as a user trusts a private CA:
+    // Node reads NODE_EXTRA_CA_CERTS only when a process starts, so it is set here, for the forked workers.
+    env: { NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('./tests/fixtures/canary-checker/_local/httpbin.crt', import.meta.url)) },
   },
 });
