@@ -9,7 +9,9 @@ import { bearerHeaders, createTestApp, makePerson, type TestContext } from './he
 // query returns straight from SQL. Rows carry a per-run prefix so the file depends on no other data.
 
 let t: TestContext;
-let db: PostgrestClient;
+// The reference runs PostgREST 14 (reference/postgrest.md); the version unlocks maxAffected in the builder's types.
+type Client = PostgrestClient<any, { PostgrestVersion: '14' }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let db: Client;
 let base: string;
 let headers: Record<string, string>;
 let ada: string;
@@ -36,7 +38,7 @@ beforeAll(async () => {
   headers = await bearerHeaders(t.db, ada);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/db`;
-  db = new PostgrestClient(base, { headers });
+  db = new PostgrestClient(base, { headers }) as Client;
   const person = `INSERT INTO people (name, title, organization, properties) VALUES ($1, $2, $3, $4) RETURNING id`;
   bob = (await t.db.query(person, [`${P}-bob`, 'engineer', 'acme', { team: 'core', level: 2 }])).rows[0].id;
   await t.db.query(person, [`${P}-cy`, null, 'acme', { team: 'edge' }]);
@@ -183,6 +185,19 @@ describe('update, delete and upsert', () => {
     same(upd, await sql(`SELECT name FROM properties WHERE name LIKE $1 ORDER BY name`, [`${P}.c%`]), 2);
     const del = await db.from('properties').delete({ count: 'exact' }).like('name', `${P}.c%`);
     expect([del.status, del.error, del.count]).toEqual([204, null, 2]);
+  });
+
+  it('maxAffected refuses updates, deletes and function calls past the bound and changes nothing', async () => {
+    await t.db.query(`INSERT INTO properties (name, value) VALUES ($1, 'a'), ($2, 'b')`, [`${P}.m1`, `${P}.m2`]);
+    const rows = () => sql('SELECT name, value FROM properties WHERE name LIKE $1 ORDER BY name', [`${P}.m%`]);
+    const before = await rows();
+    const code = (r: { status: number; error: unknown }) => [r.status, (r.error as { code: string } | null)?.code];
+    expect(code(await db.from('properties').update({ value: 'z' }).like('name', `${P}.m%`).maxAffected(1))).toEqual([400, 'PGRST124']);
+    expect(code(await db.from('properties').delete().like('name', `${P}.m%`).maxAffected(1))).toEqual([400, 'PGRST124']);
+    same({ data: await rows(), count: null, error: null }, before);
+    same(await db.from('properties').update({ value: 'z' }).eq('name', `${P}.m1`).maxAffected(1).select('value'), [{ value: 'z' }]);
+    expect(code(await db.rpc('search_people', { query: P }).maxAffected(1))).toEqual([400, 'PGRST124']);
+    expect(code(await db.rpc('team_member_count', { team_id: await teamId('red') }).maxAffected(5))).toEqual([400, 'PGRST128']);
   });
 
   it('delete with filters, with and without .select()', async () => {

@@ -4,7 +4,7 @@ import { idsFromBody, publishChange } from '../../lib/events.js';
 import { setActor } from './actor.js';
 import { badBody, forbidden, unknownRelation } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
-import { parsePrefer, wantsSingular, writeContentRange, type Preferences } from './parse/headers.js';
+import { checkMaxAffected, parsePrefer, wantsSingular, writeContentRange, type Preferences } from './parse/headers.js';
 import { parseQuery } from './parse/query.js';
 import type { WriteOp } from './registry.js';
 import type { Relation, SchemaCache } from './schema-cache.js';
@@ -126,8 +126,11 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
       sql = deleteSql(ctx, node, out);
     }
   }
-  const check = singular ? (row: Row) => {
-    if (Number(row.n) !== 1) throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.n} rows`);
+  // Prefer: handling=strict, max-affected=n bounds updates and deletes; the transaction is rolled back past it.
+  const bounded = (op === 'update' || op === 'delete') && prefer.maxAffected !== null;
+  const check = singular || bounded ? (row: Row) => {
+    if (singular && Number(row.n) !== 1) throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.n} rows`);
+    if (bounded) checkMaxAffected(prefer, Number(row.n));
   } : undefined;
   const row = await run(db, sql, ctx.params.values, prefer, req.actor, check);
   if (!prefer.rollback && Number(row.n) > 0) await publishChange(db, { relation: rel.name, ids: idsFromBody(row.body, rel.pk) });

@@ -6,6 +6,8 @@ export interface Preferences {
   count: boolean;
   resolution: 'merge-duplicates' | 'ignore-duplicates' | null;
   rollback: boolean;
+  /** `max-affected=n`, honoured (like PostgREST) only together with `handling=strict`. */
+  maxAffected: number | null;
   applied: string[];
 }
 
@@ -25,19 +27,21 @@ const KNOWN: Record<string, readonly string[]> = {
  * does with `handling=lenient` (the default); with `handling=strict` they are a 400 PGRST122.
  */
 export function parsePrefer(header: string | string[] | undefined): Preferences {
-  const p: Preferences = { return: null, count: false, resolution: null, rollback: false, applied: [] };
+  const p: Preferences = { return: null, count: false, resolution: null, rollback: false, maxAffected: null, applied: [] };
   const raw = Array.isArray(header) ? header.join(',') : header ?? '';
   const invalid: string[] = [];
   let strict = false;
+  let maxAffected: number | null = null;
   const tokens = raw.split(',').map((t) => t.trim()).filter(Boolean).slice(0, 20);
   for (const token of tokens) {
     const [k, v = ''] = token.split('=', 2).map((x) => x.trim());
     const allowed = KNOWN[k];
-    if (!allowed || (allowed.length && !allowed.includes(v))) {
+    if (!allowed || (allowed.length && !allowed.includes(v)) || (k === 'max-affected' && !/^\d{1,9}$/.test(v))) {
       invalid.push(token);
       continue;
     }
     if (k === 'handling') strict = v === 'strict';
+    if (k === 'max-affected') maxAffected = Number(v);
     if (k === 'return') p.return = v as Preferences['return'];
     else if (k === 'count') p.count = true;
     else if (k === 'resolution') p.resolution = v as Preferences['resolution'];
@@ -48,7 +52,18 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
   if (strict && invalid.length) {
     throw new ApiError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${invalid.join(', ').slice(0, 200)}`);
   }
+  if (strict && maxAffected !== null) {
+    p.maxAffected = maxAffected;
+    p.applied.push('handling=strict', `max-affected=${maxAffected}`);
+  }
   return p;
+}
+
+/** 400 PGRST124 when a strict `max-affected=n` is exceeded (the caller rolls the transaction back). */
+export function checkMaxAffected(prefer: Preferences, n: number): void {
+  if (prefer.maxAffected !== null && n > prefer.maxAffected) {
+    throw new ApiError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${n} rows`);
+  }
 }
 
 /** The `Range: first-[last]` header as offset and optional limit; a malformed or inverted range is a 416. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkProfile, negotiate, parsePrefer, parseRange } from './headers.js';
+import { checkMaxAffected, checkProfile, negotiate, parsePrefer, parseRange } from './headers.js';
 import { parseCount, parseOrder } from './order.js';
 import { parseQuery } from './query.js';
 import { dateMath, searchFilter } from './search-filter.js';
@@ -85,6 +85,15 @@ describe('headers', () => {
     expect(p).toMatchObject({ return: 'representation', count: true, resolution: 'merge-duplicates' });
     expect(p.applied).toEqual(['return=representation', 'count=exact', 'resolution=merge-duplicates']);
     expect(code(() => parsePrefer('handling=strict, count=bogus'))).toBe('PGRST122');
+  });
+  it('honours max-affected only with handling=strict, and bounds it with PGRST124', () => {
+    expect(parsePrefer('max-affected=5').maxAffected).toBeNull();
+    const p = parsePrefer('handling=strict, max-affected=5');
+    expect(p.maxAffected).toBe(5);
+    expect(p.applied).toEqual(['handling=strict', 'max-affected=5']);
+    expect(code(() => checkMaxAffected(p, 5))).toBe('ok');
+    expect(code(() => checkMaxAffected(p, 6))).toBe('PGRST124');
+    expect(code(() => parsePrefer('handling=strict, max-affected=many'))).toBe('PGRST122');
   });
   it('parses Range and refuses inverted or malformed ones with 416', () => {
     expect(parseRange('0-24')).toEqual({ offset: 0, limit: 25 });
