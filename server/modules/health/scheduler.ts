@@ -76,7 +76,8 @@ const PUSHED_TYPES = new Set(['webhook']);
  * bounded by a Limiter and each by its timeout. Changes are picked up by polling a cheap signature of the canaries
  * table every `reloadMs` and at once through `reload()` after a change made here.
  *
- * One replica only should run this: electing a leader (a Lease) is left for when several replicas are deployed.
+ * One replica only runs this: the leader (routes.ts starts one on gaining the Lease and stops it on losing it), so
+ * first runs happen once per fleet, on whichever replica leads.
  */
 export class HealthScheduler {
   private readonly entries = new Map<string, Entry>();
