@@ -235,7 +235,10 @@ describe('reference fields this console does not run are refused by path, not ig
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"jwt": "$(TOKEN)"}' }] }))
       .toBe('spec.http.0.templateBody: templateBody: {{.TOKEN}} is not available: a body template can refer to env entries only');
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{{. | toJSONPretty " " }}' }] }))
-      .toMatch(/^spec\.http\.0\.templateBody: templateBody: unsupported template action/);
+      .toMatch(/^spec\.http\.0\.templateBody: templateBody: \{\{\.\}\} is not available: a body template can refer to env entries only/);
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{{ .size | humanizeBytes }}', env: [{ name: 'size', value: '1' }] }] }))
+      .toBe('spec.http.0.templateBody: templateBody: template: 1:12: function "humanizeBytes" not defined');
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{{ .db | strings.ToUpper }}', env: [{ name: 'db', value: 'x' }] }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"plain": true}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: false, body: '{{ literal }}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, crawl: { depth: 2 } }] })).toMatch(/^spec\.http\.0\.crawl: crawl is not supported/);
@@ -383,10 +386,19 @@ describe('schedules with a time zone (CRON_TZ= / TZ=), as the reference\'s cron 
 
 describe('CEL functions the console does not have', () => {
   it('are refused at save by path, naming the function, instead of failing every run', () => {
-    expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { expr: "'size ' + HumanSize(1048576)" } }] }))
-      .toThrow('spec.exec.0.display.expr: invalid CEL: unknown function HumanSize()');
-    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'SemverCompare("1.0", "1.1") && HumanDuration(1) != ""' } }] }))
-      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions SemverCompare(), HumanDuration()');
+    expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', test: { expr: 'dyn(results).all(x, k8s.isHealthy(x))' } }] }))
+      .toThrow('spec.exec.0.test.expr: invalid CEL: unknown function k8s.isHealthy()');
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'fromAWSMap(json.d).size() > 0 && gcp.incidents.toCheckResult(json) != null' } }] }))
+      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions fromAWSMap(), gcp.incidents.toCheckResult()');
+    // and a Go template function the console lacks, by name
+    expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { template: '{{ .size | humanizeBytes }}' } }] }))
+      .toThrow('spec.exec.0.display.template: template: 1:12: function "humanizeBytes" not defined');
+  });
+
+  it('HumanSize, HumanDuration and SemverCompare are the reference\'s own, not refused (fixtures/minimal/cel.yaml)', () => {
+    expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { expr: "'size ' + HumanSize(1048576)" } }] })).not.toThrow();
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'SemverCompare("1.0", "1.1") || HumanDuration(duration("1h")) != ""' } }] })).not.toThrow();
+    expect(celToText(evalCel("'size ' + HumanSize(1048576) + ', ' + HumanDuration(duration('1h'))", {}))).toBe('size 1M, 1h');
     // operators, macros, standard and strings-extension functions and the reference helpers are all known
     expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: {
       expr: "code in [200] && has(json.a) && json.items.all(i, i.ok) && [1].map(x, x + 1).size() == 1 && 'A'.lowerAscii() == 'a' && sslAge > Duration('7d') && !(Age('2020-01-01T00:00:00Z') < duration('1s')) && headers['x'].split(',')[0] != ''",

@@ -36,6 +36,8 @@ type Final = unknown;
 const MAX_OUTPUT = 1_000_000;
 const MAX_STEPS = 1_000_000;
 
+const REFLECT_ARGS = new Set(['and', 'or', 'not', 'len', 'index', 'eq', 'ne', 'lt', 'le', 'gt', 'ge']);
+
 class BreakSignal {}
 class ContinueSignal {}
 
@@ -167,6 +169,9 @@ class Exec {
       }
       case 'chain': return this.evalFields(this.evalArg(dot, first.base, pipe), first.path, args(), final, fail);
       case 'function': return this.callFunction(first.name, dot, rest, final, pipe, fail);
+      case 'const':
+        if (first.value === null) fail('nil is not a command');
+        break;
       default: break;
     }
     if (rest.length || final !== NONE) fail(`can't give argument to non-function ${operandText(first)}`);
@@ -216,6 +221,8 @@ class Exec {
   }
 
   private callFunction(name: string, dot: unknown, rest: Operand[], final: Final, pipe: Pipe, fail: (msg: string) => never): unknown {
+    // Go's comparison and collection builtins take reflect.Value arguments, which a literal nil cannot be
+    if (REFLECT_ARGS.has(name) && rest.some((a) => a.kind === 'const' && a.value === null)) fail('cannot assign nil to reflect.Value');
     // Go evaluates the arguments of and / or only until the result is known
     if (name === 'and' || name === 'or') {
       const operands: Array<() => unknown> = rest.map((a) => () => this.evalArg(dot, a, pipe));

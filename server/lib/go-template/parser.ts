@@ -108,7 +108,7 @@ class Parser {
             this.fail(word.pos, `{{${word.value}}} (named templates) is not supported`);
         }
       }
-      const pipe = this.parsePipe('command', true);
+      const pipe = this.parsePipe('command');
       list.push({ kind: 'action', pipe });
     }
     return { list };
@@ -117,7 +117,7 @@ class Parser {
   /** if / with, with their else if / else with / else branches (each nested as Go's parser nests them). */
   private parseControl(kind: 'if' | 'with'): Node {
     this.vars.push([]);
-    const pipe = this.parsePipe(kind, false);
+    const pipe = this.parsePipe(kind);
     const { list, end } = this.parseList();
     if (!end) this.fail(pipe.pos, `unexpected EOF: {{${kind}}} without {{end}}`);
     let elseList: Node[] | undefined;
@@ -143,7 +143,7 @@ class Parser {
 
   private parseRange(): Node {
     this.vars.push([]);
-    const pipe = this.parsePipe('range', false);
+    const pipe = this.parsePipe('range');
     this.rangeDepth++;
     const { list, end } = this.parseList();
     this.rangeDepth--;
@@ -164,7 +164,7 @@ class Parser {
   }
 
   /** A pipeline up to `}}` (or `)` when `inParens`): optional declarations, then commands joined by `|`. */
-  private parsePipe(context: string, topLevel: boolean, inParens = false): Pipe {
+  private parsePipe(context: string, inParens = false): Pipe {
     const start = this.peekNonSpace().pos;
     const pipe: Pipe = { decl: [], assign: false, cmds: [], pos: start, source: '' };
     // declarations: `$x :=`, `$x =`, and in range `$i, $v :=`
@@ -198,10 +198,13 @@ class Parser {
       }
       pipe.cmds.push(this.parseCommand(context, inParens));
     }
+    // `A | "x"`: a constant after the first stage cannot take the piped value
+    pipe.cmds.slice(1).forEach((c, i) => {
+      if (c.args[0].kind === 'const' || c.args[0].kind === 'dot') this.fail(c.pos, `non executable command in pipeline stage ${i + 2}`);
+    });
     // declared after the pipeline runs: `{{$x := $x}}` reads the outer $x
     if (!pipe.assign && pipe.decl.length) this.vars[this.vars.length - 1].push(...pipe.decl);
     pipe.source = this.src.slice(start, this.items[this.i - 1]?.pos ?? start).trim();
-    void topLevel;
     return pipe;
   }
 
@@ -237,7 +240,7 @@ class Parser {
         if (!this.known(it.value)) this.fail(it.pos, `function "${it.value}" not defined`);
         op = { kind: 'function', name: it.value, pos: it.pos };
         break;
-      case 'lparen': op = { kind: 'pipe', pipe: this.parsePipe('parenthesized pipeline', false, true), pos: it.pos }; break;
+      case 'lparen': op = { kind: 'pipe', pipe: this.parsePipe('parenthesized pipeline', true), pos: it.pos }; break;
       case 'string': op = { kind: 'const', value: it.value, pos: it.pos }; break;
       case 'char': op = { kind: 'const', value: Number(it.value), pos: it.pos }; break;
       case 'bool': op = { kind: 'const', value: it.value === 'true', pos: it.pos }; break;
