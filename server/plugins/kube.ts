@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { KUBERNETES_CRD_SOURCE, type KubernetesStatus } from '../contracts/kubernetes.js';
-import { canaryEdits, sourceLinkOf, type CanaryEdits } from '../modules/kubernetes/canary-edits.js';
+import { canaryEdits, crEdits, sourceLinkOf, type CanaryEdits } from '../modules/kubernetes/canary-edits.js';
+import { SETTINGS_TABLES, settingsWriter } from '../modules/kubernetes/settings-writer.js';
 import { loadCluster, type ClusterConnection } from '../modules/kubernetes/cluster.js';
 import { KINDS, type KindDef } from '../modules/kubernetes/kinds.js';
 import { LeaseElector, SoleLeader, type Leadership } from '../modules/kubernetes/leader.js';
@@ -81,7 +82,12 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
     });
   }
 
-  const canaries = canaryEdits({ db: app.db, cluster, cached: (k, ns, n) => sync?.cached(k, ns, n) });
+  const edits = crEdits({ db: app.db, cluster, cached: (k, ns, n) => sync?.cached(k, ns, n) });
+  const canaries = canaryEdits({ db: app.db, cluster, cached: (k, ns, n) => sync?.cached(k, ns, n) }, edits);
+  // /api/db writes of the settings tables: UI rows, and CR-sourced ones edited in the cluster as the caller
+  if (app.hasDecorator('relationWriters')) {
+    for (const table of Object.keys(SETTINGS_TABLES)) app.relationWriters.register(table, settingsWriter(app.db, table, edits));
+  }
   const valueFrom = new ValueFromResolver({
     reader: cluster ? kubeKeyRefReader(cluster.kc) : null,
     unavailable: `valueFrom needs a Kubernetes cluster connection (${config.KUBERNETES === 'off' ? 'KUBERNETES=off' : 'no KUBECONFIG or in-cluster credentials'})`,

@@ -120,3 +120,36 @@ describe('/api/db/canaries on CR-sourced canaries', () => {
     expect(kube.impersonations.length).toBe(before);
   });
 });
+
+describe('/api/db on other CR-sourced settings (Topology: the kinds registry writer)', () => {
+  const TOPOLOGY = kindByKind('Topology')!;
+  const topo = (name: string) => kube.get(TOPOLOGY.group, TOPOLOGY.version, TOPOLOGY.plural, 'default', name);
+
+  it('PATCH patches the Topology CR as the caller; a column the CR does not have is refused; {deleted_at} deletes the CR', async () => {
+    const made = kube.apply({
+      apiVersion: `${TOPOLOGY.group}/${TOPOLOGY.version}`, kind: 'Topology', metadata: { name: 'db-topo', namespace: 'default' },
+      spec: { schedule: '@every 10m', components: [{ name: 'api', type: 'service' }] },
+    });
+    const id = made.metadata.uid!;
+    const rowOfTopo = async () => (await t.db.query('SELECT * FROM topologies WHERE id = $1', [id])).rows[0];
+    await until(async () => (await rowOfTopo())?.source === 'KubernetesCRD', 'the Topology reconciled into its row');
+
+    const res = await db('PATCH', `topologies?id=eq.${id}`, { schedule: '@every 1h', labels: { tier: 'gold' } });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(topo('db-topo')).toMatchObject({ metadata: { labels: { tier: 'gold' } }, spec: { schedule: '@every 1h' } });
+    expect(kube.impersonations.filter((r) => r.method === 'PATCH' && r.path.endsWith('/topologies/db-topo')))
+      .toEqual([expect.objectContaining({ user: 'ops-console-writer', status: 200 })]);
+    await until(async () => (await rowOfTopo())?.schedule === '@every 1h', 'the row updated by the informer');
+
+    const stale = await db('PATCH', `topologies?id=eq.${id}`, { schedule: '@every 2h', resource_version: made.metadata.resourceVersion });
+    expect(stale.statusCode).toBe(409);
+    const bad = await db('PATCH', `topologies?id=eq.${id}`, { spec: { components: 'nope' } });
+    expect(bad.statusCode).toBe(400);
+    expect(topo('db-topo')!.spec).toMatchObject({ schedule: '@every 1h' });
+
+    const del = await db('PATCH', `topologies?id=eq.${id}`, { deleted_at: new Date().toISOString() });
+    expect(del.statusCode, del.body).toBe(204);
+    expect(topo('db-topo')).toBeUndefined();
+    await until(async () => (await rowOfTopo())?.deleted_at, 'the row soft-deleted');
+  });
+});

@@ -164,3 +164,72 @@ describe('created_by on generic tables (teams)', () => {
     expect((await db('PATCH', 'teams?name=eq.a1', editor.headers, { created_by: admin.id })).statusCode).toBe(403);
   });
 });
+
+describe('topologies, config_scrapers and connections through /api/db (the kinds registry writer)', () => {
+  it('a topology: 201 with source UI, created_by and the schedule from its spec; a bad spec is a 400 by path', async () => {
+    const res = await db('POST', 'topologies?select=name,namespace,source,created_by,schedule,labels', editor.headers, {
+      name: 'cluster', namespace: 'default', labels: { app: 'x' }, source: 'UI',
+      spec: { schedule: '@every 5m', components: [{ name: 'api', type: 'service' }] },
+    }, { prefer: 'return=representation' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual([{ name: 'cluster', namespace: 'default', source: 'UI', created_by: editor.id, schedule: '@every 5m', labels: { app: 'x' } }]);
+    const before = await count('topologies');
+    const bad = await db('POST', 'topologies', editor.headers, { name: 'bad', spec: { components: 'nope' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toHaveProperty(['spec.components']);
+    const noSpec = await db('POST', 'topologies', editor.headers, { name: 'bad' });
+    expect(noSpec.statusCode).toBe(400);
+    expect(await count('topologies')).toBe(before);
+  });
+
+  it('a topology edited and soft-deleted by PATCH; a row of another source is a 409', async () => {
+    const made = await db('POST', 'topologies?select=id', editor.headers, { name: 'edit-me', spec: { schedule: '@every 5m' } }, { prefer: 'return=representation' });
+    const [{ id }] = made.json();
+    const edit = await db('PATCH', `topologies?id=eq.${id}&select=schedule,spec`, editor.headers, { spec: { schedule: '@every 1h' }, created_by: editor.id },
+      { prefer: 'return=representation' });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(edit.json()).toEqual([{ schedule: '@every 1h', spec: { schedule: '@every 1h' } }]);
+    expect((await db('PATCH', `topologies?id=eq.${id}`, editor.headers, { spec: { components: 1 } })).statusCode).toBe(400);
+    const del = await db('PATCH', `topologies?id=eq.${id}`, editor.headers, { deleted_at: new Date().toISOString() });
+    expect(del.statusCode, del.body).toBe(204);
+    expect((await t.db.query('SELECT deleted_at FROM topologies WHERE id = $1', [id])).rows[0].deleted_at).not.toBeNull();
+
+    const { rows } = await t.db.query(`INSERT INTO topologies (name, spec, source) VALUES ('pushed', '{}', 'push') RETURNING id`);
+    const other = await db('PATCH', `topologies?id=eq.${rows[0].id}`, editor.headers, { spec: { schedule: '@every 1m' } });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().message).toMatch(/push/);
+    expect((await db('DELETE', `topologies?id=eq.${rows[0].id}`, editor.headers)).statusCode).toBe(409);
+  });
+
+  it('a config scraper: 201, and its spec judged by the ScrapeConfig schema', async () => {
+    const res = await db('POST', 'config_scrapers?select=name,source,created_by', editor.headers, { name: 'k8s', source: 'UI', spec: { kubernetes: [{ clusterName: 'x' }] } },
+      { prefer: 'return=representation' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual([{ name: 'k8s', source: 'UI', created_by: editor.id }]);
+    const bad = await db('POST', 'config_scrapers', editor.headers, { name: 'k8s-bad', spec: { kubernetes: 'all of it' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toHaveProperty(['spec.kubernetes']);
+  });
+
+  it('a connection: admins only, hidden columns neither written nor returned', async () => {
+    const body = { name: 'web', namespace: 'default', type: 'http', url: 'https://example.test', username: 'u', properties: { region: 'eu' } };
+    expect((await db('POST', 'connections', editor.headers, body)).statusCode).toBe(403);
+    const res = await db('POST', 'connections?select=*', admin.headers, body, { prefer: 'return=representation' });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = res.json();
+    expect(row).toMatchObject({ ...body, source: 'UI', created_by: admin.id });
+    expect(row).not.toHaveProperty('password');
+    expect(row).not.toHaveProperty('spec');
+    const secret = await db('POST', 'connections', admin.headers, { ...body, name: 'web2', password: 'hunter2' });
+    expect(secret.statusCode).toBe(400);
+    expect(secret.json().code).toBe('PGRST204');
+    const bad = await db('POST', 'connections', admin.headers, { ...body, name: 'web3', properties: { region: 1 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toHaveProperty('properties');
+    const noType = await db('POST', 'connections', admin.headers, { name: 'web4' });
+    expect(noType.statusCode).toBe(400);
+    const edit = await db('PATCH', `connections?id=eq.${row.id}&select=url`, admin.headers, { url: 'https://other.test', created_by: admin.id },
+      { prefer: 'return=representation' });
+    expect(edit.json()).toEqual([{ url: 'https://other.test' }]);
+  });
+});

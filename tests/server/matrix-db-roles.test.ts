@@ -33,7 +33,7 @@ const CASES: Case[] = [
   },
   {
     relation: 'teams', resource: 'database',
-    insert: async () => ({ name: `team-${uniq()}`, created_by: adminId }),
+    insert: async () => ({ name: `team-${uniq()}` }), // created_by: the caller (stamped)
     target: async () => {
       const { rows } = await t.db.query(`INSERT INTO teams (name, created_by) VALUES ($1, $2) RETURNING id`, [`t-${uniq()}`, adminId]);
       return { filter: `id=eq.${rows[0].id}`, patch: { icon: 'k8s' } };

@@ -74,13 +74,14 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   job_history: { resource: 'database' },
   job_histories: { resource: 'database', base: 'job_history' },
   job_history_names: { resource: 'database' },
-  // Kubernetes (0020): read-only here. Rows of custom resources are written by the informers (the CR is the source of
-  // truth; a console edit patches the CR); UI-sourced writes come with each feature's own routes.
-  topologies: { resource: 'topologies' },
-  config_scrapers: { resource: 'config_scrapers' },
+  // Kubernetes (0020). Rows of custom resources are written by the informers (the CR is the source of truth). The
+  // settings tables are written by the kubernetes module's settings writer: rows made here have source 'UI', and an
+  // edit or delete of a CR-sourced row patches or deletes the CR as the caller.
+  topologies: { resource: 'topologies', write: { ops: ['insert', 'update', 'delete'], writer: true } },
+  config_scrapers: { resource: 'config_scrapers', write: { ops: ['insert', 'update', 'delete'], writer: true } },
   playbooks: { resource: 'playbooks' },
   // a Connection's spec may carry inline secret values, as password and certificate do
-  connections: { resource: 'connections', hidden: ['password', 'certificate', 'spec'] },
+  connections: { resource: 'connections', hidden: ['password', 'certificate', 'spec'], write: { ops: ['insert', 'update', 'delete'], writer: true } },
   notifications: { resource: 'notifications' },
   notification_silences: { resource: 'notifications' },
   // Incidents (0030_incidents.sql). Triggers enforce the spec's rules (status transitions, hypothesis hierarchy,

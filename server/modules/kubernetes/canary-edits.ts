@@ -57,10 +57,10 @@ export function sourceLinkOf(source: string | null, ledger: LedgerRow | undefine
   };
 }
 
-function refuseGitOps(ledger: LedgerRow): void {
+function refuseGitOps(ledger: LedgerRow, kind: KindDef): void {
   if (ledger.managed_by) {
     throw new ForbiddenError(
-      `Linked to ${ledger.source_link}: the Canary ${ledger.namespace}/${ledger.name} is managed by GitOps and read-only here; change it in its source repository`,
+      `Linked to ${ledger.source_link}: the ${kind.kind} ${ledger.namespace}/${ledger.name} is managed by GitOps and read-only here; change it in its source repository`,
       { managed_by: ledger.managed_by, source_link: ledger.source_link },
     );
   }
@@ -106,82 +106,75 @@ function apiError(err: unknown, what: string, sentVersion?: string): never {
   throw new ApiError(502, 'kubernetes_unavailable', `could not reach the Kubernetes API server: ${text}`);
 }
 
+/** What a CR edit sets: name and namespace must stay those of the CR; labels left out are left as they are. */
+export interface CrChange {
+  name: string;
+  namespace: string;
+  labels?: Record<string, string> | null;
+  spec: Record<string, unknown>;
+}
+
 /**
- * Console edits of canaries that come from Canary custom resources: the CR is the source of truth, so an edit patches
- * the CR (never only the row) and the informer then updates the row; a GitOps-managed CR is read-only.
+ * Console edits of rows that come from custom resources, for any kind of the registry: the CR is the source of truth,
+ * so an edit patches the CR (never only the row) as the caller's cluster identity and the informer then updates the
+ * row; a delete deletes the CR; a GitOps-managed CR is read-only. Each function answers false when the row is not
+ * CR-sourced, so the caller's module writes the row itself.
  */
-export function canaryEdits(deps: CanaryEditDeps) {
+export function crEdits(deps: CanaryEditDeps) {
   const { db } = deps;
   const api = deps.cluster ? deps.cluster.kc.makeApiClient(CustomObjectsApi) : null;
   const settleMs = deps.settleMs ?? 3_000;
 
-  async function liveLedger(id: string): Promise<LedgerRow | undefined> {
-    const l = await objectByRow(db, 'canaries', id);
+  async function liveLedger(kind: KindDef, id: string): Promise<LedgerRow | undefined> {
+    const l = await objectByRow(db, kind.table, id);
     return l && !l.deleted_at ? l : undefined;
   }
 
   /** Waits (briefly) until the informer wrote `version` or later, so the answer shows the edit. */
-  async function settle(id: string, done: (l: LedgerRow | undefined) => boolean): Promise<void> {
+  async function settle(kind: KindDef, id: string, done: (l: LedgerRow | undefined) => boolean): Promise<void> {
     const until = Date.now() + settleMs;
     while (Date.now() < until) {
-      if (done(await objectByRow(db, 'canaries', id))) return;
+      if (done(await objectByRow(db, kind.table, id))) return;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
 
-  async function response(id: string): Promise<CanaryResponse & SourceLink> {
-    const row = await getCanary(db, id);
-    if (!row) throw new NotFoundError('canary', id);
-    const ledger = await objectByRow(db, 'canaries', id);
-    return { ...row, checks: await liveChecksOf(db, id), ...sourceLinkOf(row.source, ledger) };
-  }
-
-  function requireApi(ledger: LedgerRow): CustomObjectsApi {
+  function requireApi(kind: KindDef, ledger: LedgerRow): CustomObjectsApi {
     if (!api) {
-      throw new ConflictError(`the Canary ${ledger.namespace}/${ledger.name} comes from Kubernetes and the console has no cluster connection; edit it in the cluster`);
+      throw new ConflictError(`the ${kind.kind} ${ledger.namespace}/${ledger.name} comes from Kubernetes and the console has no cluster connection; edit it in the cluster`);
     }
     return api;
   }
 
   return {
-    /** The source-link fields for a canary's detail. */
-    async link(id: string, source: string | null): Promise<SourceLink> {
-      return sourceLinkOf(source, await objectByRow(db, 'canaries', id));
+    /** The live ledger row of a CR-sourced row (undefined for any other row). */
+    ledgerOf: liveLedger,
+
+    /** The source-link fields for a row's detail. */
+    async link(kind: KindDef, id: string, source: string | null): Promise<SourceLink> {
+      return sourceLinkOf(source, await objectByRow(db, kind.table, id), kind);
     },
 
     /**
-     * An edit of a canary: undefined when the canary is not CR-sourced (the health service saves the row as usual),
-     * else the CR is patched as the caller's cluster identity and the updated canary returned. `change` holds the
-     * fields the caller sets (a PUT sets all; labels left out are left as they are); `version` is the resourceVersion
-     * the caller saw, so an edit of a CR that moved on since is a 409.
+     * Patches the CR a row comes from to `next` (false when the row is not CR-sourced). `validate` judges the new
+     * spec once the row is known to be CR-sourced and not GitOps-managed; `version` is the resourceVersion the caller
+     * saw (the one the console last saw when absent), so an edit of a CR that moved on since is a 409.
      */
-    async edit(id: string, change: CanaryChange, version: string | undefined, roles: readonly Role[]): Promise<(CanaryResponse & SourceLink) | undefined> {
-      const ledger = await liveLedger(id);
-      if (!ledger) return undefined;
-      refuseGitOps(ledger);
-      const client = requireApi(ledger);
-      const row = await getCanary(db, id);
-      if (!row || row.deleted_at) throw new NotFoundError('canary', id);
-
-      const next = {
-        name: change.name ?? row.name, namespace: change.namespace ?? row.namespace, labels: change.labels, spec: change.spec ?? row.spec,
-      };
-      if (next.name !== ledger.name || next.namespace !== ledger.namespace) {
-        throw new BadRequestError(`the Canary ${ledger.namespace}/${ledger.name} comes from Kubernetes: its name and namespace cannot change`);
-      }
-      try {
-        validateCanarySpec(next.spec);
-      } catch (err) {
-        if (err instanceof SpecError) {
-          throw new BadRequestError(`invalid canary spec: ${err.message}`, Object.fromEntries(err.problems.map((p) => [p.path || 'spec', p.message])));
-        }
-        throw err;
+    async edit(kind: KindDef, id: string, next: (ledger: LedgerRow) => Promise<CrChange>, version: string | undefined,
+      roles: readonly Role[]): Promise<boolean> {
+      const ledger = await liveLedger(kind, id);
+      if (!ledger) return false;
+      refuseGitOps(ledger, kind);
+      const client = requireApi(kind, ledger);
+      const change = await next(ledger);
+      if (change.name !== ledger.name || change.namespace !== ledger.namespace) {
+        throw new BadRequestError(`the ${kind.kind} ${ledger.namespace}/${ledger.name} comes from Kubernetes: its name and namespace cannot change`);
       }
       version ??= ledger.resource_version ?? undefined;
-      const what = `the Canary ${ledger.namespace}/${ledger.name}`;
-      const gvk = { group: CANARY.group, version: CANARY.version, plural: CANARY.plural, namespace: ledger.namespace, name: ledger.name };
+      const what = `the ${kind.kind} ${ledger.namespace}/${ledger.name}`;
+      const gvk = { group: kind.group, version: kind.version, plural: kind.plural, namespace: ledger.namespace, name: ledger.name };
 
-      let current = deps.cached(CANARY.kind, ledger.namespace, ledger.name);
+      let current = deps.cached(kind.kind, ledger.namespace, ledger.name);
       if (!current || current.metadata.uid !== ledger.uid) {
         current = await timely(client.getNamespacedCustomObject(gvk)).catch((err) => apiError(err, what)) as KubeObject;
       }
@@ -190,36 +183,83 @@ export function canaryEdits(deps: CanaryEditDeps) {
       const patch: Record<string, unknown> = {
         metadata: {
           ...(version ? { resourceVersion: version } : {}),
-          ...(next.labels !== undefined ? { labels: mergePatchBetween(current.metadata.labels ?? {}, next.labels ?? {}) } : {}),
+          ...(change.labels !== undefined ? { labels: mergePatchBetween(current.metadata.labels ?? {}, change.labels ?? {}) } : {}),
         },
-        spec: mergePatchBetween(current.spec ?? {}, next.spec),
+        spec: mergePatchBetween(current.spec ?? {}, change.spec),
       };
       const patched = await timely(client.patchNamespacedCustomObject(
         { ...gvk, body: patch, fieldManager: 'ops-console' }, actingAs(roles, PatchStrategy.MergePatch),
       )).catch((err) => apiError(err, what, version)) as KubeObject;
       const rv = patched.metadata.resourceVersion;
-      await settle(id, (l) => !!l && (l.resource_version === rv || newerVersion(l.resource_version, rv) === true));
-      return response(id);
+      await settle(kind, id, (l) => !!l && (l.resource_version === rv || newerVersion(l.resource_version, rv) === true));
+      return true;
     },
 
-    /** DELETE of a canary: false when not CR-sourced, else the CR is deleted (and the row follows). */
-    async remove(id: string, roles: readonly Role[]): Promise<boolean> {
-      const ledger = await liveLedger(id);
+    /** Deletes the CR a row comes from, as the caller (false when the row is not CR-sourced); the row follows. */
+    async remove(kind: KindDef, id: string, roles: readonly Role[]): Promise<boolean> {
+      const ledger = await liveLedger(kind, id);
       if (!ledger) return false;
-      refuseGitOps(ledger);
-      const client = requireApi(ledger);
-      const what = `the Canary ${ledger.namespace}/${ledger.name}`;
+      refuseGitOps(ledger, kind);
+      const client = requireApi(kind, ledger);
+      const what = `the ${kind.kind} ${ledger.namespace}/${ledger.name}`;
       try {
         await timely(client.deleteNamespacedCustomObject({
-          group: CANARY.group, version: CANARY.version, plural: CANARY.plural, namespace: ledger.namespace, name: ledger.name,
+          group: kind.group, version: kind.version, plural: kind.plural, namespace: ledger.namespace, name: ledger.name,
           body: { preconditions: { uid: ledger.uid } },
         }, actingAs(roles)));
       } catch (err) {
         if (statusOf(err) !== 404) apiError(err, what); // already gone: its row follows
       }
-      await settle(id, (l) => !l || !!l.deleted_at);
+      await settle(kind, id, (l) => !l || !!l.deleted_at);
       return true;
     },
+  };
+}
+
+export type CrEdits = ReturnType<typeof crEdits>;
+
+/** Canary edits (the health service's crEdits): the generic edits, the canary's spec rules, the canary as answer. */
+export function canaryEdits(deps: CanaryEditDeps, edits: CrEdits = crEdits(deps)) {
+  const { db } = deps;
+
+  async function response(id: string): Promise<CanaryResponse & SourceLink> {
+    const row = await getCanary(db, id);
+    if (!row) throw new NotFoundError('canary', id);
+    const ledger = await objectByRow(db, 'canaries', id);
+    return { ...row, checks: await liveChecksOf(db, id), ...sourceLinkOf(row.source, ledger) };
+  }
+
+  return {
+    /** The source-link fields for a canary's detail. */
+    link: (id: string, source: string | null) => edits.link(CANARY, id, source),
+
+    /**
+     * An edit of a canary: undefined when the canary is not CR-sourced (the health service saves the row as usual),
+     * else the CR is patched as the caller's cluster identity and the updated canary returned. `change` holds the
+     * fields the caller sets (a PUT sets all; labels left out are left as they are).
+     */
+    async edit(id: string, change: CanaryChange, version: string | undefined, roles: readonly Role[]): Promise<(CanaryResponse & SourceLink) | undefined> {
+      const done = await edits.edit(CANARY, id, async () => {
+        const row = await getCanary(db, id);
+        if (!row || row.deleted_at) throw new NotFoundError('canary', id);
+        const next = {
+          name: change.name ?? row.name, namespace: change.namespace ?? row.namespace, labels: change.labels, spec: change.spec ?? row.spec,
+        };
+        try {
+          validateCanarySpec(next.spec);
+        } catch (err) {
+          if (err instanceof SpecError) {
+            throw new BadRequestError(`invalid canary spec: ${err.message}`, Object.fromEntries(err.problems.map((p) => [p.path || 'spec', p.message])));
+          }
+          throw err;
+        }
+        return next;
+      }, version, roles);
+      return done ? response(id) : undefined;
+    },
+
+    /** DELETE of a canary: false when not CR-sourced, else the CR is deleted (and the row follows). */
+    remove: (id: string, roles: readonly Role[]) => edits.remove(CANARY, id, roles),
   };
 }
 

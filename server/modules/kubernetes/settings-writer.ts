@@ -1,0 +1,189 @@
+import type pg from 'pg';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { notifyChange } from '../../lib/events.js';
+import type { RelationWriter } from '../db/writers.js';
+import type { CrEdits } from './canary-edits.js';
+import { kindByKind, type KindDef } from './kinds.js';
+
+type Row = Record<string, unknown>;
+const isObj = (v: unknown): v is Row => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * How /api/db writes one settings table whose rows may also come from custom resources. The columns are the ones the
+ * reference UI's forms send; `specOf` is what the kind's zod schema judges (the row's spec, or for connections the
+ * spec its columns describe); `derive` fills columns the informer also derives from the spec.
+ */
+interface SettingsTable {
+  kind: KindDef;
+  /** Body columns besides name, namespace, labels, source and created_by. */
+  columns: readonly string[];
+  /** Whether a row needs a spec object (NOT NULL in the table, or what the form always sends). */
+  specRequired: boolean;
+  specOf(row: Row): unknown;
+  /** Where a spec problem is reported: `spec.<path>`, or the column it came from. */
+  problemPath(path: PropertyKey[]): string;
+  derive?(row: Row): Row;
+  /** Columns a CR-sourced row takes besides name, namespace and labels (mapped into the CR's spec by crSpec). */
+  crColumns: readonly string[];
+  crSpec?(current: Row, patch: Row): Row;
+}
+
+const specPath = (path: PropertyKey[]) => ['spec', ...path.map(String)].join('.');
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+
+// Identifiers below come from these constants only; every value is a bound parameter.
+export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
+  topologies: {
+    kind: kindByKind('Topology')!,
+    columns: ['spec', 'schedule'],
+    specRequired: true,
+    specOf: (r) => r.spec,
+    problemPath: specPath,
+    // as the informer: the schedule column is the spec's unless the form names one
+    derive: (r) => ({ schedule: str(r.schedule) ?? (isObj(r.spec) ? str(r.spec.schedule) : null) }),
+    crColumns: ['spec', 'schedule'],
+    crSpec: (current, patch) => {
+      const spec = { ...(isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}) };
+      if (typeof patch.schedule === 'string') spec.schedule = patch.schedule;
+      return spec;
+    },
+  },
+  config_scrapers: {
+    kind: kindByKind('ScrapeConfig')!,
+    columns: ['spec', 'description'],
+    specRequired: true,
+    specOf: (r) => r.spec,
+    problemPath: specPath,
+    crColumns: ['spec'],
+    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
+  },
+  // Secret fields (password, certificate) and the CR spec are hidden columns: not written here (they come with the
+  // connection secrets issue). The flat columns are judged as the Connection spec they describe.
+  connections: {
+    kind: kindByKind('Connection')!,
+    columns: ['type', 'url', 'username', 'insecure_tls', 'properties'],
+    specRequired: false,
+    specOf: (r) => ({
+      type: r.type,
+      ...(r.url !== undefined && r.url !== null ? { url: { value: r.url } } : {}),
+      ...(r.username !== undefined && r.username !== null ? { username: { value: r.username } } : {}),
+      ...(r.insecure_tls !== undefined && r.insecure_tls !== null ? { insecure_tls: r.insecure_tls } : {}),
+      ...(r.properties !== undefined && r.properties !== null ? { properties: r.properties } : {}),
+    }),
+    problemPath: (path) => String(path[0] ?? 'type'),
+    crColumns: [],
+  },
+};
+
+const COMMON = ['name', 'namespace', 'labels', 'source', 'created_by'];
+
+/** The kind's zod schema over what a row describes; 400 with every problem by path. */
+function validate(t: SettingsTable, row: Row): void {
+  if (t.specRequired && !isObj(row.spec)) throw new BadRequestError(`invalid ${t.kind.kind} spec: spec must be an object`, { spec: 'an object is required' });
+  if (t.kind.kind === 'Connection' && (typeof row.type !== 'string' || !row.type)) {
+    throw new BadRequestError('invalid Connection: type is required', { type: 'a connection type is required' });
+  }
+  const r = t.kind.spec.safeParse(t.specOf(row));
+  if (r.success) return;
+  const problems: Record<string, string> = {};
+  for (const issue of r.error.issues) problems[t.problemPath(issue.path)] ??= issue.message;
+  const [first] = Object.entries(problems);
+  throw new BadRequestError(`invalid ${t.kind.kind} spec: ${first[0]}: ${first[1]}`, problems);
+}
+
+function refuseSource(given: unknown, current?: unknown): void {
+  if (given === undefined || given === null || given === 'UI' || (current !== undefined && given === current)) return;
+  throw new BadRequestError(`source: a row written here has source 'UI'; '${String(given).slice(0, 60)}' cannot be set`, {
+    source: "must be 'UI' (or left out)",
+  });
+}
+
+function requireName(row: Row): void {
+  if (typeof row.name !== 'string' || !row.name.trim()) throw new BadRequestError('name is required', { name: 'a name is required' });
+}
+
+/** Column values as parameters: objects (labels, spec, properties) travel as JSON text. */
+const param = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+
+/**
+ * The /api/db writer of one settings table: rows made here have source 'UI'; a row that comes from a custom resource
+ * is edited and deleted in the cluster as the caller (crEdits; GitOps-managed ones are 403); other sources are 409.
+ */
+export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): RelationWriter {
+  const t = SETTINGS_TABLES[table];
+  const { kind } = t;
+  // /api/db has refused any other body column already; this keeps identifiers to the constants above regardless
+  const allowed = new Set([...COMMON, ...t.columns]);
+  const current = async (id: string): Promise<Row> => {
+    const { rows } = await db.query(`SELECT * FROM ${table} WHERE id = $1 AND deleted_at IS NULL`, [id]);
+    if (!rows[0]) throw new NotFoundError(kind.kind, id);
+    return rows[0];
+  };
+  const refuseOtherSource = (row: Row) => {
+    if (row.source && row.source !== 'UI') {
+      throw new ConflictError(`the ${kind.kind} ${String(row.name)} is managed by its source (${String(row.source)}); change it there`);
+    }
+  };
+
+  return {
+    insertColumns: [...COMMON, ...t.columns],
+    updateColumns: [...COMMON, ...t.columns],
+    preconditions: ['resource_version'],
+
+    async create(row) {
+      refuseSource(row.source);
+      requireName(row);
+      validate(t, row);
+      const values: Row = { ...row, ...t.derive?.(row), source: 'UI' };
+      const cols = Object.keys(values).filter((c) => allowed.has(c));
+      const { rows } = await db.query(
+        `INSERT INTO ${table} (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+        cols.map((c) => param(values[c])),
+      );
+      await notifyChange(db, { relation: table, ids: [rows[0].id] });
+      return rows[0].id as string;
+    },
+
+    async update(id, patch, caller) {
+      const { resource_version: version, created_by: _creator, ...change } = patch;
+      const row = await current(id);
+      refuseSource(change.source, row.source);
+      delete change.source;
+      const viaCr = await edits.edit(kind, id, async () => {
+        const other = Object.keys(change).filter((c) => !['name', 'namespace', 'labels', ...t.crColumns].includes(c));
+        if (other.length) {
+          throw new BadRequestError(`the ${kind.kind} comes from Kubernetes: ${other.join(', ')} cannot be changed here; edit its custom resource`);
+        }
+        const spec = t.crSpec ? t.crSpec(row, change) : (isObj(row.spec) ? row.spec : {});
+        validate(t, { ...row, spec });
+        return {
+          name: typeof change.name === 'string' ? change.name : String(row.name),
+          namespace: typeof change.namespace === 'string' ? change.namespace : String(row.namespace),
+          labels: 'labels' in change ? (change.labels as Record<string, string> | null) : undefined,
+          spec,
+        };
+      }, typeof version === 'string' ? version : undefined, caller.roles);
+      if (viaCr || !Object.keys(change).length) return;
+      refuseOtherSource(row);
+      if ('name' in change) requireName(change);
+      const next = { ...row, ...change };
+      validate(t, next);
+      // derived from the new spec, unless the body names the derived column itself
+      const derived = t.derive && ('spec' in change || 'schedule' in change) ? t.derive({ ...next, schedule: change.schedule }) : {};
+      const values: Row = { ...change, ...derived };
+      const cols = Object.keys(values).filter((c) => allowed.has(c));
+      await db.query(
+        `UPDATE ${table} SET ${cols.map((c, i) => `"${c}" = $${i + 1}`).join(', ')} WHERE id = $${cols.length + 1} AND deleted_at IS NULL`,
+        [...cols.map((c) => param(values[c])), id],
+      );
+      await notifyChange(db, { relation: table, ids: [id] });
+    },
+
+    async remove(id, caller) {
+      if (await edits.remove(kind, id, caller.roles)) return;
+      refuseOtherSource(await current(id));
+      await db.query(`UPDATE ${table} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, [id]);
+      await notifyChange(db, { relation: table, ids: [id] });
+    },
+  };
+}
