@@ -220,6 +220,21 @@ describe('update, delete and upsert', () => {
     same({ data: await row(), count: null, error: null }, [{ name: flag, value: 'off' }]);
   });
 
+  it('defaultToNull: false (Prefer: missing=default) gives keys a row lacks their column default, not NULL', async () => {
+    const team = await teamId('one');
+    const dee = (await t.db.query('SELECT id FROM people WHERE name = $1', [`${P}-dee`])).rows[0].id as string;
+    const rows = [{ team_id: team, person_id: ada, source: 'api' }, { team_id: team, person_id: dee }];
+    const nulls = await db.from('team_members').insert(rows).select('person_id,source');
+    expect([nulls.status, (nulls.error as { code: string } | null)?.code]).toEqual([400, '23502']);
+    const res = await db.from('team_members').insert(rows, { defaultToNull: false }).select('person_id,source');
+    same(res, await sql(`SELECT person_id, source FROM team_members WHERE team_id = $1 ORDER BY source <> 'api'`, [team]));
+    expect(res.data).toEqual([{ person_id: ada, source: 'api' }, { person_id: dee, source: 'UI' }]);
+    // a merge overwrites with EXCLUDED, which holds the default for a key the row lacks
+    const up = await db.from('team_members').upsert([{ team_id: team, person_id: ada }, { team_id: team, person_id: dee, source: 'x' }],
+      { onConflict: 'team_id,person_id', defaultToNull: false }).select('source');
+    same(up, [{ source: 'UI' }, { source: 'x' }]);
+  });
+
   it('upsert on a composite key (team_members team_id,person_id)', async () => {
     const team = await teamId('blue');
     const res = await db.from('team_members').upsert([{ team_id: team, person_id: ada, source: 'api' }], { onConflict: 'team_id, person_id' }).select('source');

@@ -107,7 +107,8 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
       headersOnly = plan(ctx, rel, { select: rel.pk.map((name) => ({ type: 'field', field: { name, json: [] } })), nodes: new Map(), args: new Map() });
       headersOnly.alias = node.alias;
     }
-    sql = insertSql(ctx, node, { columns, json, conflict }, headersOnly ? { kind: 'rows', node: headersOnly } : out);
+    const present = prefer.missingDefault ? rows.map((r) => new Set(Object.keys(r))) : undefined;
+    sql = insertSql(ctx, node, { columns, json, conflict, present }, headersOnly ? { kind: 'rows', node: headersOnly } : out);
   } else {
     if (!top?.filters.length) {
       throw new ApiError(400, '21000', `${op === 'update' ? 'UPDATE' : 'DELETE'} requires a WHERE clause`, null,

@@ -6,6 +6,8 @@ export interface Preferences {
   count: boolean;
   resolution: 'merge-duplicates' | 'ignore-duplicates' | null;
   rollback: boolean;
+  /** `missing=default`: keys a row of a bulk insert lacks take the column default instead of NULL. */
+  missingDefault: boolean;
   /** `max-affected=n`, honoured (like PostgREST) only together with `handling=strict`. */
   maxAffected: number | null;
   applied: string[];
@@ -27,7 +29,7 @@ const KNOWN: Record<string, readonly string[]> = {
  * does with `handling=lenient` (the default); with `handling=strict` they are a 400 PGRST122.
  */
 export function parsePrefer(header: string | string[] | undefined): Preferences {
-  const p: Preferences = { return: null, count: false, resolution: null, rollback: false, maxAffected: null, applied: [] };
+  const p: Preferences = { return: null, count: false, resolution: null, rollback: false, missingDefault: false, maxAffected: null, applied: [] };
   const raw = Array.isArray(header) ? header.join(',') : header ?? '';
   const invalid: string[] = [];
   let strict = false;
@@ -46,6 +48,7 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
     else if (k === 'count') p.count = true;
     else if (k === 'resolution') p.resolution = v as Preferences['resolution'];
     else if (k === 'tx') p.rollback = v === 'rollback';
+    else if (k === 'missing') p.missingDefault = v === 'default';
     else continue;
     p.applied.push(`${k}=${v}`);
   }

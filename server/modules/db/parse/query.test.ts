@@ -85,6 +85,8 @@ describe('headers', () => {
     expect(p).toMatchObject({ return: 'representation', count: true, resolution: 'merge-duplicates' });
     expect(p.applied).toEqual(['return=representation', 'count=exact', 'resolution=merge-duplicates']);
     expect(code(() => parsePrefer('handling=strict, count=bogus'))).toBe('PGRST122');
+    expect(parsePrefer('missing=default')).toMatchObject({ missingDefault: true, applied: ['missing=default'] });
+    expect(parsePrefer('missing=null').missingDefault).toBe(false);
   });
   it('honours max-affected only with handling=strict, and bounds it with PGRST124', () => {
     expect(parsePrefer('max-affected=5').maxAffected).toBeNull();

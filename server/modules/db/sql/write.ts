@@ -17,15 +17,31 @@ export interface InsertOptions {
   json: string;
   /** Upsert: the conflict target, and the columns a merge overwrites. */
   conflict?: { columns: string[]; mode: 'merge' | 'ignore'; set: string[] };
+  /** `Prefer: missing=default`: the keys each row has; a column a row lacks takes its default instead of NULL. */
+  present?: ReadonlySet<string>[];
+}
+
+/**
+ * `VALUES (…), (…)` with the DEFAULT keyword where a row lacks a column (the only place SQL accepts it); each value
+ * is read from the row's element of the one JSON parameter, typed by the table's row type.
+ */
+function valuesWithDefaults(ctx: BuildContext, t: string, o: InsertOptions, present: ReadonlySet<string>[]): string {
+  const json = ctx.params.add(o.json);
+  const rows = present.map((keys, i) => {
+    const record = `json_populate_record(NULL::${t}, ${json}::json->${i})`;
+    return `(${o.columns.map((c) => (keys.has(c) ? `(${record}).${ident(c)}` : 'DEFAULT')).join(', ')})`;
+  });
+  return `(${o.columns.map(ident).join(', ')}) VALUES ${rows.join(', ')}`;
 }
 
 /** INSERT … SELECT FROM json_populate_recordset [ON CONFLICT …] RETURNING, shaped in the same statement. */
 export function insertSql(ctx: BuildContext, node: PlanNode, o: InsertOptions, out: WriteOutput): string {
   const t = ident(node.rel.name);
   const cols = o.columns.map(ident).join(', ');
-  const source = o.columns.length
-    ? `(${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${t}, ${ctx.params.add(o.json)}::json)`
-    : 'DEFAULT VALUES';
+  const defaults = o.present?.some((keys) => o.columns.some((c) => !keys.has(c)));
+  const source = !o.columns.length ? 'DEFAULT VALUES'
+    : defaults ? valuesWithDefaults(ctx, t, o, o.present!)
+      : `(${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${t}, ${ctx.params.add(o.json)}::json)`;
   let conflict = '';
   if (o.conflict) {
     const target = o.conflict.columns.map(ident).join(', ');
