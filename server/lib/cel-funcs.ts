@@ -4,6 +4,7 @@ import { create, isMessage } from '@bufbuild/protobuf';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { DurationSchema, TimestampSchema, timestampDate, timestampFromDate, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { humanBytes, humanDuration, semverCompare, semverMap, toJSON, toJSONPretty } from './go-template/gomplate-values.js';
+import { goTimeParse } from './cel-time.js';
 import { title } from './go-template/funcs-gomplate.js';
 
 /**
@@ -165,6 +166,7 @@ export const REFERENCE_EXTRA_FUNCS = [
     const ms = Date.now() - timestampDate(asMessage<Timestamp>(t, TimestampSchema)!).getTime();
     return durationFromNanos(BigInt(ms) * 1_000_000n);
   }),
+  celFunc('time.Parse', [CelScalar.STRING, CelScalar.DYN], TIMESTAMP, (layout, v) => timestampFromDate(goTimeParse(layout, String(celToNative(v))))),
   celFunc('time.ZoneName', [], CelScalar.STRING, () => new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ?? 'UTC'),
   celFunc('time.ZoneOffset', [], CelScalar.INT, () => BigInt(-new Date().getTimezoneOffset() * 60)),
   // funcs/uuid_gen.go, funcs/crypto_gen.go, cel-go ext.Encoders
