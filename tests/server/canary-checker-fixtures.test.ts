@@ -43,7 +43,6 @@ const EXPECTED: Record<string, Outcome> = {
  */
 const KNOWN: Record<string, { got: Outcome; why: string }> = {
   // --- features refused at save (server/modules/health/spec.ts, UNSUPPORTED) ---
-  'minimal/cel.yaml#cel-test': { got: 'refused', why: 'display.expr uses CEL functions the console lacks: slice, HumanDuration, HumanSize, SemverCompare, time.Now, uuid.*, crypto.SHA384, time.ZoneName/ZoneOffset/Parse' },
   'minimal/display-with-javascript_pass.yaml#USD': { got: 'refused', why: 'display.javascript is not supported' },
   'minimal/http-crawl_pass.yaml#docs': { got: 'refused', why: 'http crawl is not supported' },
   'minimal/http-templateBody.yaml#template body': { got: 'refused', why: 'a templateBody sees env entries only, not {{.metadata.name}}' },
