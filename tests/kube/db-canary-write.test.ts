@@ -125,7 +125,7 @@ describe('/api/db on other CR-sourced settings (Topology: the kinds registry wri
   const TOPOLOGY = kindByKind('Topology')!;
   const topo = (name: string) => kube.get(TOPOLOGY.group, TOPOLOGY.version, TOPOLOGY.plural, 'default', name);
 
-  it('PATCH patches the Topology CR as the caller; a column the CR does not have is refused; {deleted_at} deletes the CR', async () => {
+  it('PATCH patches the Topology CR as the caller (stale: 409, bad spec: 400); {deleted_at} deletes the CR', async () => {
     const made = kube.apply({
       apiVersion: `${TOPOLOGY.group}/${TOPOLOGY.version}`, kind: 'Topology', metadata: { name: 'db-topo', namespace: 'default' },
       spec: { schedule: '@every 10m', components: [{ name: 'api', type: 'service' }] },

@@ -127,6 +127,10 @@ describe('canaries through /api/db', () => {
     const [{ id }] = made.json();
     expect((await db('PATCH', 'canaries', editor.headers, { labels: {} })).statusCode).toBe(400);
     expect((await db('DELETE', 'canaries', editor.headers)).statusCode).toBe(400);
+    const bounded = await db('DELETE', `canaries?id=eq.${id}`, editor.headers, undefined, { prefer: 'handling=strict, max-affected=0' });
+    expect(bounded.statusCode).toBe(400);
+    expect(bounded.json().code).toBe('PGRST124');
+    expect((await t.db.query('SELECT deleted_at FROM canaries WHERE id = $1', [id])).rows[0].deleted_at).toBeNull();
     const del = await db('DELETE', `canaries?id=eq.${id}`, editor.headers);
     expect(del.statusCode, del.body).toBe(204);
     expect((await t.db.query('SELECT deleted_at FROM canaries WHERE id = $1', [id])).rows[0].deleted_at).not.toBeNull();

@@ -1,7 +1,7 @@
 import { ApiError } from '../../lib/errors.js';
 import { badBody } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
-import { wantsSingular, writeContentRange, type Preferences } from './parse/headers.js';
+import { checkMaxAffected, wantsSingular, writeContentRange, type Preferences } from './parse/headers.js';
 import type { ParsedQuery } from './parse/ast.js';
 import { readRelation } from './read-service.js';
 import type { Relation, SchemaCache } from './schema-cache.js';
@@ -110,6 +110,8 @@ export async function writeThrough(db: pg.Pool, cache: SchemaCache, rel: Relatio
     });
     ids = (JSON.parse(found.body ?? '[]') as Row[]).map((r) => String(r.id));
     if (singular && ids.length !== 1) throw notOne(ids.length);
+    // Prefer: handling=strict, max-affected=n: judged on the matching rows before any is written
+    if (prefer.maxAffected !== null) checkMaxAffected(prefer, ids.length);
     for (const id of ids) {
       if (patch) await writer.update(id, patch, caller);
       if (remove) await writer.remove(id, caller);
@@ -120,7 +122,7 @@ export async function writeThrough(db: pg.Pool, cache: SchemaCache, rel: Relatio
   const headers: Record<string, string> = {
     'content-range': writeContentRange(ids.length, status === 201, prefer.count),
   };
-  const applied = prefer.applied.filter((a) => a.startsWith('return=') || a.startsWith('count='));
+  const applied = prefer.applied.filter((a) => !a.startsWith('missing=') && (status === 200 || !/^(handling|max-affected)=/.test(a)));
   if (applied.length) headers['preference-applied'] = applied.join(', ');
   if (prefer.return === 'headers-only' && status === 201 && ids.length) headers.location = `/${rel.name}?id=eq.${encodeURIComponent(ids[0])}`;
   if (prefer.return !== 'representation' && !singular) return { status: status === 201 ? 201 : 204, headers, body: null };
