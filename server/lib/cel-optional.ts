@@ -139,7 +139,8 @@ function walk(base: CelValue, steps: Iterable<unknown>): CelValue | typeof NONE 
     const step = String(s);
     const optional = step.startsWith('?');
     const key = optional ? step.slice(1) : step;
-    if (isCelMap(v) && v.has(key)) {
+    // @bufbuild/cel's has() is false for a key whose value is null; cel-go's optional holds that null
+    if (isCelMap(v) && (v.has(key) || [...v.keys()].includes(key))) {
       v = v.get(key) as CelValue;
       continue;
     }

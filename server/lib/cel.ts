@@ -37,7 +37,8 @@ export function compileCel(expr: string): Program {
     unknown = unknownFunctions(env, parsed.expr);
     program = plan(env, parsed);
   } catch (err) {
-    throw new CelExprError(err instanceof Error ? err.message : String(err));
+    // the parser reports an optional selection as the name it was rewritten to (cel-optional.ts)
+    throw new CelExprError((err instanceof Error ? err.message : String(err)).replaceAll('.__opt__', '.?'));
   }
   // refused when the expression is compiled (at save), not when it first runs: the reference registers many helper
   // functions (HumanSize, HumanDuration, SemverCompare...) that this console does not have

@@ -215,7 +215,8 @@ class Exec {
     if (receiver === null || receiver === undefined) fail(`nil pointer evaluating interface {}.${name}`);
     if (isMap(receiver)) {
       if (args.length || final !== NONE) fail(`${name} is not a method but has arguments`);
-      return Object.hasOwn(receiver, name) ? receiver[name] : NO_VALUE;
+      // an undefined field is one JSON would not have carried: missing, as in the reference's serialized data
+      return Object.hasOwn(receiver, name) && receiver[name] !== undefined ? receiver[name] : NO_VALUE;
     }
     return fail(`can't evaluate field ${name} in type ${goTypeName(receiver)}`);
   }

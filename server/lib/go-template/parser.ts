@@ -187,6 +187,7 @@ class Parser {
     for (;;) {
       const it = this.peekNonSpace();
       if (it.kind === 'right' || (inParens && it.kind === 'rparen')) {
+        if (inParens && it.kind === 'right') this.fail(it.pos, 'unclosed left paren');
         if (!pipe.cmds.length) this.fail(it.pos, `missing value for ${context}`);
         if (inParens) this.next();
         else this.expectRight(context);
