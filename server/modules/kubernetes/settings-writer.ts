@@ -4,6 +4,7 @@ import { notifyChange } from '../../lib/events.js';
 import type { RelationWriter } from '../db/writers.js';
 import type { CrEdits } from './canary-edits.js';
 import { kindByKind, type KindDef } from './kinds.js';
+import { insertSettingsRow, liveSettingsRow, softDeleteSettingsRow, updateSettingsRow } from './settings-queries.js';
 
 type Row = Record<string, unknown>;
 const isObj = (v: unknown): v is Row => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -102,9 +103,6 @@ function requireName(row: Row): void {
   if (typeof row.name !== 'string' || !row.name.trim()) throw new BadRequestError('name is required', { name: 'a name is required' });
 }
 
-/** Column values as parameters: objects (labels, spec, properties) travel as JSON text. */
-const param = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
-
 /**
  * The /api/db writer of one settings table: rows made here have source 'UI'; a row that comes from a custom resource
  * is edited and deleted in the cluster as the caller (crEdits; GitOps-managed ones are 403); other sources are 409.
@@ -115,10 +113,11 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
   // /api/db has refused any other body column already; this keeps identifiers to the constants above regardless
   const allowed = new Set([...COMMON, ...t.columns]);
   const current = async (id: string): Promise<Row> => {
-    const { rows } = await db.query(`SELECT * FROM ${table} WHERE id = $1 AND deleted_at IS NULL`, [id]);
-    if (!rows[0]) throw new NotFoundError(kind.kind, id);
-    return rows[0];
+    const row = await liveSettingsRow(db, table, id);
+    if (!row) throw new NotFoundError(kind.kind, id);
+    return row;
   };
+  const only = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([c]) => allowed.has(c)));
   const refuseOtherSource = (row: Row) => {
     if (row.source && row.source !== 'UI') {
       throw new ConflictError(`the ${kind.kind} ${String(row.name)} is managed by its source (${String(row.source)}); change it there`);
@@ -134,14 +133,9 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
       refuseSource(row.source);
       requireName(row);
       validate(t, row);
-      const values: Row = { ...row, ...t.derive?.(row), source: 'UI' };
-      const cols = Object.keys(values).filter((c) => allowed.has(c));
-      const { rows } = await db.query(
-        `INSERT INTO ${table} (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
-        cols.map((c) => param(values[c])),
-      );
-      await notifyChange(db, { relation: table, ids: [rows[0].id] });
-      return rows[0].id as string;
+      const id = await insertSettingsRow(db, table, only({ ...row, ...t.derive?.(row), source: 'UI' }));
+      await notifyChange(db, { relation: table, ids: [id] });
+      return id;
     },
 
     async update(id, patch, caller) {
@@ -149,6 +143,8 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
       const row = await current(id);
       refuseSource(change.source, row.source);
       delete change.source;
+      // created_by and an unchanged source are accepted (the reference UI resends them) and change nothing
+      if (!Object.keys(change).length) return;
       const viaCr = await edits.edit(kind, id, async () => {
         const other = Object.keys(change).filter((c) => !['name', 'namespace', 'labels', ...t.crColumns].includes(c));
         if (other.length) {
@@ -163,26 +159,21 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
           spec,
         };
       }, typeof version === 'string' ? version : undefined, caller.roles);
-      if (viaCr || !Object.keys(change).length) return;
+      if (viaCr) return;
       refuseOtherSource(row);
       if ('name' in change) requireName(change);
       const next = { ...row, ...change };
       validate(t, next);
       // derived from the new spec, unless the body names the derived column itself
       const derived = t.derive && ('spec' in change || 'schedule' in change) ? t.derive({ ...next, schedule: change.schedule }) : {};
-      const values: Row = { ...change, ...derived };
-      const cols = Object.keys(values).filter((c) => allowed.has(c));
-      await db.query(
-        `UPDATE ${table} SET ${cols.map((c, i) => `"${c}" = $${i + 1}`).join(', ')} WHERE id = $${cols.length + 1} AND deleted_at IS NULL`,
-        [...cols.map((c) => param(values[c])), id],
-      );
+      await updateSettingsRow(db, table, id, only({ ...change, ...derived }));
       await notifyChange(db, { relation: table, ids: [id] });
     },
 
     async remove(id, caller) {
       if (await edits.remove(kind, id, caller.roles)) return;
       refuseOtherSource(await current(id));
-      await db.query(`UPDATE ${table} SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, [id]);
+      await softDeleteSettingsRow(db, table, id);
       await notifyChange(db, { relation: table, ids: [id] });
     },
   };
