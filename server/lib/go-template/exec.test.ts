@@ -76,3 +76,12 @@ describe('text/template execution', () => {
     expect(() => render('{{ index .list 5 }}', data)).toThrow(/error calling index: index out of range: 5/);
   });
 });
+
+describe('limits', () => {
+  it('refuses runaway output, iteration and string building instead of exhausting memory', () => {
+    expect(() => render('{{ range 2000000000 }}{{ end }}')).toThrow(/more than 1000000 iterations/);
+    expect(() => render('{{ range seq 100000 }}{{ range seq 100000 }}x{{ end }}{{ end }}')).toThrow(/more than 1000000|longer than 1000000/);
+    expect(() => render('{{ "ab" | strings.Repeat 1000000000 }}')).toThrow(/result longer than 1000000 characters/);
+    expect(render(`{{ printf "%0999999999d" 1 }}`).length).toBe(10_000);
+  });
+});

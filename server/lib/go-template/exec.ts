@@ -107,7 +107,10 @@ class Exec {
     const v = this.evalPipe(dot, { ...node.pipe, decl: [] });
     let entries: Array<[unknown, unknown]>;
     if (Array.isArray(v)) entries = v.map((x, i) => [i, x]);
-    else if (typeof v === 'number' && Number.isInteger(v)) entries = Array.from({ length: Math.max(0, v) }, (_x, i) => [i, i]);
+    else if (typeof v === 'number' && Number.isInteger(v)) {
+      if (v > MAX_STEPS) return this.fail(node.pipe.pos, node.pipe.source, `range over ${v}: more than ${MAX_STEPS} iterations`);
+      entries = Array.from({ length: Math.max(0, v) }, (_x, i) => [i, i]);
+    }
     else if (v === null || v === NO_VALUE) entries = [];
     else if (isMap(v)) entries = Object.keys(v).sort().map((k) => [k, v[k]]);
     else return this.fail(node.pipe.pos, node.pipe.source, `range can't iterate over ${formatValue(v)}`);

@@ -90,15 +90,16 @@ export function sprintf(format: string, args: unknown[]): string {
           s = bad();
           break;
         }
-        s = verb === 'e' ? goExponent(a.toExponential(prec === undefined ? 6 : Number(prec)))
-          : verb === 'g' ? (prec === undefined ? formatNumber(a) : String(Number(a.toPrecision(Number(prec)))))
-            : a.toFixed(prec === undefined ? 6 : Number(prec));
+        s = verb === 'e' ? goExponent(a.toExponential(Math.min(prec === undefined ? 6 : Number(prec), 100)))
+          : verb === 'g' ? (prec === undefined ? formatNumber(a) : String(Number(a.toPrecision(Math.min(Math.max(Number(prec), 1), 100)))))
+            : a.toFixed(Math.min(prec === undefined ? 6 : Number(prec), 100));
         if (flags.includes('+') && a >= 0) s = `+${s}`;
         break;
       default: s = `%!${verb}(${goTypeName(a)}=${formatValue(a)})`;
     }
     if (prec !== undefined && (verb === 's' || verb === 'v') ) s = [...s].slice(0, Number(prec)).join('');
-    const w = width ? Number(width) : 0;
+    // a width is padding only: capped so `%999999999d` cannot allocate gigabytes
+    const w = width ? Math.min(Number(width), 10_000) : 0;
     if ([...s].length < w) {
       const pad = w - [...s].length;
       if (flags.includes('-')) s += ' '.repeat(pad);

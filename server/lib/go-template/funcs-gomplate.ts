@@ -11,6 +11,9 @@ import {
  * file, net...) are refused by name when the template is saved.
  */
 
+/** The longest string a function may build (the template's whole output is capped at 1,000,000 characters too). */
+const MAX_STRING = 1_000_000;
+
 const f = (min: number, max: number, call: (args: unknown[], ctx: RenderContext) => unknown): TemplateFunc => ({ arity: [min, max], call });
 const str = (v: unknown): string => (typeof v === 'string' ? v : toGoString(v));
 
@@ -91,6 +94,7 @@ const STRINGS: Record<string, TemplateFunc> = {
   ReplaceAll: f(3, 3, ([from, to, s]) => str(s).replaceAll(str(from), str(to))),
   Repeat: f(2, 2, ([n, s]) => {
     if (toInt64(n) < 0) throw new Error('negative count');
+    if (toInt64(n) * str(s).length > MAX_STRING) throw new Error(`result longer than ${MAX_STRING} characters`);
     return str(s).repeat(toInt64(n));
   }),
   Trunc: f(2, 2, ([n, s]) => [...str(s)].slice(0, Math.max(0, toInt64(n))).join('')),
