@@ -62,7 +62,10 @@ describe('canaries through /api/db', () => {
     const res = await db('POST', 'canaries', editor.headers, { name: 'bad', spec: { schedule: '@every 1m', tcp: [{ name: 'x' }] } });
     expect(res.statusCode, res.body).toBe(400);
     expect(JSON.stringify(res.json().details)).toMatch(/spec\.tcp\.0\.endpoint|tcp\.0/);
-    const bulk = await db('POST', 'canaries', editor.headers, [{ name: 'fine-but-alone', spec: { tcp: 'nope' } }]);
+    // a bulk POST checks every row before creating any: the good first row is not stored either
+    const bulk = await db('POST', 'canaries', editor.headers, [
+      { name: 'fine', spec: { tcp: [{ name: 'p', endpoint: `127.0.0.1:${port}` }] } }, { name: 'broken', spec: { tcp: [{ name: 'p' }] } },
+    ]);
     expect(bulk.statusCode).toBe(400);
     expect([await count('canaries'), await count('checks')]).toEqual(before);
   });

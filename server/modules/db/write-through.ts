@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { ApiError } from '../../lib/errors.js';
 import { badBody } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
@@ -5,7 +6,6 @@ import { checkMaxAffected, wantsSingular, writeContentRange, type Preferences } 
 import type { ParsedQuery } from './parse/ast.js';
 import { readRelation } from './read-service.js';
 import type { Relation, SchemaCache } from './schema-cache.js';
-import type pg from 'pg';
 import { checkCreatorPatch, insertRows, isRow, stampCreator, type Row } from './write-body.js';
 import type { Caller, RelationWriter } from './writers.js';
 
@@ -51,7 +51,8 @@ const notOne = (n: number) => new ApiError(406, 'PGRST116', 'JSON object request
  * write permission, the operation and `select` have been checked by writeRelation before this runs.
  *
  * Unlike SQL writes, a bulk write is not one transaction: each row is its module's own unit of work (checks,
- * scheduler, the cluster), so rows before a refused one stay written; `Prefer: tx=rollback` is refused for that reason.
+ * scheduler, the cluster). Every row of a bulk POST is checked before any is created, but a row refused later (a
+ * name already taken) leaves the rows before it written; `Prefer: tx=rollback` is refused for the same reason.
  */
 export async function writeThrough(db: pg.Pool, cache: SchemaCache, rel: Relation, req: DbRequest, query: ParsedQuery,
   prefer: Preferences, writer: RelationWriter): Promise<DbResponse> {
@@ -79,10 +80,10 @@ export async function writeThrough(db: pg.Pool, cache: SchemaCache, rel: Relatio
     const columns = stampCreator(rel, req, parsed.rows, parsed.columns);
     refuseColumns(rel, columns, writer.insertColumns, 'insert');
     if (singular && parsed.rows.length !== 1) throw notOne(parsed.rows.length);
+    const rows = parsed.rows.map((row) => Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]])));
+    for (const row of rows) writer.check?.(row, caller);
     ids = [];
-    for (const row of parsed.rows) {
-      ids.push(await writer.create(Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]])), caller));
-    }
+    for (const row of rows) ids.push(await writer.create(row, caller));
     status = 201;
   } else {
     const filters = params.filter((p) => !NOT_FILTERS.has(p.key));

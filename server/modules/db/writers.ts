@@ -24,6 +24,8 @@ export interface RelationWriter {
    * resource the caller saw (a stale one is a 409).
    */
   preconditions?: readonly string[];
+  /** Refuses a POST body object as create would, writing nothing: a bulk POST checks every row before creating any. */
+  check?(row: Row, caller: Caller): void;
   /** Creates one row from a POST body object; answers the new row's id. */
   create(row: Row, caller: Caller): Promise<string>;
   update(id: string, patch: Row, caller: Caller): Promise<void>;

@@ -35,6 +35,11 @@ export function canaryWriter(health: HealthService): RelationWriter {
     updateColumns: ['name', 'namespace', 'labels', 'spec', 'source', 'created_by'],
     preconditions: ['resource_version'],
 
+    check(row) {
+      refuseSource(row.source);
+      health.checkCanary(parseBody(FlatCanary, pick(row, ['name', 'namespace', 'labels', 'spec'])));
+    },
+
     async create(row, caller) {
       refuseSource(row.source);
       const input = parseBody(FlatCanary, pick(row, ['name', 'namespace', 'labels', 'spec']));

@@ -216,6 +216,11 @@ export function createHealthService(deps: HealthServiceDeps) {
       return canaryResponse(row);
     },
 
+    /** Refuses a canary as createCanary would (400 with every reason by path), saving nothing. */
+    checkCanary(input: CanaryInput): void {
+      validSpec(normalise(input).spec);
+    },
+
     createCanary(input: CanaryInput, createdBy: string | null) {
       return save(null, normalise(input), createdBy);
     },

@@ -129,6 +129,12 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
     updateColumns: [...COMMON, ...t.columns],
     preconditions: ['resource_version'],
 
+    check(row) {
+      refuseSource(row.source);
+      requireName(row);
+      validate(t, row);
+    },
+
     async create(row) {
       refuseSource(row.source);
       requireName(row);
