@@ -62,6 +62,15 @@ describe('TestCelCrypto', () => {
   ]);
 });
 
+describe('TestCelAws', () => {
+  table([
+    [null, "aws.arnToMap('arn:aws:sns:eu-west-1:123:MMS-Topic').account", '123'],
+    [{ x: [{ Name: 'hello', Value: 'world' }, { Name: 'John', Value: 'Doe' }] }, 'aws.fromAWSMap(x).hello', 'world'],
+    // canary-checker fixtures/aws/cloudwatch_pass.yaml
+    [{ d: [{ Name: 'InstanceId', Value: 'i-1' }] }, "fromAWSMap(d).merge({'arn': 'a'}).keys().join(',')", 'InstanceId,arn'],
+  ]);
+});
+
 describe('TestCelMaps', () => {
   const m = { x: { a: 'b', c: 1, d: true, f: { a: '5' } } };
   table([
@@ -132,7 +141,7 @@ describe('canary-checker fixtures', () => {
 describe('functions the console does not have', () => {
   it('are refused when compiled, named with their namespace', () => {
     expect(celSyntaxError('dyn(resources).all(r, k8s.isHealthy(r))')).toBe('unknown function k8s.isHealthy()');
-    expect(celSyntaxError('fromAWSMap(x)')).toBe('unknown function fromAWSMap()');
+    expect(celSyntaxError('jq(".a", x)')).toBe('unknown function jq()');
     expect(celSyntaxError('time.Now() > timestamp("2020-01-01T00:00:00Z") && HumanSize(1) != ""')).toBeNull();
   });
 });

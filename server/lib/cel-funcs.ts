@@ -160,6 +160,15 @@ export const REFERENCE_EXTRA_FUNCS = [
   celMethod('runeCount', CelScalar.STRING, [], CelScalar.INT, function () {
     return BigInt([...this].length);
   }),
+  // funcs/aws.go, under both names the reference registers (cloudwatch fixtures label alarms with fromAWSMap)
+  ...['aws.fromAWSMap', 'fromAWSMap'].map((name) => celFunc(name, [listType(MAP)], MAP, (list) => Object.fromEntries(
+    [...list].map((item) => celToNative(item) as Record<string, unknown>).map((m) => [String(m.Name ?? ''), m.Value ?? '']),
+  ) as never)),
+  ...['aws.arnToMap', 'arnToMap'].map((name) => celFunc(name, [CelScalar.STRING], MAP, (arn) => {
+    const parts = arn.split(':');
+    if (parts.length < 6) throw new Error(`${name}: invalid ARN "${arn}"`);
+    return { service: parts[2], region: parts[3], account: parts[4], resource: parts[5] } as never;
+  })),
   // funcs/time_gen.go
   celFunc('time.Now', [], TIMESTAMP, () => timestampFromDate(new Date())),
   celFunc('time.Since', [TIMESTAMP], DURATION, (t) => {

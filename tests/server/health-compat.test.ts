@@ -221,9 +221,8 @@ function refused(spec: Record<string, unknown>): string {
 
 describe('reference fields this console does not run are refused by path, not ignored', () => {
 
-  it('transform and dependsOn on any check', () => {
-    expect(refused({ folder: [{ name: 'f', path: '/tmp', transform: { expr: '[].toJSON()' } }] }))
-      .toBe('spec.folder.0.transform: transform is not supported: the results it would create or change would be missing');
+  it('dependsOn on any check (transform is run: tests/server/health-transform.test.ts)', () => {
+    expect(refused({ folder: [{ name: 'f', path: '/tmp', transform: { expr: '[].toJSON()' } }] })).toBe('accepted');
     expect(refused({ http: [{ name: 'a', url: 'https://a.example.org' }, { name: 'b', url: 'https://b.example.org', dependsOn: ['a'] }] }))
       .toBe('spec.http.1.dependsOn: dependsOn is not supported: this check would run and report even when the checks it depends on fail');
   });
@@ -258,8 +257,8 @@ describe('reference fields this console does not run are refused by path, not ig
     expect(v.checks).toMatchObject([{ type: 'webhook', name: 'gh', spec: { name: 'gh', token: 't' } }]);
     expect(validateCanarySpec({ webhook: [{ name: 'a' }, { name: 'b' }] }).checks.map((c) => c.name)).toEqual(['a', 'b']);
     // problems in the object form carry its path without an index
-    expect(refused({ webhook: { name: 'gh', transform: { expr: '[].toJSON()' } } }))
-      .toBe('spec.webhook.transform: transform is not supported: the results it would create or change would be missing');
+    expect(refused({ webhook: { name: 'gh', transform: { jsonPath: '$.alerts' } } }))
+      .toBe('spec.webhook.transform.jsonPath: transform.jsonPath is not supported; use transform.expr (CEL)');
     expect(refused({ http: { name: 'h', url: 'https://a.example.org' } }))
       .toBe('spec.http: expected a list of checks: write the http check as a list item (`http: [{...}]`)');
   });
@@ -388,8 +387,8 @@ describe('CEL functions the console does not have', () => {
   it('are refused at save by path, naming the function, instead of failing every run', () => {
     expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', test: { expr: 'dyn(results).all(x, k8s.isHealthy(x))' } }] }))
       .toThrow('spec.exec.0.test.expr: invalid CEL: unknown function k8s.isHealthy()');
-    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'fromAWSMap(json.d).size() > 0 && gcp.incidents.toCheckResult(json) != null' } }] }))
-      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions fromAWSMap(), gcp.incidents.toCheckResult()');
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'jq(".a", json).size() > 0 && gcp.incidents.toCheckResult(json) != null' } }] }))
+      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions jq(), gcp.incidents.toCheckResult()');
     // and a Go template function the console lacks, by name
     expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { template: '{{ .size | humanizeBytes }}' } }] }))
       .toThrow('spec.exec.0.display.template: template: 1:12: function "humanizeBytes" not defined');
