@@ -75,12 +75,14 @@ export async function reconcileChecks(
      ON CONFLICT (canary_id, type, name, agent_id) DO UPDATE SET
        namespace = EXCLUDED.namespace, description = EXCLUDED.description, icon = EXCLUDED.icon,
        labels = EXCLUDED.labels, severity = EXCLUDED.severity, owner = EXCLUDED.owner, spec = EXCLUDED.spec,
-       deleted_at = NULL
+       deleted_at = NULL, transformed = NULL, transformed_by = NULL, transform_delete_strategy = NULL
      RETURNING id, type, name`,
     [canaryId, namespace, JSON.stringify(defs)],
   );
+  // a transformed check (transform.ts) stays while the check whose transform made it does
   await c.query(
-    'UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2::uuid[]))',
+    `UPDATE checks SET deleted_at = now() WHERE canary_id = $1 AND deleted_at IS NULL AND NOT (id = ANY($2::uuid[]))
+       AND (transformed IS NOT TRUE OR transformed_by IS NULL OR NOT (transformed_by = ANY($2::uuid[])))`,
     [canaryId, rows.map((r) => r.id)],
   );
   return rows.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name));
@@ -93,7 +95,7 @@ export async function liveChecksOf(c: Q, canaryId: string): Promise<Array<{ id: 
   return rows;
 }
 
-/** What the scheduler runs: live canaries of this (local) agent with their live checks. */
+/** What the scheduler runs: live canaries of this (local) agent with their live checks (not transformed ones). */
 export interface SchedulableCanary {
   id: string;
   name: string;
@@ -108,7 +110,7 @@ export async function loadSchedulable(c: Q): Promise<SchedulableCanary[]> {
     `SELECT ca.id, ca.name, ca.namespace, ca.spec, ca.updated_at,
             coalesce(json_agg(json_build_object('id', ch.id, 'type', ch.type, 'name', ch.name, 'spec', ch.spec)
                               ORDER BY ch.type, ch.name) FILTER (WHERE ch.id IS NOT NULL), '[]') AS checks
-     FROM canaries ca LEFT JOIN checks ch ON ch.canary_id = ca.id AND ch.deleted_at IS NULL
+     FROM canaries ca LEFT JOIN checks ch ON ch.canary_id = ca.id AND ch.deleted_at IS NULL AND ch.transformed IS NOT TRUE
      WHERE ca.deleted_at IS NULL AND ca.agent_id = $1
      GROUP BY ca.id`,
     [LOCAL_AGENT],
@@ -142,7 +144,9 @@ export async function checkForRun(c: Q, id: string): Promise<CheckForRun | undef
   const { rows } = await c.query<CheckForRun>(
     `SELECT ch.id, ch.type, ch.name, ch.spec, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace,
             ca.spec AS canary_spec, ch.deleted_at
-     FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id WHERE ch.id = $1`,
+     FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
+     -- a transformed check has no spec to run: Run Now runs the check whose transform made it (transform.ts)
+     WHERE ch.id = (SELECT coalesce(transformed_by, id) FROM checks WHERE id = $1)`,
     [id],
   );
   return rows[0];

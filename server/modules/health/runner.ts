@@ -9,6 +9,7 @@ import { clip, errorText } from './checks/util.js';
 import { ConnectionResolver } from './connections.js';
 import { recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
+import { recordTransformed, transformOutcome, type TransformedCheck } from './transform.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
 
 type ParsedCommon = Extract<ReturnType<typeof parseCheck>, { ok: true }>['common'];
@@ -53,6 +54,8 @@ const NO_CLUSTER = new ValueFromResolver({ reader: null });
 export interface Outcome extends CheckResult {
   start: Date;
   invalid: boolean;
+  /** This run's transformed checks, when the check has a transform that ran (transform.ts). */
+  transformed?: TransformedCheck[];
 }
 
 const timer = (ms: number) => {
@@ -126,7 +129,8 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
     abandon.cancel();
     opts.signal?.removeEventListener('abort', onParentAbort);
   }
-  const out = applyCommon(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }, took);
+  const transformed = await transformOutcome(check, parsed.common, { ...result, invalid: result.invalid ?? false, start });
+  const out = applyCommon(check, parsed.common, transformed, took);
   return secrets.length ? redactOutcome(out, secrets) : out;
 }
 
@@ -290,7 +294,7 @@ export async function runAndRecord(
 export async function recordPushed(db: pg.Pool, check: RunnableCheck, result: CheckResult, start = new Date()): Promise<Recorded> {
   const parsed = parseCheck(check.type, check.spec);
   const outcome: Outcome = parsed.ok
-    ? applyCommon(check, parsed.common, { ...result, invalid: result.invalid ?? false, start })
+    ? applyCommon(check, parsed.common, await transformOutcome(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }))
     : { pass: false, invalid: true, duration: 0, data: {}, start, error: parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') };
   return recordOutcome(db, check, outcome, null);
 }
@@ -304,5 +308,6 @@ export async function recordOutcome(db: pg.Pool, check: RunnableCheck, outcome: 
     error: outcome.error ? clip(outcome.error, MAX_MESSAGE) : null, details: boundedDetail(outcome.detail),
     severity: check.severity ?? null, nextRuntime,
   });
+  if (outcome.transformed) await recordTransformed(db, check, outcome, nextRuntime);
   return { outcome, status, transitioned: previous !== status };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { celSyntaxError } from '../../lib/cel.js';
 import { goTemplateError, parseGoTemplate } from '../../lib/go-template.js';
 import { checkTypeOf } from './checks/index.js';
+import { transformProblems } from './transform.js';
 import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
 
 /** The Canary spec (canaries.flanksource.com/v1) as far as this console runs it; see reference/crds.md. */
@@ -15,6 +16,22 @@ const Expr = z.object({
   javascript: z.string().optional(),
   jsonPath: z.string().optional(),
 }).loose();
+
+/**
+ * A check's `transform` (transform.ts): one of `expr` (CEL), `template` (Go template) or `javascript` (run in a
+ * QuickJS sandbox), whose JSON output changes the check's result or makes checks of its own.
+ */
+export const TransformSpec = z.object({
+  expr: z.string().max(16_384).optional(),
+  template: z.string().max(16_384).optional(),
+  javascript: z.string().max(65_536).optional(),
+  jsonPath: z.string().optional(),
+}).loose();
+export type TransformSpec = z.infer<typeof TransformSpec>;
+
+/** What happens to a transformed check that a later run no longer returns: marked so, then removed. */
+export const TransformDeleteStrategy = z.enum(['MarkHealthy', 'MarkUnhealthy', 'Ignore']);
+export type TransformDeleteStrategy = z.infer<typeof TransformDeleteStrategy>;
 
 /** Names of the console's own metrics (server/plugins/metrics.ts and prom-client's defaults): not for checks. */
 export const RESERVED_METRIC_PREFIXES = ['http_', 'db_pool_', 'process_', 'nodejs_'] as const;
@@ -91,6 +108,8 @@ export const CommonCheck = z.object({
   timeout: z.union([z.number().positive(), z.string()]).optional(),
   /** Custom Prometheus metrics evaluated after each run (check-metrics.ts). */
   metrics: CheckMetrics.optional(),
+  transform: TransformSpec.optional(),
+  transformDeleteStrategy: TransformDeleteStrategy.optional(),
 }).loose();
 export type CommonCheck = z.infer<typeof CommonCheck> & { name: string };
 
@@ -183,7 +202,6 @@ const SQL_TEMPLATE: Unsupported = {
  */
 const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   '*': {
-    transform: { message: 'transform is not supported: the results it would create or change would be missing' },
     dependsOn: { message: 'dependsOn is not supported: this check would run and report even when the checks it depends on fail' },
   },
   http: {
@@ -347,6 +365,9 @@ export function parseCheck(type: string, written: unknown, where = ''):
     if (expr === undefined) continue;
     const err = expr.trim() ? celSyntaxError(expr) : 'empty expression';
     if (err) problems.push({ path: issuePath(where, [key, 'expr']), message: `invalid CEL: ${err}` });
+  }
+  if (c.transform) {
+    for (const p of transformProblems(c.transform)) problems.push({ path: issuePath(where, ['transform', ...p.path]), message: p.message });
   }
   c.metrics?.forEach((m, i) => {
     const exprs: Array<[PropertyKey[], string | undefined]> = [
