@@ -83,6 +83,11 @@ describe('canaries through /api/db', () => {
     const rollback = await db('POST', 'canaries', editor.headers, { name: 'x', spec }, { prefer: 'tx=rollback' });
     expect(rollback.statusCode).toBe(400);
     expect(await t.db.query("SELECT 1 FROM canaries WHERE name IN ('claims-crd', 'x')")).toMatchObject({ rowCount: 0 });
+    // columns= picks the body's columns, as PostgREST: the others are not read at all
+    const picked = await db('POST', 'canaries?columns=name,spec&select=name,source', editor.headers, { name: 'picked', spec, source: 'KubernetesCRD' },
+      { prefer: 'return=representation' });
+    expect(picked.statusCode, picked.body).toBe(201);
+    expect(picked.json()).toEqual([{ name: 'picked', source: 'UI' }]);
   });
 
   it('created_by naming another person: 403 for an editor, kept for an admin', async () => {
