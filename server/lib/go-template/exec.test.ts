@@ -21,6 +21,7 @@ describe('text/template execution', () => {
     expect(render('{{$x := 1}}{{if true}}{{$x = 2}}{{$y := 3}}{{end}}{{$x}}', data)).toBe('2');
     expect(() => render('{{if true}}{{$y := 3}}{{end}}{{$y}}')).toThrow(/undefined variable "\$y"/);
     expect(render('{{range .list}}{{$.name}}:{{.}} {{end}}', data)).toBe('api:a api:b');
+    expect(render('{{if $v := .zero}}a{{else if $w := .name}}{{$v}}-{{$w}}{{end}}', data)).toBe('0-api');
   });
 
   it('range over lists, maps in key order, integers; else when empty; break and continue', () => {

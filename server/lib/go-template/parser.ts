@@ -125,9 +125,8 @@ class Parser {
       const after = this.peekNonSpace();
       if (after.kind === 'keyword' && (after.value === 'if' || after.value === 'with')) {
         // `{{else if x}}` is `{{else}}{{if x}}...{{end}}{{end}}` sharing one {{end}}
+        // variables declared in this pipeline stay visible in the else-if branch, as in Go
         this.next();
-        this.vars.pop();
-        this.vars.push([]);
         elseList = [this.parseControl(after.value)];
         this.vars.pop();
         return { kind, pipe, list, elseList };
