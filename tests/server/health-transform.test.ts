@@ -160,6 +160,36 @@ describe('transform expr', () => {
   });
 });
 
+describe('transform on a webhook', () => {
+  it('each push creates or updates checks; one missing from a push stays, deletedAt (endsAt) removes it', async () => {
+    // fixtures/external/alertmanager.yaml of the reference
+    const c = await createCanary({
+      webhook: {
+        name: 'alerts', token: { value: 'tok' },
+        transform: {
+          expr: `results.json.alerts.map(r, {
+            'name': r.name + r.fingerprint, 'labels': r.labels, 'icon': 'alert', 'message': r.annotations.summary,
+            'description': r.annotations.description, 'deletedAt': has(r.endsAt) ? r.endsAt : null,
+          }).toJSON()`,
+        },
+      },
+    });
+    const push = async (alerts: unknown[]) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/canary/webhook/${c.checks[0].id}?token=tok`, payload: { alerts } });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const alert = (fingerprint: string, extra: Record<string, unknown> = {}) => ({
+      name: 'DiskFull', fingerprint, labels: { severity: 'critical' }, annotations: { summary: `disk ${fingerprint} full`, description: 'd' }, ...extra,
+    });
+    await push([alert('1'), alert('2')]);
+    expect((await checksOf(c.id)).map((x) => [x.name, x.type, x.deleted, x.last_message])).toEqual([
+      ['DiskFull1', 'webhook', false, 'disk 1 full'], ['DiskFull2', 'webhook', false, 'disk 2 full'], ['alerts', 'webhook', false, null],
+    ]);
+    await push([alert('2', { endsAt: '2024-05-01T00:00:00Z' })]);
+    expect((await checksOf(c.id)).map((x) => [x.name, x.deleted])).toEqual([['DiskFull1', false], ['DiskFull2', true], ['alerts', false]]);
+  });
+});
+
 describe('transform template', () => {
   it('renders JSON over the result fields', async () => {
     const c = await createCanary({

@@ -250,8 +250,8 @@ function boundedDetail(detail: unknown): unknown {
 
 /**
  * Stores a run's transformed checks: upserts one row per named result under the check's canary and stores its
- * result; then the check's earlier transformed checks that this run did not return are removed, first marked
- * healthy or unhealthy when their transformDeleteStrategy says so. Publishes the change for live views.
+ * result; then the check's earlier transformed checks that this run did not return are removed (not a webhook's),
+ * first marked healthy or unhealthy when their transformDeleteStrategy says so. Publishes the change for live views.
  */
 export async function recordTransformed(
   db: pg.Pool, check: RunnableCheck, outcome: Outcome, nextRuntime: Date | null,
@@ -270,7 +270,9 @@ export async function recordTransformed(
     });
   }
   const kept = rows.map((r) => r.id);
-  const stale = await staleTransformedChecks(db, check.id, kept);
+  // a push carries what changed, not everything (an alert firing, or resolved through deletedAt): the reference leaves
+  // a webhook's transformed checks to its caller (GetTransformedCheckIDs excludes them)
+  const stale = check.type === 'webhook' ? [] : await staleTransformedChecks(db, check.id, kept);
   const now = new Date();
   for (const s of stale) {
     if (s.transform_delete_strategy !== 'MarkHealthy' && s.transform_delete_strategy !== 'MarkUnhealthy') continue;
