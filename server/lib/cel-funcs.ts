@@ -4,7 +4,7 @@ import { create, isMessage } from '@bufbuild/protobuf';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { DurationSchema, TimestampSchema, timestampDate, timestampFromDate, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { humanBytes, humanDuration, semverCompare, semverMap, toJSON, toJSONPretty } from './go-template/gomplate-values.js';
-import { goTimeParse } from './cel-time.js';
+import { goTimeParse } from './go-template/go-time.js';
 import { title } from './go-template/funcs-gomplate.js';
 
 /**

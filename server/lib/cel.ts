@@ -5,6 +5,7 @@ import { DurationSchema, TimestampSchema, timestampDate, type Duration, type Tim
 import { asMessage, celToNative, REFERENCE_EXTRA_FUNCS, withCelContext, type CelContext } from './cel-funcs.js';
 import { markOptionalSelects, OPTIONAL_FUNCS, rewriteOptionals } from './cel-optional.js';
 import { formatValue } from './go-template/format.js';
+import { goDurationString } from './go-template/gomplate-values.js';
 
 /**
  * CEL for `test.expr`, `display.expr`, metrics and transforms, on @bufbuild/cel with the strings extension, the
@@ -194,22 +195,4 @@ export function celToText(v: CelValue): string {
   const ts = asMessage<Timestamp>(v, TimestampSchema);
   if (ts) return formatValue(timestampDate(ts));
   return formatValue(celToNative(v));
-}
-
-/** Go's time.Duration String(): 1h0m0s, 1m15s, 1.5s, 250ms. */
-export function goDurationString(ns: bigint): string {
-  if (ns < 0n) return `-${goDurationString(-ns)}`;
-  if (ns < 1_000_000_000n) {
-    if (ns === 0n) return '0s';
-    const [unit, scale, digits] = ns < 1_000n ? ['ns', 1n, 0] : ns < 1_000_000n ? ['µs', 1_000n, 3] : ['ms', 1_000_000n, 6];
-    const frac = digits ? (ns % scale).toString().padStart(digits, '0').replace(/0+$/, '') : '';
-    return `${ns / scale}${frac ? `.${frac}` : ''}${unit}`;
-  }
-  const h = ns / 3_600_000_000_000n;
-  const m = (ns / 60_000_000_000n) % 60n;
-  const sNanos = ns % 60_000_000_000n;
-  const whole = sNanos / 1_000_000_000n;
-  const frac = (sNanos % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
-  const secs = `${whole}${frac ? `.${frac}` : ''}s`;
-  return h ? `${h}h${m}m${secs}` : m ? `${m}m${secs}` : secs;
 }

@@ -53,3 +53,23 @@ describe('gomplate namespaces and aliases (funcs/strings.go, conv.go, data.go, m
     expect(render('{{- (index last_result.results.rows 0).max }}', {}, { results: { rows: [{ max: 7 }] } })).toBe('7');
   });
 });
+
+describe('time in templates (funcs/time.go)', () => {
+  it('time.Now, ParseDuration with days, Add and Format, as tests/gomplate_test.go uses them', () => {
+    const out = render('{{ ((time.Now).Add (time.ParseDuration .delay)).Format "Monday, 2 January 2006" }}', { delay: '30d' });
+    // the reference's test computes its expected value from the clock the same way
+    const want = new Date(Date.now() + 30 * 86_400_000);
+    const name = (o: Intl.DateTimeFormatOptions) => want.toLocaleDateString('en-GB', { ...o, timeZone: 'UTC' });
+    expect(out).toBe(`${name({ weekday: 'long' })}, ${want.getUTCDate()} ${name({ month: 'long' })} ${want.getUTCFullYear()}`);
+  });
+
+  it('parses, subtracts and prints times and durations as Go does', () => {
+    expect(render('{{ (time.Parse "2006-01-02" "2023-09-26").Format "Jan 2, 2006" }}')).toBe('Sep 26, 2023');
+    expect(render('{{ time.Parse "2006-01-02" "2023-09-26" }}')).toBe('2023-09-26 00:00:00 +0000 UTC');
+    expect(render('{{ time.ParseDuration "1h30m" }} {{ (time.ParseDuration "90s").Seconds }} {{ time.ParseDuration "1008h" | humanDuration }}')).toBe('1h30m0s 90 6w0d0h');
+    expect(render('{{ ((time.Parse "2006-01-02" "2023-09-27").Sub (time.Parse "2006-01-02" "2023-09-26")).Hours }}')).toBe('24');
+    expect(render('{{ (time.Unix 0).Format "2006-01-02T15:04:05Z07:00" }} {{ (time.Unix 86400).YearDay }}')).toBe('1970-01-01T00:00:00Z 2');
+    expect(render('{{ dict "t" (time.Unix 0) | toJSON }}')).toBe('{"t":"1970-01-01T00:00:00.000Z"}');
+    expect(() => render('{{ time.ParseDuration "soon" }}')).toThrow(/time: invalid duration soon/);
+  });
+});

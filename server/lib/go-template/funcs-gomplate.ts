@@ -1,5 +1,6 @@
 import { isMap, isTrue, Namespace, type RenderContext, type TemplateFunc } from './exec.js';
 import { goTypeName } from './format.js';
+import { GoDuration, TIME } from './funcs-time.js';
 import {
   humanBytes, humanDuration, semverCompare, toBool, toFloat64, toGoString, toInt64, toJSON, toJSONPretty, toNanos,
 } from './gomplate-values.js';
@@ -7,8 +8,8 @@ import {
 /**
  * The gomplate functions (flanksource/gomplate funcs/*.go) that reference manifests and docs use in templates, with
  * the reference's argument order (pipelinable: the piped value comes last) and conversions. Namespaced ones are
- * reached as `strings.ToLower`, top-level aliases as `toLower`. Functions not here (time, crypto, k8s health, jq,
- * file, net...) are refused by name when the template is saved.
+ * reached as `strings.ToLower`, top-level aliases as `toLower`; `time` is in funcs-time.ts. Functions not here
+ * (crypto, k8s health, jq, yaml, file, net...) are refused by name when the template is saved.
  */
 
 /** The longest string a function may build (the template's whole output is capped at 1,000,000 characters too). */
@@ -101,7 +102,7 @@ const STRINGS: Record<string, TemplateFunc> = {
   Quote: f(1, 1, ([s]) => JSON.stringify(str(s))),
   Squote: f(1, 1, ([s]) => `'${str(s).replaceAll("'", "''")}'`),
   HumanDuration: f(1, 1, ([d]) => {
-    const n = toNanos(d);
+    const n = d instanceof GoDuration ? d.ns : toNanos(d);
     return n === null ? '' : humanDuration(n);
   }),
   HumanSize: f(1, 1, ([b]) => humanBytes(b)),
@@ -197,6 +198,7 @@ export const GOMPLATE_FUNCS: Record<string, TemplateFunc> = {
   data: ns('data', DATA),
   coll: ns('coll', COLL),
   test: ns('test', TEST),
+  time: ns('time', TIME),
   // funcs/strings.go aliases (legacy ones take the string first, as Go's strings package does)
   toLower: STRINGS.ToLower, toUpper: STRINGS.ToUpper, title: STRINGS.Title, replaceAll: STRINGS.ReplaceAll,
   quote: STRINGS.Quote, squote: STRINGS.Squote,

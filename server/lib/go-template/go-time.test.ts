@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { goTimeParse } from './cel-time.js';
-import { celToText, evalCel } from './cel.js';
+import { goTimeFormat, goTimeParse } from './go-time.js';
+import { celToText, evalCel } from '../cel.js';
 
 describe('time.Parse with Go layouts', () => {
   // the examples of Go's time.Parse documentation (an unknown zone abbreviation reads as offset 0)
@@ -18,5 +18,21 @@ describe('time.Parse with Go layouts', () => {
     expect(() => goTimeParse('2006-01-02', '26/09/2023')).toThrow('parsing time "26/09/2023" as "2006-01-02": cannot parse');
     expect(() => goTimeParse('2006-01-02', '2023-13-01')).toThrow(/out of range/);
     expect(celToText(evalCel('string(time.Parse("2006-01-02", "2023-09-26"))', {}))).toBe('2023-09-26T00:00:00Z');
+  });
+});
+
+describe('Time.Format with Go layouts', () => {
+  const t = new Date('2009-11-10T23:04:05.120Z');
+  // Go's time package examples (Time.Format), for a time in UTC
+  it.each([
+    ['2006-01-02T15:04:05Z07:00', '2009-11-10T23:04:05Z'],
+    ['Mon Jan _2 15:04:05 MST 2006', 'Tue Nov 10 23:04:05 UTC 2009'],
+    ['Monday, 2 January 2006', 'Tuesday, 10 November 2009'],
+    ['3:04PM', '11:04PM'],
+    ['2006-01-02 15:04:05.000', '2009-11-10 23:04:05.120'],
+    ['15:04:05.999', '23:04:05.12'],
+    ['02/01/06 -0700 002', '10/11/09 +0000 314'],
+  ])('%s', (layout, text) => {
+    expect(goTimeFormat(t, layout)).toBe(text);
   });
 });

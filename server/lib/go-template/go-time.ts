@@ -1,7 +1,8 @@
 /**
- * Go's time.Parse(layout, value), behind the reference's CEL `time.Parse` (gomplate funcs/time.go): the layout is the
- * reference time Mon Jan 2 15:04:05 MST 2006 written in the wanted form. Zone names other than UTC/GMT/Z are read as
- * UTC (Go does the same for an abbreviation it does not know); a numeric offset is applied.
+ * Go's time layouts (the reference time Mon Jan 2 15:04:05 MST 2006 written in the wanted form), for the reference's
+ * CEL `time.Parse` and its templates' `time` values (gomplate funcs/time.go): parsing and formatting. Zone names other
+ * than UTC/GMT/Z are read as UTC (Go does the same for an abbreviation it does not know); a numeric offset is applied.
+ * Times are formatted in UTC, the zone the server runs in.
  */
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -78,4 +79,39 @@ export function goTimeParse(layout: string, value: string): Date {
   }
   const base = t.yday ? Date.UTC(t.year, 0, t.yday) : Date.UTC(t.year, t.month - 1, t.day);
   return new Date(base + ((t.hour * 60 + t.minute - t.offset) * 60 + t.second) * 1000 + Math.round(t.ms));
+}
+
+const pad = (n: number, w = 2, c = '0') => String(n).padStart(w, c);
+
+/** Go's Time.Format(layout) of a time in UTC. */
+export function goTimeFormat(d: Date, layout: string): string {
+  let out = '';
+  for (let i = 0; i < layout.length;) {
+    const frac = /^[.,](0+|9+)(?![0-9])/.exec(layout.slice(i));
+    if (frac && /[0-9]$/.test(layout.slice(0, i))) {
+      const digits = String(d.getUTCMilliseconds()).padStart(3, '0').padEnd(frac[1].length, '0').slice(0, frac[1].length);
+      out += frac[1][0] === '0' ? `${frac[0][0]}${digits}` : digits.replace(/0+$/, '') ? `${frac[0][0]}${digits.replace(/0+$/, '')}` : '';
+      i += frac[0].length;
+      continue;
+    }
+    const tok = TOKENS.find(([t]) => layout.startsWith(t, i));
+    if (!tok) {
+      out += layout[i];
+      i++;
+      continue;
+    }
+    const h = d.getUTCHours();
+    const yday = Math.floor((Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+    const values: Record<string, string> = {
+      January: MONTHS[d.getUTCMonth()], Monday: DAYS[d.getUTCDay()], Jan: MONTHS[d.getUTCMonth()].slice(0, 3), Mon: DAYS[d.getUTCDay()].slice(0, 3),
+      'Z07:00': 'Z', '-07:00': '+00:00', Z0700: 'Z', '-0700': '+0000', Z07: 'Z', '-07': '+00', MST: 'UTC',
+      2006: String(d.getUTCFullYear()), '06': pad(d.getUTCFullYear() % 100), '01': pad(d.getUTCMonth() + 1), 1: String(d.getUTCMonth() + 1),
+      '02': pad(d.getUTCDate()), 2: String(d.getUTCDate()), _2: pad(d.getUTCDate(), 2, ' '), '002': pad(yday, 3),
+      15: pad(h), '03': pad(h % 12 || 12), 3: String(h % 12 || 12), '04': pad(d.getUTCMinutes()), 4: String(d.getUTCMinutes()),
+      '05': pad(d.getUTCSeconds()), 5: String(d.getUTCSeconds()), PM: h < 12 ? 'AM' : 'PM', pm: h < 12 ? 'am' : 'pm',
+    };
+    out += values[tok[0]];
+    i += tok[0].length;
+  }
+  return out;
 }

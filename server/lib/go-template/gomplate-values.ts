@@ -123,6 +123,7 @@ export function semverMap(version: string): Record<string, string> {
 /** A JSON value with map keys sorted, as the reference's canonical JSON encoder writes them. */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') return (v as { toJSON: () => unknown }).toJSON();
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'bigint') return Number(v);
   if (v !== null && typeof v === 'object') {
@@ -182,4 +183,22 @@ export function toBool(v: unknown): boolean {
   if (typeof v === 'string') return ['1', 't', 'true', 'yes'].includes(v.toLowerCase()) || toFloat64(v) === 1;
   if (typeof v === 'number') return v === 1;
   return false;
+}
+
+/** Go's time.Duration String(): 1h0m0s, 1m15s, 1.5s, 250ms. */
+export function goDurationString(ns: bigint): string {
+  if (ns < 0n) return `-${goDurationString(-ns)}`;
+  if (ns < 1_000_000_000n) {
+    if (ns === 0n) return '0s';
+    const [unit, scale, digits] = ns < 1_000n ? ['ns', 1n, 0] : ns < 1_000_000n ? ['µs', 1_000n, 3] : ['ms', 1_000_000n, 6];
+    const frac = digits ? (ns % scale).toString().padStart(digits, '0').replace(/0+$/, '') : '';
+    return `${ns / scale}${frac ? `.${frac}` : ''}${unit}`;
+  }
+  const h = ns / 3_600_000_000_000n;
+  const m = (ns / 60_000_000_000n) % 60n;
+  const sNanos = ns % 60_000_000_000n;
+  const whole = sNanos / 1_000_000_000n;
+  const frac = (sNanos % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  const secs = `${whole}${frac ? `.${frac}` : ''}s`;
+  return h ? `${h}h${m}m${secs}` : m ? `${m}m${secs}` : secs;
 }
