@@ -328,6 +328,15 @@ describe('checks that run with a connection', () => {
     expect(await executeCheck(check)).toMatchObject({ pass: false, invalid: true, error: 'connection connection://api: no database to read connections from' });
   });
 
+  it('the results a transform makes from the response are masked too', async () => {
+    const { r } = resolver();
+    const out = await executeCheck({
+      id: 'c1', canaryId: 'k1', type: 'http', name: 'api', namespace: 'team-a',
+      spec: { name: 'api', connection: 'connection://api', transform: { expr: "[{'name': 'echo', 'message': content, 'detail': {'body': content}}]" } },
+    }, { connections: r });
+    expect(out.transformed).toMatchObject([{ name: 'echo', message: 'hello svc, your password is ***, path /base', detail: { body: 'hello svc, your password is ***, path /base' } }]);
+  });
+
   it('a plain-URL connection still works without any resolver', async () => {
     const r = await executeCheck({
       id: 'c2', canaryId: 'k1', type: 'http', name: 'plain',

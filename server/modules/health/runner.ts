@@ -149,6 +149,8 @@ function redactOutcome(out: Outcome, secrets: string[]): Outcome {
   if (out.message) out.message = redact(out.message);
   if (out.error) out.error = redact(out.error);
   if (out.detail !== undefined) out.detail = deep(out.detail);
+  // transformed checks are stored results too (transform.ts)
+  out.transformed = out.transformed?.map((t) => deep(t) as typeof t);
   return out;
 }
 
