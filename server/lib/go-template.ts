@@ -6,9 +6,11 @@ import { parseTemplate, type Node, type Operand, type Pipe } from './go-template
 
 /**
  * Go text/template for `display.template`, `test.template`, http `templateBody` and `transform.template`, with the
- * gomplate functions reference manifests use. Hand-written (lexer, parser, exec, funcs under go-template/): the npm
- * packages that claim Go template syntax are either unmaintained or reimplement only `{{.field}}` and a few helpers,
- * and none evaluates pipelines, variables, range/with/else and Go's truthiness and printing as text/template does.
+ * gomplate functions reference manifests use. Hand-written (lexer, parser, exec, funcs under go-template/), because of
+ * the npm packages checked (2026): @ctrl/golang-template parses only basic field templates; @mdfriday/text-template
+ * ports text/template but ships as a minified, obfuscated bundle, which we could neither audit nor patch for an
+ * evaluator of user-written templates, and it would still need the gomplate functions, their namespaces and the
+ * reference's JSON-value printing, which are most of the work here.
  *
  * A template is parsed when the manifest is saved: a syntax error, an unknown function or variable, and named
  * templates (define/template/block) are refused there, naming what is wrong.
