@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSchedulable } from '../../server/modules/health/queries.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
@@ -113,6 +114,22 @@ describe('transform expr', () => {
     });
     expect(put.statusCode, put.body).toBe(200);
     expect((await checksOf(c.id)).filter((x) => !x.deleted).map((x) => x.name)).toEqual(['other']);
+  });
+
+  it('live views hear of transformed checks: a change event on checks naming them', async () => {
+    const listener = new pg.Client({ connectionString: t.config.DATABASE_URL });
+    await listener.connect();
+    const events: Array<{ relation: string; ids?: string[] }> = [];
+    listener.on('notification', (n) => events.push(JSON.parse(n.payload ?? '{}')));
+    await listener.query('LISTEN console_events');
+    try {
+      const c = await createCanary({ exec: [{ name: 'live', script: 'true', transform: { expr: "[{'name': 'live-child', 'pass': true}]" } }] });
+      await runNow(c.checks[0].id);
+      const child = (await t.db.query(`SELECT id FROM checks WHERE canary_id = $1 AND name = 'live-child'`, [c.id])).rows[0].id;
+      await vi.waitFor(() => expect(events.some((e) => e.relation === 'checks' && e.ids?.includes(child))).toBe(true));
+    } finally {
+      await listener.end();
+    }
   });
 
   it('MarkHealthy and Ignore, per result or per check; deletedAt removes a check', async () => {
