@@ -49,6 +49,7 @@ describe('TestCelStrings / TestCelExtensions (functions and methods the console 
     [null, 'string(base64.decode("Zmxhbmtzb3VyY2U="))', 'flanksource'],
     [{ hello: 'world' }, 'hello', 'world'],
     [{ code: 200 }, "string(code) + ' is not equal to 500'", '200 is not equal to 500'],
+    [null, '9007199254740993', '9007199254740993'],
   ]);
 });
 

@@ -189,6 +189,7 @@ export function evalCel(expr: string, vars: Record<string, unknown>, ctx: CelCon
  */
 export function celToText(v: CelValue): string {
   if (typeof v === 'string') return v;
+  if (typeof v === 'bigint') return v.toString();
   if (v === null) return '';
   const d = asMessage<Duration>(v, DurationSchema);
   if (d) return goDurationString(d.seconds * 1_000_000_000n + BigInt(d.nanos));
