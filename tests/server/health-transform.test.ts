@@ -88,6 +88,9 @@ describe('transform expr', () => {
     // the scheduler runs the spec's checks only: a transformed check has nothing to run
     const scheduled = (await loadSchedulable(t.db)).find((x) => x.id === c.id)!;
     expect(scheduled.checks.map((x) => x.name)).toEqual(['items']);
+    // Run Now on a transformed check runs the check whose transform made it
+    const alphaId = (await t.db.query(`SELECT id FROM checks WHERE canary_id = $1 AND name = 'alpha'`, [c.id])).rows[0].id;
+    expect(await runNow(alphaId)).toMatchObject({ id: c.checks[0].id, name: 'items', pass: true });
     // saving the canary again keeps them: they belong to a check that is still there
     const saved = await t.app.inject({ method: 'PATCH', url: `/api/canary/${c.id}`, headers: admin, payload: { labels: { team: 'a' } } });
     expect(saved.statusCode, saved.body).toBe(200);
