@@ -78,7 +78,8 @@ export const BUILTIN_FUNCS: Record<string, TemplateFunc> = {
   print: f(0, Infinity, (args) => sprint(args)),
   println: f(0, Infinity, (args) => `${args.map(formatValue).join(' ')}\n`),
   printf: f(1, Infinity, ([format, ...rest]) => sprintf(String(format), rest)),
-  urlquery: f(0, Infinity, (args) => encodeURIComponent(sprint(args)).replace(/%20/g, '+')),
+  // url.QueryEscape: only letters, digits and -_.~ stay as they are
+  urlquery: f(0, Infinity, (args) => encodeURIComponent(sprint(args)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+')),
   eq: f(2, Infinity, ([a, ...rest]) => rest.some((b) => equal(a, b))),
   ne: f(2, 2, ([a, b]) => !equal(a, b)),
   lt: f(2, 2, ([a, b]) => less(a, b)),
