@@ -40,6 +40,7 @@ describe('gomplate namespaces and aliases (funcs/strings.go, conv.go, data.go, m
   });
 
   it('math and coll', () => {
+    expect(render('{{ add "1.0" 2 }} {{ add "1" 2 }} {{ mul "1.5" 2 }}')).toBe('3 3 3');
     expect(render('{{ add 1 2 3 }} {{ sub 5 4 }} {{ mul 2 3 }} {{ div 7 2 }} {{ rem 7 3 }} {{ math.Add 1.5 1 }} {{ seq 3 }}')).toBe('6 1 6 3.5 1 2.5 [1 2 3]');
     expect(render('{{ $d := dict "a" 1 "b" 2 }}{{ $d.b }} {{ keys $d }} {{ has $d "a" }} {{ slice 1 2 }} {{ coalesce "" 0 "x" }} {{ ternary "y" "n" true }}')).toBe('2 [a b] true [1 2] x y');
     expect(render('{{ (merge .a .b).k }} {{ (merge .a .b).only }}', { a: { k: 'first' }, b: { k: 'second', only: 'b' } })).toBe('first b');

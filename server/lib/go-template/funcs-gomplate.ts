@@ -66,7 +66,7 @@ function parseJSON(v: unknown, want: 'map' | 'list'): unknown {
 }
 
 /** math: integers stay integers unless an argument is a float (math.containsFloat). */
-const hasFloat = (args: unknown[]) => args.some((a) => (typeof a === 'number' && !Number.isInteger(a)) || (typeof a === 'string' && /[.eE]/.test(a) && !Number.isInteger(Number(a))));
+const hasFloat = (args: unknown[]) => args.some((a) => (typeof a === 'number' && !Number.isInteger(a)) || (typeof a === 'string' && /^[+-]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][+-]?\d+)$/.test(a.trim())));
 const sum = (args: unknown[]) => (hasFloat(args) ? args.reduce<number>((t, a) => t + toFloat64(a), 0) : args.reduce<number>((t, a) => t + toInt64(a), 0));
 const product = (args: unknown[]) => (hasFloat(args) ? args.reduce<number>((t, a) => t * toFloat64(a), 1) : args.reduce<number>((t, a) => t * toInt64(a), 1));
 
