@@ -221,10 +221,10 @@ function refused(spec: Record<string, unknown>): string {
 
 describe('reference fields this console does not run are refused by path, not ignored', () => {
 
-  it('dependsOn on any check (transform is run: tests/server/health-transform.test.ts)', () => {
+  it('transform and dependsOn are run (tests/server/health-transform.test.ts, tests/server/health-depends-on.test.ts)', () => {
     expect(refused({ folder: [{ name: 'f', path: '/tmp', transform: { expr: '[].toJSON()' } }] })).toBe('accepted');
     expect(refused({ http: [{ name: 'a', url: 'https://a.example.org' }, { name: 'b', url: 'https://b.example.org', dependsOn: ['a'] }] }))
-      .toBe('spec.http.1.dependsOn: dependsOn is not supported: this check would run and report even when the checks it depends on fail');
+      .toBe('accepted');
   });
 
   it('http templateBody referring to anything but env entries, crawl, awsSigV4', () => {

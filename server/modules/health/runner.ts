@@ -7,7 +7,8 @@ import { InvalidSpecError } from './checks/lib/result.js';
 import { redactor } from './checks/lib/secrets.js';
 import { clip, errorText } from './checks/util.js';
 import { ConnectionResolver } from './connections.js';
-import { recordResult } from './queries.js';
+import { dependenciesOf, dependsOnOf, fillOutputs, inDependencyOrder, OutputRefError, outputOf, transitiveDependencies } from './depends-on.js';
+import { liveCheckSpecs, liveChecksOf, recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
 import { recordTransformed, transformOutcome, type TransformedCheck } from './transform.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
@@ -34,6 +35,8 @@ export interface RunnableCheck {
   labels?: Record<string, string> | null;
   /** The canary's namespace: where `valueFrom` Secrets and ConfigMaps are read. */
   namespace?: string;
+  /** What the checks it depends on returned in this run, by name (`outputs.<name>`: depends-on.ts); set by executeCheck. */
+  outputs?: Record<string, unknown>;
 }
 
 export interface RunOptions {
@@ -46,6 +49,11 @@ export interface RunOptions {
   valueFrom?: ValueFromResolver;
   /** Merges `connection://` references into the spec; without one, a check that has any is invalid. */
   connections?: ConnectionResolver;
+  /**
+   * The outputs of the checks this one depends on that passed in this occurrence (the scheduler's). Absent for a
+   * check with `dependsOn` (Run Now): runAndRecord runs its dependencies first, without storing their results.
+   */
+  outputs?: Record<string, unknown>;
 }
 
 /** For runs given no resolver: no cluster to read from. */
@@ -83,6 +91,8 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
   // Secret reaches the next run
   let spec = check.spec;
   let secrets: string[] = [];
+  // as the reference, `outputs` is there only once some dependency passed
+  if (opts.outputs && Object.keys(opts.outputs).length) check = { ...check, outputs: opts.outputs };
   if (ConnectionResolver.applies(check.type, spec)) {
     if (!opts.connections) return invalid(`connection ${String(spec.connection).trim()}: no database to read connections from`);
     try {
@@ -90,6 +100,12 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
     } catch (err) {
       return failed(err);
     }
+  }
+  try {
+    spec = fillOutputs(spec, check.outputs);
+  } catch (err) {
+    if (err instanceof OutputRefError) return invalid(err.message);
+    throw err;
   }
   let parsed = parseCheck(check.type, spec);
   if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
@@ -158,7 +174,7 @@ function redactOutcome(out: Outcome, secrets: string[]): Outcome {
  * The variables a check's CEL sees for a result (test.expr, display.expr, metrics[]): the check type's data fields,
  * `duration` (ms), `elapsed` (a duration, where the type reports one) and `check`.
  */
-type CelCheck = { name: string; type: string; labels?: Record<string, string> | null };
+type CelCheck = { name: string; type: string; labels?: Record<string, string> | null; outputs?: Record<string, unknown> };
 type CelResult = { data: Record<string, unknown>; duration: number };
 
 /** Result data fields in milliseconds that CEL sees as durations and templates print as Go prints one. */
@@ -178,6 +194,7 @@ function resultVars(check: CelCheck, out: CelResult): Record<string, unknown> {
     // the type's data is those details, unless the type has a `results` of its own (prometheus)
     results: out.data,
     ...out.data, duration: out.duration, check: { name: check.name, type: check.type, labels: check.labels ?? {} },
+    ...(check.outputs ? { outputs: check.outputs } : {}),
   };
 }
 
@@ -286,7 +303,30 @@ export interface Recorded {
 export async function runAndRecord(
   db: pg.Pool, check: RunnableCheck, opts: RunOptions & { nextRuntime?: Date | null } = {},
 ): Promise<Recorded> {
-  return recordOutcome(db, check, await executeCheck(check, opts), opts.nextRuntime ?? null);
+  const outputs = opts.outputs ?? (dependsOnOf(check.spec).length ? await runDependencies(db, check, opts) : undefined);
+  return recordOutcome(db, check, await executeCheck(check, { ...opts, outputs }), opts.nextRuntime ?? null);
+}
+
+/**
+ * Run Now of a check with `dependsOn`: its dependencies (and theirs) run first, in order, so that it sees fresh
+ * `outputs`, as in a scheduled occurrence. Their results are not stored: only the check asked for is reported.
+ */
+async function runDependencies(db: pg.Pool, check: RunnableCheck, opts: RunOptions): Promise<Record<string, unknown>> {
+  const live = await liveChecksOf(db, check.canaryId);
+  const specs = await liveCheckSpecs(db, live.map((c) => c.id));
+  const siblings: RunnableCheck[] = live.map((c) => ({
+    id: c.id, canaryId: check.canaryId, type: c.type, name: c.name, spec: specs.get(c.id) ?? {}, namespace: check.namespace,
+  }));
+  if (!siblings.some((c) => c.id === check.id)) siblings.push(check);
+  const deps = dependenciesOf(siblings);
+  const outputs = new Map<string, Record<string, unknown>>();
+  const upstream = (id: string) => Object.fromEntries(transitiveDependencies(id, deps)
+    .flatMap((d) => (outputs.has(d.id) ? [[d.name, outputs.get(d.id)]] : [])));
+  for (const dep of inDependencyOrder(transitiveDependencies(check.id, deps), deps)) {
+    const r = await executeCheck(dep, { ...opts, outputs: upstream(dep.id) });
+    if (r.pass) outputs.set(dep.id, outputOf(r));
+  }
+  return upstream(check.id);
 }
 
 /**

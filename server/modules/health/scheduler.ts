@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type pg from 'pg';
+import { dependenciesOf, dependsOnOf, inDependencyOrder, outputOf, transitiveDependencies } from './depends-on.js';
 import { Limiter } from './limiter.js';
 import { canariesSignature, insertJobHistory, loadSchedulable, type SchedulableCanary } from './queries.js';
 import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
@@ -261,7 +262,9 @@ export class HealthScheduler {
       const gap = e.first ? Math.min((intervalMs(e.schedule) ?? 0) / 2, FIRST_RUN_GAP_MAX_MS) : 0;
       e.first = false;
       e.next = nextRun(e.schedule, now + gap, e.canary.id);
-      // a check still running (a hung target waiting out its timeout) skips this occurrence; its siblings do not
+      // a check still running (a hung target waiting out its timeout) skips this occurrence; its siblings do not (a
+      // check that depends on it waits for it, so is still running too, except in a race at the timeout's edge: then
+      // it runs without that output, as after a dependency that failed)
       const due = e.canary.checks.filter((ch) => !e.running.has(ch.id));
       this.counters.skipped += e.canary.checks.length - due.length;
       if (!due.length) continue;
@@ -279,29 +282,45 @@ export class HealthScheduler {
     const next = e.next === null ? null : new Date(e.next);
     const maxTimeoutMs = intervalMs(e.schedule) ?? undefined;
     const severity = typeof canary.spec.severity === 'string' ? canary.spec.severity.toLowerCase() : null;
+    // dependsOn: a check waits (outside the limiter) for the checks it depends on in this occurrence, then runs with
+    // the outputs of those that passed; the reference runs it whatever they returned
+    const deps = dependenciesOf(canary.checks);
+    const ran = new Map<string, Promise<Recorded | null>>();
+    const outputsFor = async (ch: SchedulableCanary['checks'][number]) => {
+      // an object, even empty, so that runAndRecord does not run the dependencies itself (as for Run Now)
+      if (!dependsOnOf(ch.spec).length) return undefined;
+      const upstream = transitiveDependencies(ch.id, deps);
+      const done = await Promise.all(upstream.map((d) => ran.get(d.id)));
+      return Object.fromEntries(upstream.flatMap((d, i) => (done[i]?.outcome.pass ? [[d.name, outputOf(done[i].outcome)]] : [])));
+    };
+    const runOne = (ch: SchedulableCanary['checks'][number], outputs: Record<string, unknown> | undefined) => this.limiter.run(() => {
+      if (this.stopSignal.signal.aborted) return Promise.resolve(null);
+      this.counters.checks++;
+      return runAndRecord(this.db, {
+        id: ch.id, canaryId: canary.id, type: ch.type, name: ch.name, spec: ch.spec, namespace: canary.namespace,
+        severity: typeof ch.spec.severity === 'string' ? ch.spec.severity.toLowerCase() : severity,
+      }, {
+        signal: this.stopSignal.signal, maxTimeoutMs, defaultTimeoutMs: this.opts.defaultTimeoutMs, nextRuntime: next,
+        valueFrom: this.opts.valueFrom, connections: this.opts.connections, outputs,
+      });
+    });
     try {
-      const results = await Promise.all(checks.map((ch) => this.limiter.run(() => {
-        if (this.stopSignal.signal.aborted) return Promise.resolve(null);
-        this.counters.checks++;
-        return runAndRecord(this.db, {
-          id: ch.id, canaryId: canary.id, type: ch.type, name: ch.name, spec: ch.spec, namespace: canary.namespace,
-          severity: typeof ch.spec.severity === 'string' ? ch.spec.severity.toLowerCase() : severity,
-        }, {
-          signal: this.stopSignal.signal, maxTimeoutMs, defaultTimeoutMs: this.opts.defaultTimeoutMs, nextRuntime: next,
-          valueFrom: this.opts.valueFrom, connections: this.opts.connections,
+      const results = await Promise.all(inDependencyOrder(checks, deps).map((ch) => {
+        const run = outputsFor(ch).then((outputs) => runOne(ch, outputs)).catch((err): Recorded | null => {
+          if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, check: ch.id }, 'health: could not record a result');
+          return null;
+        }).then((r) => {
+          // each check is free to run again, and its result shown, as soon as it is done: not when its slowest sibling is
+          e.running.delete(ch.id);
+          if (r) {
+            this.opts.onOutcome?.({ ...ch, canaryId: canary.id, namespace: canary.namespace }, r.outcome);
+            this.opts.onResults?.([ch.id]);
+          }
+          return r;
         });
-      }).catch((err): Recorded | null => {
-        if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, check: ch.id }, 'health: could not record a result');
-        return null;
-      }).then((r) => {
-        // each check is free to run again, and its result shown, as soon as it is done: not when its slowest sibling is
-        e.running.delete(ch.id);
-        if (r) {
-          this.opts.onOutcome?.({ ...ch, canaryId: canary.id, namespace: canary.namespace }, r.outcome);
-          this.opts.onResults?.([ch.id]);
-        }
-        return r;
-      })));
+        ran.set(ch.id, run);
+        return run;
+      }));
       const done = results.filter((r): r is Recorded => r !== null);
       if (!done.length) return;
       const failed = done.filter((r) => !r.outcome.pass);

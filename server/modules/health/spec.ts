@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { celSyntaxError } from '../../lib/cel.js';
 import { goTemplateError, parseGoTemplate } from '../../lib/go-template.js';
 import { checkTypeOf } from './checks/index.js';
+import { DependsOnList, dependsOnOf, dependsOnProblems, type DependsOnEntry } from './depends-on.js';
 import { transformProblems } from './transform.js';
 import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
 
@@ -201,9 +202,6 @@ const SQL_TEMPLATE: Unsupported = {
  * are accepted and ignored; see README.) A dotted field is a path into nested objects.
  */
 const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
-  '*': {
-    dependsOn: { message: 'dependsOn is not supported: this check would run and report even when the checks it depends on fail' },
-  },
   http: {
     templateBody: { problem: (v, entry) => (v === true ? bodyTemplateProblem(entry) : undefined) },
     crawl: { message: 'crawl is not supported: only the url itself would be checked' },
@@ -232,7 +230,7 @@ const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
 
 function unsupportedFields(type: string, entry: Record<string, unknown>, where: string): Array<{ path: string; message: string }> {
   const out: Array<{ path: string; message: string }> = [];
-  for (const table of [UNSUPPORTED_FIELDS['*'], UNSUPPORTED_FIELDS[type] ?? {}]) {
+  for (const table of [UNSUPPORTED_FIELDS['*'] ?? {}, UNSUPPORTED_FIELDS[type] ?? {}]) {
     for (const [field, rule] of Object.entries(table)) {
       const path = field.split('.');
       const v = path.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), entry);
@@ -366,6 +364,11 @@ export function parseCheck(type: string, written: unknown, where = ''):
     const err = expr.trim() ? celSyntaxError(expr) : 'empty expression';
     if (err) problems.push({ path: issuePath(where, [key, 'expr']), message: `invalid CEL: ${err}` });
   }
+  const deps = (entry as Record<string, unknown>).dependsOn;
+  if (deps !== undefined) {
+    const parsedDeps = DependsOnList.safeParse(deps);
+    if (!parsedDeps.success) for (const i of parsedDeps.error.issues) problems.push({ path: issuePath(where, ['dependsOn', ...i.path]), message: i.message });
+  }
   if (c.transform) {
     for (const p of transformProblems(c.transform)) problems.push({ path: issuePath(where, ['transform', ...p.path]), message: p.message });
   }
@@ -407,6 +410,7 @@ export function validateCanarySpec(spec: unknown): ValidCanary {
   }
   const checks: CheckDef[] = [];
   const seen = new Set<string>();
+  const dependsOn: DependsOnEntry[] = [];
   for (const [key, value] of Object.entries(spec as Record<string, unknown>)) {
     if (CANARY_FIELDS.has(key)) continue;
     if (!checkTypeOf(key)) {
@@ -433,6 +437,7 @@ export function validateCanarySpec(spec: unknown): ValidCanary {
       const c = parsed.common;
       if (seen.has(`${key}/${c.name}`)) return problems.push({ path: `${where}.name`, message: `duplicate ${key} check name "${c.name}"` });
       seen.add(`${key}/${c.name}`);
+      dependsOn.push({ type: key, name: c.name, where, dependsOn: dependsOnOf(entry as Record<string, unknown>) });
       checks.push({
         type: key, name: c.name, description: c.description ?? null, icon: c.icon ?? base.data?.icon ?? null,
         labels: c.labels ?? null, severity: c.severity ?? base.data?.severity ?? null, owner: c.owner ?? base.data?.owner ?? null,
@@ -440,6 +445,7 @@ export function validateCanarySpec(spec: unknown): ValidCanary {
       });
     });
   }
+  if (!problems.length) problems.push(...dependsOnProblems(dependsOn));
   if (!problems.length && checks.length === 0) problems.push({ path: 'spec', message: 'a canary needs at least one check' });
   if (problems.length) throw new SpecError(problems);
   return { fields: base.data!, schedule, checks };
