@@ -165,7 +165,7 @@ describe('valueFrom from Kubernetes Secrets and ConfigMaps', () => {
     expect(await runNow(t, await checkId('exec-env', 'greeting'))).toMatchObject({ pass: true, message: 'hello from a configmap' });
     const leaky = await runNow(t, await checkId('exec-env', 'leaky'));
     expect(leaky.pass).toBe(true);
-    expect(leaky.message).toBe('said: token is ***\n');
+    expect(leaky.message).toBe('said: token is ***');
   });
 
   it('an identity without get on secrets gets a clear 403 message (RBAC evaluated by the API server)', async () => {

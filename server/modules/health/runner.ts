@@ -1,16 +1,19 @@
 import type pg from 'pg';
 import { celDuration, CelExprError, celToText, evalCel } from '../../lib/cel.js';
 import { renderGoTemplate } from '../../lib/go-template.js';
+import { needsRunContext, renderTemplatedFields, TemplateFieldError, templateScope, type TemplatingCheckContext } from './check-templates.js';
 import { checkTypeOf } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
 import { InvalidSpecError } from './checks/lib/result.js';
 import { redactor } from './checks/lib/secrets.js';
 import { clip, errorText } from './checks/util.js';
 import { ConnectionResolver } from './connections.js';
+import { lastResultForCel, loadRunContext, type LastResult, type RunContext } from './last-result.js';
 import { dependenciesOf, dependsOnOf, fillOutputs, inDependencyOrder, OutputRefError, outputOf, transitiveDependencies } from './depends-on.js';
 import { liveCheckSpecs, liveChecksOf, recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
 import { recordTransformed, transformOutcome, type TransformedCheck } from './transform.js';
+import { runJavascript } from './transform-js.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
 
 type ParsedCommon = Extract<ReturnType<typeof parseCheck>, { ok: true }>['common'];
@@ -49,6 +52,8 @@ export interface RunOptions {
   valueFrom?: ValueFromResolver;
   /** Merges `connection://` references into the spec; without one, a check that has any is invalid. */
   connections?: ConnectionResolver;
+  /** The canary and the previous result, for templates and last_result (runAndRecord loads it when the spec needs it). */
+  context?: RunContext;
   /**
    * The outputs of the checks this one depends on that passed in this occurrence (the scheduler's). Absent for a
    * check with `dependsOn` (Run Now): runAndRecord runs its dependencies first, without storing their results.
@@ -113,11 +118,25 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
     try {
       const resolved = await (opts.valueFrom ?? NO_CLUSTER).resolve(spec, check.namespace ?? 'default');
       secrets = [...secrets, ...resolved.secrets];
-      parsed = parseCheck(check.type, resolved.spec);
+      spec = resolved.spec;
+      parsed = parseCheck(check.type, spec);
       if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
     } catch (err) {
       return failed(err);
     }
+  }
+  // templated fields (a query, a folder's since) are rendered now, over this run's canary, check and last_result
+  const scope = templateScope(check, opts.context?.canary);
+  const lastResult = opts.context?.lastResult;
+  try {
+    const rendered = renderTemplatedFields(check.type, spec, scope, lastResult);
+    if (rendered !== spec) {
+      parsed = parseCheck(check.type, rendered);
+      if (!parsed.ok) return invalid(parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; '));
+    }
+  } catch (err) {
+    if (err instanceof TemplateFieldError) return invalid(err.message);
+    throw err;
   }
   const type = checkTypeOf(check.type)!;
   const timeoutMs = Math.max(1, Math.min(parsed.timeoutMs ?? opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, opts.maxTimeoutMs ?? Infinity));
@@ -130,8 +149,10 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
   // A type that ignores its signal is abandoned shortly after the timeout: it may not hold the runner.
   const abandon = timer(timeoutMs + ABANDON_GRACE_MS);
   let result: CheckResult;
+  // what a type that renders its own templates (http's templateBody) sees besides its spec
+  const runCtx: TemplatingCheckContext = { signal: ac.signal, timeoutMs, template: { scope, lastResult } };
   try {
-    const raced = await Promise.race([type.run(parsed.typed, { signal: ac.signal, timeoutMs }), abandon.p]);
+    const raced = await Promise.race([type.run(parsed.typed, runCtx), abandon.p]);
     result = raced === 'timeout'
       ? { pass: false, duration: took(), error: `timed out after ${timeoutMs} ms`, data: {} }
       : raced;
@@ -145,8 +166,8 @@ export async function executeCheck(check: RunnableCheck, opts: RunOptions = {}):
     abandon.cancel();
     opts.signal?.removeEventListener('abort', onParentAbort);
   }
-  const transformed = await transformOutcome(check, parsed.common, { ...result, invalid: result.invalid ?? false, start });
-  const out = applyCommon(check, parsed.common, transformed, took);
+  const transformed = await transformOutcome(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }, { lastResult });
+  const out = await applyCommon(check, parsed.common, transformed, took, lastResult);
   return secrets.length ? redactOutcome(out, secrets) : out;
 }
 
@@ -215,13 +236,22 @@ export function goDuration(ms: number): string {
   return hours ? `${hours}h${minutes}m${seconds}` : minutes ? `${minutes}m${seconds}` : seconds;
 }
 
+/** Go's strconv.ParseBool, which the reference applies to a test template's or script's output. */
+function goBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
+}
+
 /**
- * The steps shared by every result, run or pushed: thresholdMillis, then `test.expr` (must be true) and
- * `display.expr` (sets the message). Mutates and returns `out`.
+ * The steps shared by every result, run or pushed: thresholdMillis, then the test (`test.expr` must be true;
+ * `test.javascript` or `test.template` must give "true") and the display (`display.expr`, `display.javascript` or
+ * `display.template` sets the message). Scripts run in the QuickJS sandbox (transform-js.ts) over the same variables
+ * as CEL. `lastResult` is what last_result reads. Mutates and returns `out`.
  */
-export function applyCommon(
-  check: RunnableCheck, common: ParsedCommon, out: Outcome, took: () => number = () => out.duration,
-): Outcome {
+export async function applyCommon(
+  check: RunnableCheck, common: ParsedCommon, out: Outcome, took: () => number = () => out.duration, lastResult?: LastResult,
+): Promise<Outcome> {
   if (!Number.isFinite(out.duration) || out.duration < 0) out.duration = took();
 
   if (out.pass && common.thresholdMillis !== undefined && out.duration > common.thresholdMillis) {
@@ -229,32 +259,38 @@ export function applyCommon(
     out.error = `took ${out.duration} ms, more than thresholdMillis ${common.thresholdMillis}`;
   }
   const vars = celVars(check, out);
-  if (out.pass && !common.test?.expr && common.test?.template !== undefined) {
-    // the reference's test.template must render "true" (pass) or "false"
+  const celCtx = { lastResult: lastResultForCel(lastResult) };
+  const test = common.test;
+  const testScript = test?.javascript !== undefined
+    ? { what: 'javascript', source: test.javascript, run: () => runJavascript(test.javascript!, resultVars(check, out)) }
+    : test?.template !== undefined
+      ? { what: 'template', source: test.template, run: async () => renderGoTemplate(test.template!, templateVars(check, out), { lastResult }) }
+      : undefined;
+  if (out.pass && !test?.expr && testScript) {
     try {
-      const v = renderGoTemplate(common.test.template, templateVars(check, out)).trim();
-      if (v !== 'true' && v !== 'false') {
+      const v = goBool((await testScript.run()).trim());
+      if (v === undefined) {
         out.pass = false;
         out.error = 'test expression did not return a boolean value';
-      } else if (v === 'false') {
+      } else if (!v) {
         out.pass = false;
-        out.error = `test failed: ${common.test.template}`;
+        out.error = `test failed: ${clip(testScript.source, 200)}`;
       }
     } catch (err) {
       out.pass = false;
       out.invalid = true;
-      out.error = `test template: ${errorText(err)}`;
+      out.error = `test ${testScript.what}: ${errorText(err)}`;
     }
   }
-  if (out.pass && common.test?.expr) {
+  if (out.pass && test?.expr) {
     try {
-      const v = evalCel(common.test.expr, vars);
+      const v = evalCel(test.expr, vars, celCtx);
       if (typeof v !== 'boolean') {
         out.pass = false;
         out.error = 'test expression did not return a boolean value';
       } else if (!v) {
         out.pass = false;
-        out.error = `test failed: ${common.test.expr}`;
+        out.error = `test failed: ${test.expr}`;
       }
     } catch (err) {
       out.pass = false;
@@ -262,18 +298,24 @@ export function applyCommon(
       out.error = `test expression: ${err instanceof CelExprError ? err.message : errorText(err)}`;
     }
   }
-  if (!common.display?.expr && common.display?.template !== undefined && !out.invalid) {
+  const display = common.display;
+  const displayScript = display?.javascript !== undefined
+    ? { what: 'javascript', run: () => runJavascript(display.javascript!, resultVars(check, out)) }
+    : display?.template !== undefined
+      ? { what: 'template', run: async () => renderGoTemplate(display.template!, templateVars(check, out), { lastResult }) }
+      : undefined;
+  if (!display?.expr && displayScript && !out.invalid) {
     try {
-      out.message = renderGoTemplate(common.display.template, templateVars(check, out));
+      out.message = await displayScript.run();
     } catch (err) {
       out.pass = false;
       out.invalid = true;
-      out.error = `display template: ${errorText(err)}`;
+      out.error = `display ${displayScript.what}: ${errorText(err)}`;
     }
   }
-  if (common.display?.expr && !out.invalid) {
+  if (display?.expr && !out.invalid) {
     try {
-      out.message = celToText(evalCel(common.display.expr, vars));
+      out.message = celToText(evalCel(display.expr, vars, celCtx));
     } catch (err) {
       out.pass = false;
       out.invalid = true;
@@ -304,7 +346,9 @@ export async function runAndRecord(
   db: pg.Pool, check: RunnableCheck, opts: RunOptions & { nextRuntime?: Date | null } = {},
 ): Promise<Recorded> {
   const outputs = opts.outputs ?? (dependsOnOf(check.spec).length ? await runDependencies(db, check, opts) : undefined);
-  return recordOutcome(db, check, await executeCheck(check, { ...opts, outputs }), opts.nextRuntime ?? null);
+  // the canary and previous result cost one query, made only for a spec that reads them (check-templates.ts)
+  const context = opts.context ?? (needsRunContext(check.type, check.spec) ? await loadRunContext(db, check.id, check.canaryId) : undefined);
+  return recordOutcome(db, check, await executeCheck(check, { ...opts, outputs, context }), opts.nextRuntime ?? null);
 }
 
 /**
@@ -335,8 +379,10 @@ async function runDependencies(db: pg.Pool, check: RunnableCheck, opts: RunOptio
  */
 export async function recordPushed(db: pg.Pool, check: RunnableCheck, result: CheckResult, start = new Date()): Promise<Recorded> {
   const parsed = parseCheck(check.type, check.spec);
+  const lastResult = needsRunContext(check.type, check.spec) ? (await loadRunContext(db, check.id, check.canaryId)).lastResult : undefined;
   const outcome: Outcome = parsed.ok
-    ? applyCommon(check, parsed.common, await transformOutcome(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }))
+    ? await applyCommon(check, parsed.common,
+      await transformOutcome(check, parsed.common, { ...result, invalid: result.invalid ?? false, start }, { lastResult }), undefined, lastResult)
     : { pass: false, invalid: true, duration: 0, data: {}, start, error: parsed.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') };
   return recordOutcome(db, check, outcome, null);
 }

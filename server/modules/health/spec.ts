@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { celSyntaxError } from '../../lib/cel.js';
-import { goTemplateError, parseGoTemplate } from '../../lib/go-template.js';
+import { goTemplateError } from '../../lib/go-template.js';
 import { checkTypeOf } from './checks/index.js';
 import { DependsOnList, dependsOnOf, dependsOnProblems, type DependsOnEntry } from './depends-on.js';
 import { transformProblems } from './transform.js';
@@ -161,23 +161,12 @@ type Rule =
 type Unsupported = Record<string, Rule>;
 
 /**
- * http `templateBody: true`: the body is a Go template over the check's `env` (and `envVar`) entries, `{{.name}}`
- * (and `$(.name)` / `$(name)`, as in the url). The reference's template also sees the canary and its own functions;
- * a reference to anything but an env entry is refused here rather than rendered as `<no value>`.
+ * A Go template field (http `body` with `templateBody: true`, a templated sql `query`, a folder's `filter.since`):
+ * rendered before the run (check-templates.ts, http.ts); refused at save only when it does not parse.
  */
-function bodyTemplateProblem(entry: Record<string, unknown>): string | undefined {
-  if (typeof entry.body !== 'string') return undefined;
-  const names = new Set([entry.env, entry.envVar].flatMap((l) => (Array.isArray(l) ? l : []))
-    .map((e) => (e !== null && typeof e === 'object' ? (e as { name?: unknown }).name : undefined))
-    .filter((n): n is string => typeof n === 'string'));
-  const err = goTemplateError(entry.body);
-  if (err) return `templateBody: ${err}`;
-  const refs = parseGoTemplate(entry.body).flatMap((p) => (typeof p === 'string' ? [] : [p.path]));
-  for (const m of entry.body.matchAll(/\$\(\.?([A-Za-z_][A-Za-z0-9_]*)\)/g)) refs.push([m[1]]);
-  const unknown = refs.filter((path) => path.length === 0 || !names.has(path[0]));
-  if (!unknown.length) return undefined;
-  const shown = unknown.map((path) => `{{.${path.join('.')}}}`).join(', ');
-  return `templateBody: ${shown} ${unknown.length > 1 ? 'are' : 'is'} not available: a body template can refer to env entries only${names.size ? ` (${[...names].join(', ')})` : ''}`;
+function templateProblem(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !v.includes('{{')) return undefined;
+  return goTemplateError(v) ?? undefined;
 }
 
 /** A TLS setting that matters: a CA, a client certificate, or verification turned off. */
@@ -191,9 +180,9 @@ const FETCH_TLS: Unsupported = {
   tls: { message: `tls ${FETCH_TLS_MESSAGE}`, when: tlsMatters },
   tlsConfig: { message: `tlsConfig ${FETCH_TLS_MESSAGE}`, when: tlsMatters },
 };
-/** The reference renders a query as a Go template (`{{ if last_result... }}`); sent as written it would fail as SQL. */
+/** The reference renders a query as a Go template (`{{ if last_result... }}`) before it is sent. */
 const SQL_TEMPLATE: Unsupported = {
-  query: { message: 'a templated query ({{ }}) is not supported: it would be sent as written', when: (v) => typeof v === 'string' && v.includes('{{') },
+  query: { problem: (v) => templateProblem(v) },
 };
 
 /**
@@ -203,7 +192,7 @@ const SQL_TEMPLATE: Unsupported = {
  */
 const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
   http: {
-    templateBody: { problem: (v, entry) => (v === true ? bodyTemplateProblem(entry) : undefined) },
+    templateBody: { problem: (v, entry) => (v === true ? templateProblem(entry.body) : undefined) },
     crawl: { message: 'crawl is not supported: only the url itself would be checked' },
     awsSigV4: { message: 'awsSigV4 is not supported: the request would be sent unsigned' },
   },
@@ -217,10 +206,7 @@ const UNSUPPORTED_FIELDS: Record<string, Unsupported> = {
     srvReply: { message: 'srvReply is not supported: the SRV answer would not be compared; use exactreply ("target port priority weight")' },
   },
   folder: {
-    'filter.since': {
-      message: 'a templated since ({{ }}) is not supported: it would be read as a time as written',
-      when: (v) => typeof v === 'string' && v.includes('{{'),
-    },
+    'filter.since': { problem: (v) => templateProblem(v) },
   },
   exec: {
     checkout: { message: 'checkout is not supported: the script would run without the git checkout' },
@@ -348,9 +334,13 @@ export function parseCheck(type: string, written: unknown, where = ''):
   const name = checkName(common.data, entry as Record<string, unknown>);
   if (!name) return { ok: false, problems: [{ path: issuePath(where, ['name']), message: 'name is required (or a description or endpoint to name the check after)' }] };
   const c: CommonCheck = { ...common.data, name };
-  for (const key of ['javascript', 'jsonPath'] as const) {
-    if (c.test?.[key] !== undefined) problems.push({ path: issuePath(where, ['test', key]), message: `test.${key} is not supported; use test.expr (CEL)` });
-    if (c.display?.[key] !== undefined) problems.push({ path: issuePath(where, ['display', key]), message: `display.${key} is not supported; use display.expr (CEL)` });
+  for (const key of ['test', 'display'] as const) {
+    if (c[key]?.jsonPath !== undefined) problems.push({ path: issuePath(where, [key, 'jsonPath']), message: `${key}.jsonPath is not supported; use ${key}.expr (CEL)` });
+    // run in the QuickJS sandbox (runner.ts applyCommon); its errors show on the result
+    const js = c[key]?.javascript;
+    if (js !== undefined && (typeof js !== 'string' || !js.trim() || js.length > 65_536)) {
+      problems.push({ path: issuePath(where, [key, 'javascript']), message: 'a script is a non-empty string of at most 65536 characters' });
+    }
   }
   for (const key of ['test', 'display'] as const) {
     const template = c[key]?.template;

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * `transform.javascript` in a sandbox: QuickJS (WebAssembly, quickjs-emscripten) in one worker thread, so a script
- * has no host objects (no `process`, `require`, file system, network, timers) and a slow one never blocks the
- * server's event loop. Limits: JS_MEMORY_BYTES for the script's heap, JS_TIME_MS checked by the interpreter, and a
+ * A check's scripts (`transform.javascript`, `test.javascript`, `display.javascript`) in a sandbox: QuickJS
+ * (WebAssembly, quickjs-emscripten) in one worker thread, so a script has no host objects (no `process`, `require`,
+ * file system, network, timers) and a slow one never blocks the server's event loop. Limits: JS_MEMORY_BYTES for the script's heap, JS_TIME_MS checked by the interpreter, and a
  * hard stop (the worker is terminated) JS_KILL_GRACE_MS later for a native operation that never yields.
  */
 
@@ -11,7 +11,7 @@ export const JS_TIME_MS = 1_000;
 export const JS_MEMORY_BYTES = 32 * 1024 * 1024;
 const JS_KILL_GRACE_MS = 500;
 const MAX_OUTPUT = 4 * 1024 * 1024;
-/** Scripts waiting for the worker; past this a transform fails at once rather than piling up behind a slow one. */
+/** Scripts waiting for the worker; past this a script fails at once rather than piling up behind a slow one. */
 const MAX_QUEUE = 256;
 
 export class JsSandboxError extends Error {}
@@ -93,7 +93,7 @@ function pump(): void {
  * time or memory limit).
  */
 export function runJavascript(code: string, vars: Record<string, unknown>, limits: JsLimits = {}): Promise<string> {
-  if (queue.length >= MAX_QUEUE) return Promise.reject(new JsSandboxError('too many javascript transforms waiting; try again later'));
+  if (queue.length >= MAX_QUEUE) return Promise.reject(new JsSandboxError('too many javascript scripts waiting; try again later'));
   let input: string;
   try {
     input = JSON.stringify(vars);

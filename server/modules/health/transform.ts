@@ -7,6 +7,7 @@ import { clip, errorText } from './checks/util.js';
 import { recordResult } from './queries.js';
 import type { Outcome, RunnableCheck } from './runner.js';
 import type { CommonCheck, TransformDeleteStrategy, TransformSpec } from './spec.js';
+import { lastResultForCel, type LastResult } from './last-result.js';
 import { runJavascript } from './transform-js.js';
 import { removeTransformedChecks, staleTransformedChecks, upsertTransformedChecks } from './transform-queries.js';
 
@@ -87,12 +88,12 @@ function transformVars(check: RunnableCheck, out: Outcome, forCel: boolean): Rec
  * The transform's output: JSON text (what the reference reads; `{...}.toJSON()` in CEL) parsed, or a CEL map or list
  * used as it is.
  */
-async function evaluate(t: TransformSpec, check: RunnableCheck, out: Outcome): Promise<unknown> {
+async function evaluate(t: TransformSpec, check: RunnableCheck, out: Outcome, lastResult?: LastResult): Promise<unknown> {
   let text: string;
   if (t.javascript?.trim()) text = await runJavascript(t.javascript, transformVars(check, out, false));
-  else if (t.template?.trim()) text = renderGoTemplate(t.template, transformVars(check, out, false));
+  else if (t.template?.trim()) text = renderGoTemplate(t.template, transformVars(check, out, false), { lastResult });
   else {
-    const v = evalCel(t.expr ?? '', transformVars(check, out, true));
+    const v = evalCel(t.expr ?? '', transformVars(check, out, true), { lastResult: lastResultForCel(lastResult) });
     if (typeof v !== 'string') return celToNative(v);
     text = v;
   }
@@ -187,13 +188,15 @@ function applyInline(o: Record<string, unknown>, out: Outcome): void {
  * list when it returned none or changed the check's own result: earlier transformed checks then go). Never throws:
  * a transform that fails makes the result invalid with the reason, and earlier transformed checks stay as they are.
  */
-export async function transformOutcome(check: RunnableCheck, common: CommonCheck, out: Outcome): Promise<Outcome> {
+export async function transformOutcome(
+  check: RunnableCheck, common: CommonCheck, out: Outcome, ctx: { lastResult?: LastResult } = {},
+): Promise<Outcome> {
   const t = common.transform;
   // the reference does not transform an invalid result (a spec error): there is nothing to transform
   if (!t || out.invalid) return out;
   let value: unknown;
   try {
-    value = await evaluate(t, check, out);
+    value = await evaluate(t, check, out, ctx.lastResult);
     const list = Array.isArray(value) ? value : [value];
     // a canary spec in the output creates canaries in the reference (transformCanary); not here
     if (list.some((v) => isObject(v) && v.spec !== undefined && isObject(v.spec))) {

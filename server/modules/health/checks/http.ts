@@ -12,7 +12,8 @@ import { BODY_HEADERS, CREDENTIAL_HEADERS, DEFAULT_MAX_REDIRECTS, mayKeepCredent
 import { abortedText, InvalidSpecError } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
 import { TlsConfig, tlsOptions, tlsSecrets } from './lib/tls.js';
-import type { CheckContext, CheckResult, CheckType } from './types.js';
+import type { TemplatingCheckContext } from '../check-templates.js';
+import type { CheckResult, CheckType } from './types.js';
 import { errorText, jsonPath, NameValue, toHeaderMap } from './util.js';
 
 /** Bodies are read up to this; the rest is discarded (content matching sees the first MiB). */
@@ -26,7 +27,7 @@ const HttpSpec = z.object({
   method: z.string().regex(/^[A-Za-z]+$/).default('GET'),
   headers: z.union([z.array(NameValue), z.record(z.string(), z.string())]).optional(),
   body: z.string().optional(),
-  /** Render `body` as a template over the env entries (`{{.name}}`, `$(.name)`); spec.ts refuses other references. */
+  /** Render `body` as a Go template over the check's context (canary, check), its env entries and last_result. */
   templateBody: z.boolean().optional(),
   responseCodes: z.array(z.number().int().min(100).max(599)).optional(),
   responseContent: z.string().optional(),
@@ -300,14 +301,16 @@ function fillEnv(raw: string, env: Array<{ name: string; value: string }>): stri
   });
 }
 
-async function run(spec: HttpSpec, ctx: CheckContext): Promise<CheckResult> {
+async function run(spec: HttpSpec, ctx: TemplatingCheckContext): Promise<CheckResult> {
   const start = performance.now();
   const elapsed = () => Math.round(performance.now() - start);
   const env = [...(spec.envVar ?? []), ...(spec.env ?? [])];
   let body = spec.body;
   if (spec.templateBody && body !== undefined) {
     try {
-      body = fillEnv(renderGoTemplate(body, Object.fromEntries(env.map((e) => [e.name, e.value]))), env);
+      // as the reference: the check's context (canary, check) with the env entries on top, and last_result
+      const data = { ...(ctx.template?.scope ?? {}), ...Object.fromEntries(env.map((e) => [e.name, e.value])) };
+      body = fillEnv(renderGoTemplate(body, data, { lastResult: ctx.template?.lastResult }), env);
     } catch (err) {
       return { pass: false, invalid: true, duration: 0, error: `templateBody: ${errorText(err)}`, data: {} };
     }
