@@ -4,6 +4,7 @@ import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './li
 import { InvalidSpecError, failResult, invalidResult, passResult, resultFromError, plural } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
+import { USER_AGENTS } from './util.js';
 
 export const AlertmanagerCheckSpec = z.looseObject({
   ...ConnectionFields,
@@ -50,7 +51,7 @@ async function runAlertmanager(spec: AlertmanagerCheckSpec, ctx: CheckContext): 
     const filters = alertFilters(spec);
     const url = joinUrl(target.url, '/api/v2/alerts');
     for (const f of filters) url.searchParams.append('filter', f);
-    const res = await fetchBounded(url, { headers: { ...target.headers, accept: 'application/json' }, signal: ctx.signal });
+    const res = await fetchBounded(url, { headers: { ...target.headers, 'user-agent': USER_AGENTS.alertmanager, accept: 'application/json' }, signal: ctx.signal });
     if (res.status === 400) {
       // Alertmanager rejects a filter it cannot parse: the spec is wrong, not the target
       return invalidResult(start, `alertmanager rejected the filters: ${truncate(res.text.trim(), 300)}`);

@@ -14,7 +14,7 @@ import { redactor } from './lib/secrets.js';
 import { TlsConfig, tlsOptions, tlsSecrets } from './lib/tls.js';
 import type { TemplatingCheckContext } from '../check-templates.js';
 import type { CheckResult, CheckType } from './types.js';
-import { errorText, jsonPath, NameValue, toHeaderMap } from './util.js';
+import { errorText, jsonPath, NameValue, toHeaderMap, USER_AGENTS, withUserAgent } from './util.js';
 
 /** Bodies are read up to this; the rest is discarded (content matching sees the first MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -240,7 +240,7 @@ interface Exchange {
  * only, a Digest challenge is answered on the spot, and the response that ends the chain is returned.
  */
 async function exchange(spec: HttpSpec, url: URL, auth: Auth, tls: Tls, signal: AbortSignal): Promise<Exchange> {
-  const userHeaders = toHeaderMap(spec.headers);
+  const userHeaders = withUserAgent(toHeaderMap(spec.headers), USER_AGENTS.http);
   const max = spec.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   let authorization = auth.header;
   if (auth.oauth2) authorization = await oauth2Authorization(auth.oauth2, signal);

@@ -4,6 +4,7 @@ import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './li
 import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
+import { USER_AGENTS } from './util.js';
 
 export const PrometheusCheckSpec = z.looseObject({
   ...ConnectionFields,
@@ -50,14 +51,14 @@ async function runPrometheus(spec: PrometheusCheckSpec, ctx: CheckContext): Prom
     // POST first (no URL length limit), GET when the server refuses POST, as the official Go client does
     let res = await fetchBounded(endpoint, {
       method: 'POST',
-      headers: { ...target.headers, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      headers: { ...target.headers, 'user-agent': USER_AGENTS.prometheus, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
       signal: ctx.signal,
     });
     if (res.status === 405) {
       const get = new URL(endpoint);
       get.search = form.toString();
-      res = await fetchBounded(get, { headers: { ...target.headers, accept: 'application/json' }, signal: ctx.signal });
+      res = await fetchBounded(get, { headers: { ...target.headers, 'user-agent': USER_AGENTS.prometheus, accept: 'application/json' }, signal: ctx.signal });
     }
     let body: PromResponse;
     try {

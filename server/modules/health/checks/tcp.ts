@@ -29,7 +29,7 @@ function connect(host: string, port: number, signal: AbortSignal): Promise<void>
 
 async function run(spec: TcpSpec, ctx: CheckContext): Promise<CheckResult> {
   const target = spec.endpoint ? parseHostPort(spec.endpoint) : { host: spec.host!, port: spec.port! };
-  if (!target) return { pass: false, invalid: true, duration: 0, error: `invalid endpoint "${spec.endpoint}" (expected host:port)`, data: {} };
+  if (!target) return { pass: false, invalid: true, duration: 0, error: `Incorrect endpoint format: ${spec.endpoint} should be ADDRESS:PORT`, data: {} };
   const start = performance.now();
   try {
     await connect(target.host, target.port, ctx.signal);

@@ -4,6 +4,7 @@ import { ConnectionFields, EnvVar, envValue, targetUrl } from './env-var.js';
 import { fetchBounded, httpTarget, joinUrl, parseJsonBody, truncate } from './http.js';
 import { InvalidSpecError, failResult, passResult, resultFromError, plural } from './result.js';
 import { redactor } from './secrets.js';
+import { USER_AGENTS } from '../util.js';
 
 /** Fields of the elasticsearch and opensearch checks. */
 export const SearchCheckSpec = z.looseObject({
@@ -31,10 +32,10 @@ interface SearchResponse {
  * reference's elasticsearch and opensearch checks do. `data` = the search response plus `count` (hits.total).
  */
 export function searchCheckType(type: 'elasticsearch' | 'opensearch'): CheckType<SearchCheckSpec> {
-  return { type, schema: SearchCheckSpec, run: (spec, ctx) => runSearch(spec, ctx) };
+  return { type, schema: SearchCheckSpec, run: (spec, ctx) => runSearch(type, spec, ctx) };
 }
 
-async function runSearch(spec: SearchCheckSpec, ctx: CheckContext): Promise<CheckResult> {
+async function runSearch(type: 'elasticsearch' | 'opensearch', spec: SearchCheckSpec, ctx: CheckContext): Promise<CheckResult> {
   const start = performance.now();
   let redact = (s: string) => s;
   try {
@@ -54,7 +55,7 @@ async function runSearch(spec: SearchCheckSpec, ctx: CheckContext): Promise<Chec
     const url = joinUrl(target.url, index ? `/${encodeURIComponent(index)}/_search` : '/_search');
     const res = await fetchBounded(url, {
       method: 'POST',
-      headers: { ...target.headers, 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...target.headers, 'user-agent': USER_AGENTS[type], 'content-type': 'application/json', accept: 'application/json' },
       body,
       signal: ctx.signal,
     });
