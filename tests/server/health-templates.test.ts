@@ -95,6 +95,21 @@ describe('last_result', () => {
   });
 });
 
+describe('last_result with dependsOn', () => {
+  it('a dependency run first by Run Now reads its own last_result, not the one of the check asked for', async () => {
+    const c = await createCanary({
+      exec: [
+        { name: 'first', script: 'echo a', display: { expr: "'after ' + last_result().message" } },
+        { name: 'second', script: 'echo b', dependsOn: ['first'], display: { expr: "outputs.first.message + ' / ' + last_result().message" } },
+      ],
+    });
+    const id = Object.fromEntries(c.checks.map((ch) => [ch.name, ch.id]));
+    expect((await runNow(id.first)).message).toBe('after ');
+    expect((await runNow(id.second)).message).toBe('after after  / ');
+    expect((await runNow(id.second)).message).toBe('after after  / after after  / ');
+  });
+});
+
 describe('folder filter.since rendered before the run', () => {
   it('the reference fixture: since is the last known max, so only newer files count', async () => {
     const folder = join(dir, 'since');

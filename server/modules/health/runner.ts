@@ -367,7 +367,9 @@ async function runDependencies(db: pg.Pool, check: RunnableCheck, opts: RunOptio
   const upstream = (id: string) => Object.fromEntries(transitiveDependencies(id, deps)
     .flatMap((d) => (outputs.has(d.id) ? [[d.name, outputs.get(d.id)]] : [])));
   for (const dep of inDependencyOrder(transitiveDependencies(check.id, deps), deps)) {
-    const r = await executeCheck(dep, { ...opts, outputs: upstream(dep.id) });
+    // each dependency reads its own last_result, never the one asked for
+    const context = needsRunContext(dep.type, dep.spec) ? await loadRunContext(db, dep.id, dep.canaryId) : undefined;
+    const r = await executeCheck(dep, { ...opts, outputs: upstream(dep.id), context });
     if (r.pass) outputs.set(dep.id, outputOf(r));
   }
   return upstream(check.id);
