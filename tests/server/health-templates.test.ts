@@ -95,6 +95,21 @@ describe('last_result', () => {
   });
 });
 
+describe('last_result on a pushed result', () => {
+  it('a webhook push reads the previous pushed result', async () => {
+    const c = await createCanary({
+      webhook: [{ name: 'hook', token: 'tok', display: { expr: "json.v + ' after ' + last_result().message" } }],
+    });
+    const push = async (v: string) => {
+      const res = await t.app.inject({ method: 'POST', url: `/api/canary/webhook/${c.checks[0].id}?token=tok`, payload: { v } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { message: string }).message;
+    };
+    expect(await push('1')).toBe('1 after ');
+    expect(await push('2')).toBe('2 after 1 after ');
+  });
+});
+
 describe('last_result with dependsOn', () => {
   it('a dependency run first by Run Now reads its own last_result, not the one of the check asked for', async () => {
     const c = await createCanary({
