@@ -227,16 +227,14 @@ describe('reference fields this console does not run are refused by path, not ig
       .toBe('accepted');
   });
 
-  it('http templateBody referring to anything but env entries, crawl, awsSigV4', () => {
+  it('http templateBody that does not parse, crawl, awsSigV4', () => {
     const http0 = { name: 'a', url: 'https://a.example.org', method: 'POST' };
+    // a body template sees canary, check and env entries (check-templates.ts, tests/server/health-templates.test.ts)
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"canary": "{{.canary.name}}", "db": "{{.db}}"}', envVar: [{ name: 'db', value: 'x' }] }] }))
-      .toBe('spec.http.0.templateBody: templateBody: {{.canary.name}} is not available: a body template can refer to env entries only (db)');
-    expect(refused({ http: [{ ...http0, templateBody: true, body: '{"jwt": "$(TOKEN)"}' }] }))
-      .toBe('spec.http.0.templateBody: templateBody: {{.TOKEN}} is not available: a body template can refer to env entries only');
-    expect(refused({ http: [{ ...http0, templateBody: true, body: '{{. | toJSONPretty " " }}' }] }))
-      .toMatch(/^spec\.http\.0\.templateBody: templateBody: \{\{\.\}\} is not available: a body template can refer to env entries only/);
+      .toBe('accepted');
+    expect(refused({ http: [{ ...http0, templateBody: true, body: '{{. | toJSONPretty " " }}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{{ .size | humanizeBytes }}', env: [{ name: 'size', value: '1' }] }] }))
-      .toBe('spec.http.0.templateBody: templateBody: template: 1:12: function "humanizeBytes" not defined');
+      .toBe('spec.http.0.templateBody: template: 1:12: function "humanizeBytes" not defined');
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{{ .db | strings.ToUpper }}', env: [{ name: 'db', value: 'x' }] }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: true, body: '{"plain": true}' }] })).toBe('accepted');
     expect(refused({ http: [{ ...http0, templateBody: false, body: '{{ literal }}' }] })).toBe('accepted');
@@ -324,17 +322,21 @@ describe('more reference fields, accepted or refused', () => {
     expect(refused({ elasticsearch: [{ name: 'e', url: 'https://es.example.org', tlsConfig: { insecureSkipVerify: false } }] })).toBe('accepted');
   });
 
-  it('dns srvReply and a templated folder filter.since are refused', () => {
+  it('dns srvReply and a folder filter.since template that does not parse are refused', () => {
     expect(refused({ dns: [{ name: 'd', query: '_x._tcp.example.org', querytype: 'SRV', srvReply: { target: 'a', port: 1, priority: 0, weight: 0 } }] }))
       .toMatch(/^spec\.dns\.0\.srvReply: srvReply is not supported/);
     expect(refused({ folder: [{ name: 'f', path: '/tmp', filter: { since: '{{ if last_result.results.max }}{{ last_result.results.max }}{{ end }}' } }] }))
-      .toBe('spec.folder.0.filter.since: a templated since ({{ }}) is not supported: it would be read as a time as written');
+      .toBe('accepted');
+    expect(refused({ folder: [{ name: 'f', path: '/tmp', filter: { since: '{{ if last_result.results.max }}' } }] }))
+      .toMatch(/^spec\.folder\.0\.filter\.since: template: /);
     expect(refused({ folder: [{ name: 'f', path: '/tmp', filter: { since: 'now-1h' } }] })).toBe('accepted');
   });
 
-  it('a templated SQL query is refused; a plain one with braces in a string is not', () => {
+  it('a templated SQL query is refused only when it does not parse; a plain one with braces in a string is taken', () => {
     expect(refused({ postgres: [{ name: 'p', url: 'postgres://db/x', query: "select 1 where now() > {{ if last_result.results.rows }}'x'{{ end }}" }] }))
-      .toBe('spec.postgres.0.query: a templated query ({{ }}) is not supported: it would be sent as written');
+      .toBe('accepted');
+    expect(refused({ postgres: [{ name: 'p', url: 'postgres://db/x', query: 'select {{ nosuch }}' }] }))
+      .toBe('spec.postgres.0.query: template: 1:11: function "nosuch" not defined');
     expect(refused({ mysql: [{ name: 'm', url: 'u:p@tcp(db:3306)/x', query: "select '{a}'" }] })).toBe('accepted');
   });
 

@@ -78,8 +78,8 @@ describe('canary spec validation', () => {
     expect(problems({ http: [{ name: '  ', url: 'http://x' }] })).toEqual(['spec.http.0.name: name must not be empty']);
     expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { expr: 'code ==' } }] })[0])
       .toMatch(/^spec\.http\.0\.test\.expr: invalid CEL: /);
-    expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { javascript: 'code == 200' } }] }))
-      .toEqual(['spec.http.0.test.javascript: test.javascript is not supported; use test.expr (CEL)']);
+    expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x', test: { jsonPath: '$.ok' } }] }))
+      .toEqual(['spec.http.0.test.jsonPath: test.jsonPath is not supported; use test.expr (CEL)']);
     expect(problems({ ...ok, http: [{ name: 'a' }, { name: 'a', url: 'http://x' }] })).toContain('spec.http.0.url: url (or endpoint) is required');
     expect(problems({ ...ok, http: [{ name: 'a', url: 'http://x' }, { name: 'a', url: 'http://y' }] }))
       .toEqual(['spec.http.1.name: duplicate http check name "a"']);
@@ -135,7 +135,9 @@ describe('CEL test and display', () => {
 
   it('display.template and test.template render {{.field}} references (the reference\'s Go templates)', async () => {
     expect(await exec({ script: 'printf ok', display: { template: 'said {{.stdout}} with {{ .exitCode }}' } })).toMatchObject({ pass: true, message: 'said ok with 0' });
-    expect(await exec({ test: { template: '{{.exitCode}}' } })).toMatchObject({ pass: false, error: 'test expression did not return a boolean value' });
+    // the output is read as Go's strconv.ParseBool reads it: "0" is false, "maybe" is no boolean
+    expect(await exec({ test: { template: '{{.exitCode}}' } })).toMatchObject({ pass: false, error: 'test failed: {{.exitCode}}' });
+    expect(await exec({ script: 'printf maybe', test: { template: '{{.stdout}}' } })).toMatchObject({ pass: false, error: 'test expression did not return a boolean value' });
     expect(await exec({ script: 'echo true', test: { template: '{{.stdout}}' } })).toMatchObject({ pass: true });
     expect(await exec({ script: 'echo false', test: { template: '{{.stdout}}' } })).toMatchObject({ pass: false, error: 'test failed: {{.stdout}}' });
     // expr wins over template when both are there
