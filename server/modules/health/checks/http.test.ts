@@ -422,3 +422,16 @@ describe('http check: redirects', () => {
     expect(await run({ url: `${a.url}/ftp` })).toMatchObject({ pass: false, error: 'redirect to unsupported protocol ftp:' });
   });
 });
+
+describe('http check: a request body', () => {
+  let api: HttpServer;
+  beforeAll(async () => {
+    api = await startHttpServer((req, res) => sendJson(res, 200, { length: req.headers['content-length'] ?? null, body: req.body }));
+  });
+  afterAll(() => api?.close());
+
+  it('is sent with its Content-Length on a GET too, as Go sends it (not as a second, malformed request)', async () => {
+    const r = await run({ url: `${api.url}/echo`, method: 'GET', body: '{"a": "ü"}' });
+    expect(r).toMatchObject({ pass: true, data: { json: { length: '11', body: '{"a": "ü"}' } } });
+  });
+});

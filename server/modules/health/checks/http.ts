@@ -97,6 +97,11 @@ export function canonicalHeader(name: string): string {
 function fetchOnce(hop: Hop, headers: Record<string, string>, tls: Tls, signal: AbortSignal): Promise<Fetched> {
   const { url } = hop;
   const lib = url.protocol === 'https:' ? https : http;
+  // Go's client sends a string body with its Content-Length (whatever the method); Node would send a GET body chunked,
+  // which many servers refuse (400) on a GET
+  if (hop.body !== undefined && !Object.keys(headers).some((k) => /^(content-length|transfer-encoding)$/i.test(k))) {
+    headers = { ...headers, 'Content-Length': String(Buffer.byteLength(hop.body)) };
+  }
   return new Promise((resolve, reject) => {
     const req = lib.request(url, {
       method: hop.method,
