@@ -45,12 +45,6 @@ const KNOWN: Record<string, { got: Outcome; why: string }> = {
   // --- features refused at save (server/modules/health/spec.ts, UNSUPPORTED) ---
   'minimal/http-crawl_pass.yaml#docs': { got: 'refused', why: 'http crawl is not supported' },
   'minimal/http_aws_sigv4_pass.yaml#aws-sigv4-signing': { got: 'refused', why: 'awsSigV4 request signing is not supported' },
-  // --- run, with a different result ---
-  'minimal/http_auth_url_pass.yaml#test-basic-via-env': { got: 'fail', why: 'the GET carries its templated body without Content-Length (node:http adds none for GET; checks/http.ts req.end(body)), so the server reads the body as a second, malformed request and answers 400; Go sends Content-Length' },
-  'minimal/http_pass.yaml#http-headers': { got: 'fail', why: 'no User-Agent is sent; the reference sends canary-checker/<version> (checks/http.go)' },
-  'minimal/dns_pass.yaml#ptr query': { got: 'fail', why: 'the query 1.1.1.1 is asked as a name; the reference (Go LookupAddr) asks 1.1.1.1.in-addr.arpa' },
-  'minimal/dns_pass.yaml#cname query': { got: 'fail', why: 'a name without CNAME records answers nothing; the reference (Go LookupCNAME) answers the canonical name, dns.google.' },
-  'minimal/dns_pass.yaml#mx query': { got: 'fail', why: 'MX answers are written `smtp.google.com 10`; the reference writes `smtp.google.com. 10`, as exactreply does' },
 };
 
 /** Public hosts of the fixtures, served by the local server (the harness rewrites these names and nothing else). */
