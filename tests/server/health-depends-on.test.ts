@@ -14,7 +14,7 @@ let base: string;
 let server: http.Server;
 let scheduler: HealthScheduler | undefined;
 let seq = 0;
-/** What the local server was asked, in order: `uuid <id>` (answered with that id), `echo <id>`, `fail`. */
+/** What the local server was asked, in order: `uuid <id>` (answered with that id), `echo <id>`, `body <text>`, `fail`. */
 const seen: string[] = [];
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
@@ -41,6 +41,13 @@ beforeAll(async () => {
         seen.push(`uuid ${uuid}`);
         res.end(JSON.stringify({ uuid }));
       }, 150);
+    } else if (req.method === 'POST') {
+      let body = '';
+      req.on('data', (chunk) => { body += chunk; });
+      req.on('end', () => {
+        seen.push(`body ${body}`);
+        res.end(body);
+      });
     } else if (url.startsWith('/echo/')) {
       const id = decodeURIComponent(url.slice('/echo/'.length));
       seen.push(`echo ${id}`);
@@ -124,6 +131,24 @@ describe('dependsOn at run', () => {
     expect(seen).toEqual([`uuid ${given}`, `echo ${given}`]);
     expect(await resultsOf(idOf(c, 'useUuid'))).toEqual([{ status: true, invalid: false, message: `sent ${given}`, error: null }]);
     expect((await resultsOf(idOf(c, 'getUuid')))[0].status).toBe(true);
+  });
+
+  it('gives the output to a templated body (templateBody: true), with template functions', async () => {
+    const c = await createCanary({
+      schedule: '@every 1h',
+      http: [
+        { name: 'getUuid', url: `${base}/uuid` },
+        {
+          name: 'postUuid', url: `${base}/post`, method: 'POST', templateBody: true, dependsOn: ['getUuid'],
+          body: '{"id": "{{ .outputs.getUuid.json.uuid | strings.ToUpper }}", "code": {{ .outputs.getUuid.code }}}',
+        },
+      ],
+    });
+    await startScheduler();
+    await until('postUuid has a result', async () => (await resultsOf(idOf(c, 'postUuid'))).length > 0);
+    const [given] = seen.filter((s) => s.startsWith('uuid ')).map((s) => s.slice(5));
+    expect(seen).toEqual([`uuid ${given}`, `body {"id": "${given.toUpperCase()}", "code": 200}`]);
+    expect((await resultsOf(idOf(c, 'postUuid')))[0].status).toBe(true);
   });
 
   it('runs a dependent whatever its dependency returned (as the reference), without that output', async () => {
