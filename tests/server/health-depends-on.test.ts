@@ -133,6 +133,23 @@ describe('dependsOn at run', () => {
     expect((await resultsOf(idOf(c, 'getUuid')))[0].status).toBe(true);
   });
 
+  it('gives the output to a transform, as the reference does', async () => {
+    const c = await createCanary({
+      schedule: '@every 1h',
+      http: [
+        { name: 'getUuid', url: `${base}/uuid` },
+        {
+          name: 'named', url: `${base}/echo/x`, dependsOn: ['getUuid'],
+          transform: { expr: "{'message': 'after ' + outputs.getUuid.json.uuid}.toJSON()" },
+        },
+      ],
+    });
+    await startScheduler();
+    await until('named has a result', async () => (await resultsOf(idOf(c, 'named'))).length > 0);
+    const [given] = seen.filter((s) => s.startsWith('uuid ')).map((s) => s.slice(5));
+    expect((await resultsOf(idOf(c, 'named')))[0]).toMatchObject({ status: true, message: `after ${given}` });
+  });
+
   it('gives the output to a templated body (templateBody: true), with template functions', async () => {
     const c = await createCanary({
       schedule: '@every 1h',

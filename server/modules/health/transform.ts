@@ -79,6 +79,8 @@ function transformVars(check: RunnableCheck, out: Outcome, forCel: boolean): Rec
       description: typeof check.spec.description === 'string' ? check.spec.description : '',
     },
     canary: { id: check.canaryId, namespace: check.namespace ?? 'default' },
+    // what the checks it depends on returned (depends-on.ts), as the reference gives transforms too
+    ...(check.outputs ? { outputs: check.outputs } : {}),
   };
   if (forCel && typeof out.data.elapsed === 'number') vars.elapsed = celDuration(out.data.elapsed);
   return vars;
