@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HealthScheduler } from '../../server/modules/health/scheduler.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
+import { until } from '../support/poll.js';
 
 // dependsOn between the checks of a canary, as the reference's fixture minimal/http_depends_on_pass.yaml: one check
 // gets a uuid from a local server, the check that depends on it sends it back (in its url) and reads it in CEL.
@@ -18,16 +19,6 @@ let seq = 0;
 const seen: string[] = [];
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits for a condition (a generous deadline: what is asserted is the outcome, never how long it took). */
-async function until(what: string, ok: () => Promise<boolean> | boolean, deadlineMs = 15_000) {
-  const end = Date.now() + deadlineMs;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
-    await sleep(50);
-  }
-}
-
 beforeAll(async () => {
   t = await createTestApp({ MODE: 'agent' });
   admin = await sessionHeaders(t.db, (await makePerson(t.db, { roles: ['admin'] })).id);
@@ -125,7 +116,7 @@ describe('dependsOn at run', () => {
   it('runs a check after the one it depends on, with its output in the url, CEL and display', async () => {
     const c = await createCanary(fixture());
     await startScheduler();
-    await until('useUuid has a result', async () => (await resultsOf(idOf(c, 'useUuid'))).length > 0);
+    await until(async () => (await resultsOf(idOf(c, 'useUuid'))).length > 0, 'useUuid has a result');
     const [given] = seen.filter((s) => s.startsWith('uuid ')).map((s) => s.slice(5));
     // the uuid served to getUuid is the one useUuid sent, after it was served
     expect(seen).toEqual([`uuid ${given}`, `echo ${given}`]);
@@ -145,7 +136,7 @@ describe('dependsOn at run', () => {
       ],
     });
     await startScheduler();
-    await until('named has a result', async () => (await resultsOf(idOf(c, 'named'))).length > 0);
+    await until(async () => (await resultsOf(idOf(c, 'named'))).length > 0, 'named has a result');
     const [given] = seen.filter((s) => s.startsWith('uuid ')).map((s) => s.slice(5));
     expect((await resultsOf(idOf(c, 'named')))[0]).toMatchObject({ status: true, message: `after ${given}` });
   });
@@ -162,7 +153,7 @@ describe('dependsOn at run', () => {
       ],
     });
     await startScheduler();
-    await until('postUuid has a result', async () => (await resultsOf(idOf(c, 'postUuid'))).length > 0);
+    await until(async () => (await resultsOf(idOf(c, 'postUuid'))).length > 0, 'postUuid has a result');
     const [given] = seen.filter((s) => s.startsWith('uuid ')).map((s) => s.slice(5));
     expect(seen).toEqual([`uuid ${given}`, `body {"id": "${given.toUpperCase()}", "code": 200}`]);
     expect((await resultsOf(idOf(c, 'postUuid')))[0].status).toBe(true);
@@ -179,10 +170,10 @@ describe('dependsOn at run', () => {
       ],
     });
     await startScheduler();
-    await until('every dependent has a result', async () => {
+    await until(async () => {
       const counts = await Promise.all(['after', 'needs', 'reads'].map(async (n) => (await resultsOf(idOf(c, n))).length));
       return counts.every((n) => n > 0);
-    });
+    }, 'every dependent has a result');
     expect(seen.indexOf('fail')).toBe(0);
     expect((await resultsOf(idOf(c, 'broken')))[0].status).toBe(false);
     expect((await resultsOf(idOf(c, 'after')))[0]).toMatchObject({ status: true, error: null });
