@@ -132,3 +132,8 @@ export const ROUTES: AppRoute[] = [
   },
   // /settings/{table} and /settings/{table}/{id}: resolved against SETTINGS_TABLES by the router
 ];
+
+/** Whether the signed-in route at exactly `path` has a page of its own (not the "Not available" placeholder). */
+export function isBuilt(path: string): boolean {
+  return ROUTES.some((r) => r.path === path && r.page !== undefined);
+}

@@ -10,6 +10,7 @@ import {
 import type { Action, Feature, Resource } from '@contracts/rbac-table';
 import type { SessionInfo } from '../session-context';
 import { paths } from '../paths';
+import { isBuilt } from '../route-table';
 
 export interface NavItem {
   label: string;
@@ -53,19 +54,35 @@ export const SETTINGS_NAV: NavItem[] = [
 const visible = (session: SessionInfo) => (item: NavItem) =>
   session.can(item.resource, item.action ?? 'read') && (!item.feature || session.enabled(item.feature));
 
-/**
- * What this user sees: entries need read on their resource and their feature on; viewers get no settings menu;
- * the standalone check runner has only Health.
- */
-export function navFor(session: SessionInfo): { main: NavItem[]; settings: NavItem[] } {
+/** The entries this user may open, before the dashboard entry is pointed at the landing page. */
+function allowed(session: SessionInfo): { main: NavItem[]; settings: NavItem[] } {
   const main = MAIN_NAV.filter(visible(session));
   if (session.about.mode === 'check-runner') return { main: main.filter((i) => i.href === paths.health), settings: [] };
   return { main, settings: session.isViewer ? [] : SETTINGS_NAV.filter(visible(session)) };
 }
 
-/** Where `/` goes: the dashboard, or the first entry this user has when the dashboard is off for them. */
+/**
+ * What this user sees: entries need read on their resource and their feature on; viewers get no settings menu;
+ * the standalone check runner has only Health. Until the dashboard (topology) is built its entry goes to `/`, the
+ * landing page, and is never the "Not available" placeholder whose one button would lead back to it.
+ */
+export function navFor(session: SessionInfo): { main: NavItem[]; settings: NavItem[] } {
+  const { main, settings } = allowed(session);
+  const dashboardBuilt = isBuilt(paths.topology);
+  return { main: main.map((i) => (i.href === paths.topology && !dashboardBuilt ? { ...i, href: paths.home } : i)), settings };
+}
+
+/**
+ * The entry `/` lands on, and the one place that decides it: spec 001 sends `/` to /topology, so the dashboard when
+ * it is built and this user may open it (feature on, read allowed); otherwise the first entry in sidebar order whose
+ * page is built (Health for most), so signing in never ends on a placeholder.
+ */
+export function homeEntry(session: SessionInfo): NavItem | undefined {
+  const { main, settings } = allowed(session);
+  return [...main, ...settings].find((i) => isBuilt(i.href));
+}
+
+/** Where `/` goes: the landing entry, or the user's own profile when nothing else is open to them. */
 export function homePath(session: SessionInfo): string {
-  const { main, settings } = navFor(session);
-  if (main.some((i) => i.href === paths.topology)) return paths.topology;
-  return main[0]?.href ?? settings[0]?.href ?? paths.profileSettings;
+  return homeEntry(session)?.href ?? paths.profileSettings;
 }

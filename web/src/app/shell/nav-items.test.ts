@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { paths } from '../paths';
+import { isBuilt } from '../route-table';
+import { sessionStub } from '../session-stub';
+import { homePath, navFor } from './nav-items';
+
+describe('the landing page (where / goes)', () => {
+  it('is Health while the dashboard (topology) is not built: never the "Not available" placeholder', () => {
+    expect(isBuilt(paths.topology)).toBe(false);
+    expect(homePath(sessionStub())).toBe(paths.health);
+  });
+
+  it('skips what the user may not open, and pages that are not built', () => {
+    expect(homePath(sessionStub({ off: ['health'] }))).toBe(paths.incidents);
+    expect(homePath(sessionStub({ deny: ['canaries', 'incident'] }))).not.toMatch(/^\/(logs|playbooks|catalog|topology)/);
+    expect(homePath(sessionStub({ mode: 'check-runner' }))).toBe(paths.health);
+  });
+
+  it('points the sidebar Dashboard entry at the landing page, not the placeholder', () => {
+    const dashboard = navFor(sessionStub()).main.find((i) => i.label === 'Dashboard');
+    expect(dashboard?.href).toBe(paths.home);
+  });
+});
