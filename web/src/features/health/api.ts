@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { formatDuration } from '../../lib/format';
+import { windowBefore, type ChartWindow } from './chart-model';
 
 // The zod contracts (and zod) load with the first request instead of with the page's code.
 const contract = () => import('@contracts/health');
@@ -14,7 +15,7 @@ export const healthKeys = {
   summary: (window: string) => ['db', 'check_summary', window] as const,
   detail: (id: string, window: string) => ['db', 'checks', 'detail', id, window] as const,
   history: (id: string, params: HistoryParams) => ['db', 'check_statuses', 'history', id, params] as const,
-  graph: (id: string, window: string) => ['db', 'check_statuses', 'graph', id, window] as const,
+  graph: (id: string, range: GraphRange) => ['db', 'check_statuses', 'graph', id, range] as const,
 };
 
 /** Spec 000 §9: check history stays fresh for 10 s. */
@@ -64,10 +65,22 @@ export function useCheckHistory(id: string, params: HistoryParams) {
   });
 }
 
-export function useCheckGraph(id: string, window: string) {
+/** A graph's range: a duration counted back from now (`1h`), or two instants (ISO). */
+export type GraphRange = { since: string } | { from: string; to: string };
+
+/**
+ * The graph of a check over a range. The window is fixed when the request starts and sent as two instants, so that
+ * the buckets and the chart's x scale (`window`) cover the same span whatever the data.
+ */
+export function useCheckGraph(id: string, range: GraphRange) {
   return useQuery({
-    queryKey: healthKeys.graph(id, window),
-    queryFn: ({ signal }) => api.get('/api/canary/api/graph', { query: { check: id, since: window }, schema: () => contract().then((m) => m.GraphResponse), signal }),
+    queryKey: healthKeys.graph(id, range),
+    queryFn: async ({ signal }) => {
+      const window: ChartWindow = 'since' in range ? windowBefore(range.since) : { from: Date.parse(range.from), to: Date.parse(range.to) };
+      const query = { check: id, start: new Date(window.from).toISOString(), end: new Date(window.to).toISOString() };
+      const res = await api.get('/api/canary/api/graph', { query, schema: () => contract().then((m) => m.GraphResponse), signal });
+      return { ...res, window };
+    },
     enabled: !!id,
     staleTime: HISTORY_STALE_MS,
     placeholderData: (prev) => prev,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'wouter';
 import {
   Badge,
@@ -27,15 +27,14 @@ import { Age } from '../../../components/status/age';
 import { CodeViewer } from '../../../components/code/code-viewer';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatDuration } from '../../../lib/format';
-import { MAPPED_TIME_RANGES } from '../../../lib/time-range';
-import { useCheckDetail, useCheckGraph, useRunCheck } from '../api';
+import { MAPPED_TIME_RANGES, type TimeRange } from '../../../lib/time-range';
+import { useCheckDetail, useCheckGraph, useRunCheck, type GraphRange } from '../api';
 import { agentName, isLocalAgent } from '../filters';
 import { toYaml } from '../yaml';
 import { CheckIcon } from './check-icon';
 import { UptimeCell } from './check-facts';
 import { CheckHistory } from './check-history';
-
-const HealthChart = lazy(() => import('./health-chart').then((m) => ({ default: m.HealthChart })));
+import { CheckChart } from './check-chart';
 
 const useStyles = makeStyles({
   title: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, minWidth: 0 },
@@ -59,12 +58,6 @@ const useStyles = makeStyles({
   statKey: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   sectionTitle: { fontWeight: tokens.fontWeightSemibold },
-  chartBox: {
-    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-    borderRadius: tokens.borderRadiusLarge,
-    padding: tokens.spacingHorizontalS,
-    minHeight: '60px',
-  },
   muted: { color: tokens.colorNeutralForeground3 },
   footer: { justifyContent: 'flex-end', borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`, paddingTop: tokens.spacingVerticalM },
   select: { minWidth: '140px' },
@@ -89,6 +82,8 @@ export interface CheckDrawerProps {
   summary?: CheckSummary;
   /** The page's window: where the drawer's Time Range starts. */
   window: string;
+  /** The page's range itself: an absolute one (From/To) is the graph's window until another is chosen here. */
+  range?: TimeRange;
   canRunNow: boolean;
   /** More footer actions for the open check (the incidents feature's Link to Incident), given by the route. */
   checkActions?: (check: CheckSummary) => ReactNode;
@@ -96,36 +91,25 @@ export interface CheckDrawerProps {
 }
 
 /** The check drawer (spec 000 §2): full size, opened by `checkId` in the URL. */
-export function CheckDrawer({ checkId, summary, window: pageWindow, canRunNow, checkActions, onClose }: CheckDrawerProps) {
+export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageRange, canRunNow, checkActions, onClose }: CheckDrawerProps) {
   const s = useStyles();
   const [window, setWindow] = useState(pageWindow);
   const [tab, setTab] = useState<TabId>('history');
   const detail = useCheckDetail(checkId, window);
-  const graph = useCheckGraph(checkId, window);
+  const absolute = pageRange?.type === 'absolute' && window === pageWindow ? pageRange : null;
+  const graphRange: GraphRange = useMemo(() => (absolute ? { from: absolute.from, to: absolute.to } : { since: window }), [absolute, window]);
+  const graph = useCheckGraph(checkId, graphRange);
   const run = useRunCheck();
   const check: (CheckSummary & Partial<Pick<CheckDetail, 'spec' | 'canary'>>) | undefined = detail.data ?? summary;
   const endpoint = endpointOf(detail.data?.spec);
   const specYaml = useMemo(() => (detail.data ? toYaml(detail.data.spec ?? {}) : ''), [detail.data]);
   const windowOptions = useMemo(
-    () => (MAPPED_TIME_RANGES.some((r) => r.range === window) ? MAPPED_TIME_RANGES : [{ range: window, display: `Last ${window}` }, ...MAPPED_TIME_RANGES]),
-    [window],
+    () => (MAPPED_TIME_RANGES.some((r) => r.range === window) ? MAPPED_TIME_RANGES : [{ range: window, display: absolute ? 'Custom' : `Last ${window}` }, ...MAPPED_TIME_RANGES]),
+    [window, absolute],
   );
 
-  const chart = (height: number) => (
-    <div className={s.chartBox}>
-      {graph.error && !graph.data ? (
-        <Text role="alert" className={s.muted}>The chart could not be loaded: {errorMessage(graph.error)}</Text>
-      ) : !graph.data ? (
-        <Spinner size="small" label="Loading chart…" />
-      ) : !graph.data.status.length ? (
-        <Text role="status" className={s.muted}>No results in this time range</Text>
-      ) : (
-        <Suspense fallback={<Spinner size="small" label="Loading chart…" />}>
-          <HealthChart points={graph.data.status} height={height} label={`Latency and status of ${check?.name ?? 'the check'} over the last ${window}`} />
-        </Suspense>
-      )}
-    </div>
-  );
+  const chartLabel = `Latency and status of ${check?.name ?? 'the check'} ${absolute ? 'in the chosen range' : `over the last ${window}`}`;
+  const chart = (height: number) => <CheckChart graph={graph} height={height} label={chartLabel} />;
 
   let content;
   if (detail.error && !check) {
@@ -187,10 +171,13 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, canRunNow, c
             </Dropdown>
           </div>
         </div>
-        <section className={s.section} aria-label="Health Overview">
-          <Text className={s.sectionTitle}>Health Overview</Text>
-          {chart(180)}
-        </section>
+        {/* the Graph tab is the same chart, taller: one of them per view */}
+        {tab !== 'graph' && (
+          <section className={s.section} aria-label="Health Overview">
+            <Text className={s.sectionTitle}>Health Overview</Text>
+            {chart(180)}
+          </section>
+        )}
         <TabList selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as TabId)}>
           <Tab value="history">History</Tab>
           <Tab value="graph">Graph</Tab>

@@ -326,6 +326,7 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
             checkId={state.checkId}
             summary={openCheck}
             window={timeWindow}
+            range={range}
             canRunNow={canRunNow}
             checkActions={checkActions}
             onClose={() => set({ checkId: '' })}
