@@ -15,6 +15,7 @@ import { parseCheck } from './spec.js';
 import { recordTransformed, transformOutcome, type TransformedCheck } from './transform.js';
 import { runJavascript } from './transform-js.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
+import { formatDuration } from '../../contracts/duration.js';
 
 type ParsedCommon = Extract<ReturnType<typeof parseCheck>, { ok: true }>['common'];
 
@@ -256,7 +257,7 @@ export async function applyCommon(
 
   if (out.pass && common.thresholdMillis !== undefined && out.duration > common.thresholdMillis) {
     out.pass = false;
-    out.error = `took ${out.duration} ms, more than thresholdMillis ${common.thresholdMillis}`;
+    out.error = `took ${formatDuration(out.duration)}, more than thresholdMillis ${common.thresholdMillis}`;
   }
   const vars = celVars(check, out);
   const celCtx = { lastResult: lastResultForCel(lastResult) };

@@ -4,6 +4,7 @@ import { formatAge, formatCurrency, formatDuration, formatDurationNs, formatPerc
 describe('formatDuration', () => {
   it('uses ms under a second, seconds under a minute, then minutes, then hours', () => {
     expect(formatDuration(0)).toBe('0ms');
+    expect(formatDuration(2.345)).toBe('2.35ms');
     expect(formatDuration(850)).toBe('850ms');
     expect(formatDuration(999)).toBe('999ms');
     expect(formatDuration(1000)).toBe('1s');

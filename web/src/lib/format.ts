@@ -42,25 +42,8 @@ function trim(n: number, digits: number): string {
   return String(Number(n.toFixed(digits)));
 }
 
-/**
- * A duration in milliseconds (spec 000 §9): under 1000 ms in ms ("850ms"), under 60 s in seconds ("1.5s"),
- * then minutes ("5m 30s"), then hours ("2h 5m").
- */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
-  const sign = ms < 0 ? '-' : '';
-  const v = Math.abs(ms);
-  if (v < SECOND) return `${sign}${trim(v, 0)}ms`;
-  if (v < MINUTE) return `${sign}${trim(v / SECOND, 2)}s`;
-  if (v < HOUR) {
-    const m = Math.floor(v / MINUTE);
-    const s = Math.floor((v % MINUTE) / SECOND);
-    return `${sign}${m}m${s ? ` ${s}s` : ''}`;
-  }
-  const h = Math.floor(v / HOUR);
-  const m = Math.floor((v % HOUR) / MINUTE);
-  return `${sign}${h}h${m ? ` ${m}m` : ''}`;
-}
+// durations are written one way by the server's check messages and by every screen (spec 000 §9)
+export { formatDuration } from '@contracts/duration';
 
 /** A percentage with one decimal (spec 000 §9): 99.94 -> "99.9%". */
 export function formatPercent(value: number | null | undefined): string {

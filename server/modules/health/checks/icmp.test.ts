@@ -115,6 +115,8 @@ describe.skipIf(!ping)(`icmp check with the system ping${ping ? '' : ' (skipped:
     expect(r.data).toMatchObject({ endpoint: '127.0.0.1', ip: '127.0.0.1', packetsSent: 2, packetsReceived: 2, packetLoss: 0 });
     expect(r.duration).toBe(Math.round(r.data.avg as number));
     expect(r.duration).toBeLessThan(1000);
+    // the average once, in the shared format ("avg 0.05ms"), never with a second unit appended
+    expect(r.message).toMatch(/^0% loss, avg [\d.]+ms$/);
   });
 
   it('resolves a host name', async () => {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { abortedText, failResult, invalidResult, passResult } from './lib/result.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
+import { formatDuration } from '../../../contracts/duration.js';
 
 /** Default number of echo requests (the reference leaves it to the caller; 0 there means "until timeout"). */
 export const DEFAULT_PACKET_COUNT = 3;
@@ -94,7 +95,7 @@ async function runIcmp(ping: string | undefined, spec: IcmpCheckSpec, ctx: Check
   const verdict = icmpVerdict(spec, endpoint, stats);
   const result = verdict
     ? failResult(start, verdict, { data, detail: data })
-    : passResult(start, { message: `${stats.packetLoss}% loss, avg ${stats.avg} ms`, data, detail: data });
+    : passResult(start, { message: `${stats.packetLoss}% loss, avg ${formatDuration(stats.avg)}`, data, detail: data });
   return stats.avg !== undefined ? { ...result, duration: Math.round(stats.avg) } : result;
 }
 

@@ -6,13 +6,13 @@ import { EmptyState } from '../../../components/empty-state';
 import { Age } from '../../../components/status/age';
 import { StatusBadge } from '../../../components/status/status-badge';
 import { errorMessage } from '../../../lib/api-client';
+import { formatDuration } from '../../../lib/format';
 import { useCanaryJobs, type JobRun } from '../api';
 import { jobStatusColor } from './job-status';
 
 const col = dataTableColumns<JobRun>();
 const NONE: JobRun[] = [];
 
-const formatMs = (ms: number | null) => (ms === null ? '' : ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)}s`);
 
 /** The canary's job runs (job_history rows for resource_id = the canary). */
 export function JobHistoryTable({ canaryId }: { canaryId: string }) {
@@ -35,7 +35,7 @@ export function JobHistoryTable({ canaryId }: { canaryId: string }) {
         header: 'Duration',
         sortFn: 'basic',
         meta: { align: 'end' },
-        cell: ({ row }) => formatMs(row.original.duration_millis),
+        cell: ({ row }) => formatDuration(row.original.duration_millis),
       }),
       col.accessor((j) => j.success_count ?? 0, { id: 'success', header: 'Success', sortFn: 'basic', meta: { align: 'end' } }),
       col.accessor((j) => j.error_count ?? 0, { id: 'errors', header: 'Errors', sortFn: 'basic', meta: { align: 'end' } }),
