@@ -112,6 +112,14 @@ test.describe('Health', () => {
 
     await health.drawer.getByRole('tab', { name: 'Spec' }).click();
     await expect(health.drawer.getByText(`"http://127.0.0.1:${E2E_PORT}/healthz"`)).toBeVisible();
+    // the Graph tab's chart spans the selected 15 minutes up to now, whatever the data (and replaces the Overview's)
+    await health.drawer.getByRole('tab', { name: 'Graph' }).click();
+    const graph = health.drawer.getByRole('img', { name: /Latency and status/ });
+    await expect(graph).toHaveCount(1);
+    await expect(health.drawer.getByText('Health Overview')).toHaveCount(0);
+    const [from, to] = [Date.parse((await graph.getAttribute('data-from'))!), Date.parse((await graph.getAttribute('data-to'))!)];
+    expect(to - from).toBe(15 * 60_000);
+    expect(Math.abs(Date.now() - to)).toBeLessThan(60_000);
     await health.drawer.getByRole('tab', { name: 'History' }).click();
     await health.drawer.getByRole('tab', { name: 'History' }).focus();
     expect(await seriousViolations(page)).toEqual([]);
