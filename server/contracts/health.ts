@@ -79,9 +79,15 @@ export const SummaryResponse = z.object({
 export type SummaryResponse = z.infer<typeof SummaryResponse>;
 
 /** `GET /api/canary/api/history`: one check's raw results, newest first. */
+/** A duration counted back from now (`1h`) or an RFC 3339 instant. */
+const PointInTime = z.union([WindowText, z.iso.datetime({ offset: true })], 'expected a duration such as 1h, or an RFC 3339 time');
+
 export const HistoryRequest = z.object({
   check: z.string().uuid(),
-  start: WindowText.default('1h'),
+  /** Where the window starts: a duration back from now, or an instant (an absolute range, with `end`). */
+  start: PointInTime.default('1h'),
+  /** Where an absolute window ends (RFC 3339, or a duration back from now); none: now. */
+  end: PointInTime.optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(1000).default(50),
   /** 1 = passed only, 0 = failed only. */

@@ -288,6 +288,21 @@ describe('summary, history and graph', () => {
     expect((await inject('GET', `/api/canary/api/history?check=not-a-uuid`, viewer)).statusCode).toBe(400);
   });
 
+  it('pages history over an absolute range (start and end as instants), as the drawer asks for a From/To', async () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // results i = 0..99 lie at now - 40 min + i * 20 s: from -40 min to -30 min holds i = 0..30
+    const q = (start: string, end: string) => `/api/canary/api/history?check=${checkId}&start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}`;
+    const tenMinutes = (await inject('GET', q(iso(now - 40 * 60_000), iso(now - 30 * 60_000)), viewer)).json();
+    expect(tenMinutes.totalEntries).toBe(31);
+    expect(tenMinutes.data[0]).toMatchObject({ message: 'run 30' });
+    const days = (await inject('GET', q(iso(now - 4 * 86_400_000), iso(now - 2 * 86_400_000)), viewer)).json();
+    expect(days.totalEntries).toBe(10);
+    expect(days.data.every((e: { error: string }) => e.error === 'old')).toBe(true);
+    const backwards = await inject('GET', q(iso(now - 1000), iso(now - 60_000)), viewer);
+    expect(backwards.statusCode).toBe(400);
+    expect((await inject('GET', `/api/canary/api/history?check=${checkId}&start=yesterday`, viewer)).statusCode).toBe(400);
+  });
+
   it('buckets the graph by range, with exact percentiles over it', async () => {
     const hour = (await inject('GET', `/api/canary/api/graph?check=${checkId}&since=1h`, viewer)).json();
     expect(hour.bucketSeconds).toBe(60);

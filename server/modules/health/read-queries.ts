@@ -184,6 +184,8 @@ export async function cacheIsFresh(c: Q, windowMs: number): Promise<boolean> {
 export interface HistoryFilter {
   checkId: string;
   since: Date;
+  /** The end of an absolute window; none: up to now. */
+  until?: Date;
   status?: boolean;
   minDuration?: number;
   limit: number;
@@ -191,12 +193,13 @@ export interface HistoryFilter {
 }
 
 export async function historyRows(c: Q, f: HistoryFilter) {
-  const where = `check_id = $1 AND time >= $2 AND ($3::boolean IS NULL OR status = $3) AND ($4::int IS NULL OR duration >= $4)`;
-  const params = [f.checkId, f.since, f.status ?? null, f.minDuration ?? null];
+  const where = `check_id = $1 AND time >= $2 AND ($3::boolean IS NULL OR status = $3) AND ($4::int IS NULL OR duration >= $4)
+    AND ($5::timestamptz IS NULL OR time <= $5)`;
+  const params = [f.checkId, f.since, f.status ?? null, f.minDuration ?? null, f.until ?? null];
   const [page, count] = await Promise.all([
     c.query<{ time: string; duration: number | null; message: string | null; error: string | null; status: boolean | null; invalid: boolean | null }>(
       `SELECT to_json(time) #>> '{}' AS time, duration, message, error, status, invalid
-       FROM check_statuses WHERE ${where} ORDER BY time DESC LIMIT $5 OFFSET $6`,
+       FROM check_statuses WHERE ${where} ORDER BY time DESC LIMIT $6 OFFSET $7`,
       [...params, f.limit, f.offset],
     ),
     c.query<{ n: number }>(`SELECT count(*)::int AS n FROM check_statuses WHERE ${where}`, params),

@@ -369,8 +369,12 @@ export function createHealthService(deps: HealthServiceDeps) {
     },
 
     async history(req: HistoryRequest): Promise<HistoryResponse> {
+      const now = Date.now();
+      const since = pointInTime(req.start, now);
+      const until = req.end ? pointInTime(req.end, now) : undefined;
+      if (until && since.getTime() > until.getTime()) throw new BadRequestError('the range starts after it ends');
       return historyRows(db, {
-        checkId: req.check, since: new Date(Date.now() - windowMs(req.start)),
+        checkId: req.check, since, until,
         status: req.status === undefined ? undefined : req.status === '1', minDuration: req.duration,
         limit: req.pageSize, offset: (req.page - 1) * req.pageSize,
       });

@@ -45,7 +45,10 @@ export function useCheckDetail(id: string, window: string) {
 }
 
 export interface HistoryParams {
+  /** A duration back from now (`1h`), or the start of an absolute range (ISO) with `end`. */
   start: string;
+  /** The end of an absolute range (ISO). */
+  end?: string;
   page: number;
   pageSize: number;
   /** '1' passed only, '0' failed only. */

@@ -124,14 +124,17 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
   } else if (!check) {
     content = <Spinner label="Loading check…" />;
   } else {
-    const latency = detail.data?.latency ?? check.latency;
+    // for an absolute range the figures are the graph's, computed over that range (the summary counts back from now)
+    const absoluteStats = absolute && graph.data ? graph.data : null;
+    const latency = absoluteStats?.latency ?? detail.data?.latency ?? check.latency;
+    const uptimeOf = absoluteStats ? { uptime: absoluteStats.uptime } : check;
     content = (
       <div className={s.body}>
         {Object.keys(check.labels).length > 0 && <LabelChips labels={check.labels} limit={6} />}
         <div className={s.stats} role="group" aria-label="Check statistics">
           <div className={mergeWide(s)}>
             <span className={s.statKey}>Uptime</span>
-            <UptimeCell check={check} />
+            <UptimeCell check={uptimeOf} />
           </div>
           <div className={s.stat}>
             <span className={s.statKey}>Latency</span>
@@ -185,7 +188,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
           <Tab value="relationships">Relationships</Tab>
         </TabList>
         <div role="tabpanel" aria-label={tab}>
-          {tab === 'history' && <CheckHistory checkId={checkId} window={window} />}
+          {tab === 'history' && <CheckHistory checkId={checkId} window={window} range={absolute} />}
           {tab === 'graph' && chart(360)}
           {tab === 'spec' &&
             (detail.data ? (

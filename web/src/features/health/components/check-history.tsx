@@ -35,7 +35,12 @@ const col = dataTableColumns<CheckStatusEntry>();
 const NO_ROWS: CheckStatusEntry[] = [];
 
 /** The History tab: one check's results in the window, newest first, paged by the server. */
-export function CheckHistory({ checkId, window }: { checkId: string; window: string }) {
+export function CheckHistory({ checkId, window, range }: {
+  checkId: string;
+  window: string;
+  /** An absolute range (From/To) the drawer shows instead of `window`. */
+  range?: { from: string; to: string } | null;
+}) {
   const s = useStyles();
   const [status, setStatus] = useState<'all' | '1' | '0'>('all');
   const [duration, setDuration] = useState<{ text: string; ms?: number }>({ text: 'All' });
@@ -44,7 +49,7 @@ export function CheckHistory({ checkId, window }: { checkId: string; window: str
   const table = useDataTableState({ url: false, pageSizes: PAGE_SIZES, defaultPageSize: 50 });
   const { pageIndex, pageSize } = table.state.pagination;
   const history = useCheckHistory(checkId, {
-    start: window,
+    ...(range ? { start: range.from, end: range.to } : { start: window }),
     page: pageIndex + 1,
     pageSize,
     status: status === 'all' ? undefined : status,
