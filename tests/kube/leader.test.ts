@@ -85,10 +85,11 @@ async function writer(name: string, owner: string): Promise<string> {
     apiVersion: 'canaries.flanksource.com/v1', kind: 'Canary', metadata: { name, namespace: 'default' },
     spec: { owner, tcp: [{ name: 'port', endpoint: '127.0.0.1:1' }] },
   });
-  return until(`the ledger row of ${name} at ${cr.metadata.resourceVersion}`, async () => {
-    const { rows } = await t.db.query('SELECT observed_by FROM kubernetes_objects WHERE uid = $1 AND resource_version = $2',
-      [cr.metadata.uid, cr.metadata.resourceVersion]);
-    return rows[0]?.observed_by as string | undefined;
+  // at this version or a later one: a new leader runs the canary at once and writes its status, which moves the CR
+  // (and the row the leader records) past the applied version
+  return until(`the ledger row of ${name} at ${cr.metadata.resourceVersion} or later`, async () => {
+    const { rows } = await t.db.query('SELECT observed_by, resource_version FROM kubernetes_objects WHERE uid = $1', [cr.metadata.uid]);
+    return rows[0] && Number(rows[0].resource_version) >= Number(cr.metadata.resourceVersion) ? rows[0].observed_by as string : undefined;
   });
 }
 
