@@ -32,10 +32,18 @@ function at(spec: Record<string, unknown>, path: string[]): unknown {
  * or any mention of last_result (test, display, transform). Everything else runs without the query.
  */
 export function needsRunContext(type: string, spec: Record<string, unknown>): boolean {
-  if ((TEMPLATED_FIELDS[type] ?? []).some((f) => isTemplate(at(spec, f.split('.'))))) return true;
-  if (type === 'http' && spec.templateBody === true && typeof spec.body === 'string') return true;
-  return JSON.stringify(spec).includes('last_result');
+  let needs = NEEDS.get(spec);
+  if (needs === undefined) {
+    needs = (TEMPLATED_FIELDS[type] ?? []).some((f) => isTemplate(at(spec, f.split('.'))))
+      || (type === 'http' && spec.templateBody === true && typeof spec.body === 'string')
+      || JSON.stringify(spec).includes('last_result');
+    NEEDS.set(spec, needs);
+  }
+  return needs;
 }
+
+/** The answer per spec object: the scheduler keeps a check's spec between runs, so it is worked out once, not per run. */
+const NEEDS = new WeakMap<Record<string, unknown>, boolean>();
 
 interface ScopeCheck {
   id: string;
