@@ -362,8 +362,9 @@ describe('checks that run with a connection', () => {
     expect(run.statusCode, run.body).toBe(200);
     expect(run.json()).toMatchObject({ pass: true, invalid: false, message: 'hello svc, your password is ***, path /base' });
     const { rows } = await t.db.query('SELECT s::text AS row FROM check_statuses s WHERE check_id = $1', [checkId]);
-    expect(rows).toHaveLength(1);
-    expect(rows[0].row).not.toContain(HTTP_PASSWORD);
+    // Run Now's result, and the canary's first run on create when the scheduler got to it first
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    for (const r of rows) expect(r.row).not.toContain(HTTP_PASSWORD);
     // a wrong password in the connection fails the run: the credentials really came from it
     await t.db.query("UPDATE connections SET password = 'wrong' WHERE name = 'api' AND namespace = 'team-a'");
     const later = new ConnectionResolver({ db: t.db });
