@@ -106,7 +106,9 @@ describe('health scheduler', () => {
     const quick = await resultsOf(fast.checks[0].id);
     expect(quick.length).toBeGreaterThanOrEqual(3);
     const gaps = quick.slice(1).map((r, i) => r.time.getTime() - quick[i].time.getTime());
-    expect(Math.max(...gaps)).toBeLessThan(1_500);
+    // no occurrence lost to the hung canary: the longest gap is the first run on load followed by a regular occurrence
+    // within half an interval, which is left out (so up to 1.5 intervals), never two intervals
+    expect(Math.max(...gaps)).toBeLessThan(2_000);
     const hangs = await resultsOf(hung.checks[0].id);
     expect(hangs.length).toBeGreaterThanOrEqual(1);
     expect(hangs[0]).toMatchObject({ status: false, error: 'timed out after 1000 ms' });
