@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { isConnectionRef, parseConnectionRef, type ConnectionRef, type ConnectionTarget } from '../../lib/connection-ref.js';
 import { checkTypeOf } from './checks/index.js';
 import { InvalidSpecError } from './checks/lib/result.js';
-import { hasValueFrom, ValueFromResolver } from './value-from.js';
+import { hydrateConnection } from '../../lib/connection-hydrate.js';
+import type { ValueFromResolver } from './value-from.js';
 
 /**
  * `connection: connection://<namespace>/<name>` on a check, as canary-checker reads it: right before the check runs,
@@ -19,9 +20,11 @@ import { hasValueFrom, ValueFromResolver } from './value-from.js';
  * keeps that, an http check that sets `tlsConfig.insecureSkipVerify` keeps it. So one connection can hold the
  * credentials while checks name different paths of it.
  *
- * A connection's url/username/password may be EnvVars `valueFrom` a Secret or ConfigMap in its spec (Connection CRs):
- * those are read from the CONNECTION's namespace with the ValueFromResolver, and, like an inline password, are
- * handed back as secrets for the runner to mask in what the check reports.
+ * A connection's url/username/password may be `secret://<name>/<key>` or `configmap://<name>/<key>` (written by the
+ * console) or EnvVars `valueFrom` a Secret or ConfigMap in its spec (Connection CRs): the hydrator
+ * (server/lib/connection-hydrate.ts) reads those from the CONNECTION's namespace with the ValueFromResolver (so a
+ * rotated Secret reaches the next run within VALUE_FROM_CACHE_SECONDS), fills `$(username)`/`$(password)` in the url,
+ * and, like an inline password, hands them back as secrets for the runner to mask in what the check reports.
  *
  * Rows are cached for `ttlMs` (10 s) by reference and canary namespace, so a changed or new connection reaches checks
  * within that time, and thousands of checks a minute naming one connection make one query per 10 s.
@@ -44,6 +47,8 @@ const ADDRESS_FIELDS: Record<string, string[]> = {
 };
 
 export interface ConnectionRow extends ConnectionTarget {
+  certificate: string | null;
+  properties: Record<string, unknown> | null;
   /** The CR's spec (EnvVars with valueFrom live here; the columns then hold only a `secret://name/key` label). */
   spec: Record<string, unknown> | null;
 }
@@ -75,8 +80,7 @@ interface CacheEntry {
 
 const DEFAULT_TTL_MS = 10_000;
 const DEFAULT_MAX_ENTRIES = 5_000;
-const NO_CLUSTER = new ValueFromResolver({ reader: null });
-const COLS = 'id, name, namespace, type, url, username, password, insecure_tls, spec';
+const COLS = 'id, name, namespace, type, url, username, password, certificate, insecure_tls, properties, spec';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -177,40 +181,21 @@ export class ConnectionResolver {
     return entry.rows;
   }
 
-  /** The connection's url, username and password: valueFrom read from its own namespace, else the columns. */
+  /**
+   * The connection's url, username and password through the one hydrator (server/lib/connection-hydrate.ts):
+   * `secret://`/`configmap://` in its columns and valueFrom in its spec read from its own namespace.
+   */
   private async values(text: string, row: ConnectionRow): Promise<{ url?: string; username?: string; password?: string; secrets: string[] }> {
-    const spec = isObject(row.spec) ? row.spec : {};
-    const fromSpec: Record<string, unknown> = {};
-    for (const f of ['url', 'username', 'password'] as const) if (hasValueFrom(spec[f])) fromSpec[f] = spec[f];
-    let resolved: Record<string, unknown> = {};
-    const secrets: string[] = [];
-    if (Object.keys(fromSpec).length) {
-      try {
-        const r = await (this.opts.valueFrom ?? NO_CLUSTER).resolve(fromSpec, row.namespace);
-        resolved = r.spec;
-        secrets.push(...r.secrets);
-      } catch (err) {
-        const message = `connection ${text}: ${err instanceof Error ? err.message : String(err)}`;
-        throw err instanceof InvalidSpecError ? new InvalidSpecError(message) : new Error(message);
-      }
+    let h;
+    try {
+      h = await hydrateConnection(row, { valueFrom: this.opts.valueFrom });
+    } catch (err) {
+      // the hydrator names `connection <ns>/<name>`; the check's author wrote `text`
+      const message = `connection ${text}: ${(err instanceof Error ? err.message : String(err)).replace(/^connection [^:]*: /, '')}`;
+      throw err instanceof InvalidSpecError ? new InvalidSpecError(message) : new Error(message);
     }
-    const value = (f: 'url' | 'username' | 'password'): string | undefined => {
-      const v = f in resolved ? (resolved[f] as { value?: string }).value : row[f];
-      return typeof v === 'string' && v !== '' ? v : undefined;
-    };
-    const url = value('url');
-    const password = value('password');
-    if (password) secrets.push(password);
-    // a password in the url's userinfo is a secret too
-    if (url) {
-      try {
-        const p = new URL(url).password;
-        if (p) secrets.push(decodeURIComponent(p));
-      } catch {
-        // not a URL (a DSN, host:port): nothing to take from it
-      }
-    }
-    return { url, username: value('username'), password, secrets };
+    const some = (v: string) => (v !== '' ? v : undefined);
+    return { url: some(h.url), username: some(h.username), password: some(h.password), secrets: h.secrets };
   }
 }
 
