@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ValueFromResolver } from '../health/value-from.js';
 import { sendEmail } from './mailer.js';
 import { Sweeper } from './sweeper.js';
 import { claimPending, finishDelivery, findSmtpConnection, type ClaimedResponder } from './queries.js';
@@ -11,6 +12,8 @@ export interface ResponderWorkerOptions {
   sweepMs?: number;
   /** A responder left `sending` this long (its replica died mid-send) is claimed again. */
   staleSeconds?: number;
+  /** Reads the SMTP connection's secret:// and configmap:// values (the kube plugin's); none: such a connection fails. */
+  valueFrom?: ValueFromResolver;
 }
 
 const BATCH = 20;
@@ -74,7 +77,7 @@ export class ResponderWorker {
         incidentDisplayId: r.incident_display_id,
         incidentTitle: r.incident_title,
         incidentUrl: `${this.opts.publicUrl}/incidents/${r.incident_id}`,
-      });
+      }, { valueFrom: this.opts.valueFrom });
       await finishDelivery(this.opts.db, r.id, 'sent', null, messageId);
       this.opts.log.info({ responder: r.id, team: r.team_name }, 'responders: email sent');
     } catch (err) {

@@ -21,6 +21,7 @@ export interface IncidentsRoutesOptions {
 export const incidentsRoutes: FastifyPluginAsync<IncidentsRoutesOptions> = async (app, opts) => {
   const worker = new ResponderWorker({
     db: app.db, publicUrl: opts.config.publicUrl, log: app.log, sweepMs: opts.sweepMs,
+    valueFrom: app.hasDecorator('kube') ? app.kube.valueFrom : undefined,
   });
   const dod = new DodEvaluator({ db: app.db, log: app.log });
   // A new responder or evidence (POST /api/db/... on any replica) wakes its worker at once, and a check's new status
