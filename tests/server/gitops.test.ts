@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fluxYaml, GITOPS_CHARTS, helmCommand, parseValues, type HelmValues } from '../../server/contracts/gitops.js';
-import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
+import { startKubeApi, type KubeApi, type KubeObject } from '../support/kube-api/index.js';
 import { helmPath, kubectl } from '../support/kube-tools.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 type Json = Record<string, any>;
 /** A stored object's spec, as the test server keeps it. */
-const specOf = (o: { spec?: unknown } | undefined) => (o?.spec ?? {}) as Json;
+const specOf = (o: KubeObject | undefined) => (o?.spec ?? {}) as Json;
 const PRINT_VALUES = join(FIXTURES, 'charts/print-values');
 
 /** What a user types into the values editor: every case a careless writer or `--set` would change. */
