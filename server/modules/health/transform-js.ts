@@ -10,6 +10,12 @@ import { Worker } from 'node:worker_threads';
 export const JS_TIME_MS = 1_000;
 export const JS_MEMORY_BYTES = 32 * 1024 * 1024;
 const JS_KILL_GRACE_MS = 500;
+/**
+ * A new worker first loads the QuickJS WebAssembly module, which takes far longer on a loaded machine than any script
+ * should; the interpreter's own limit (timeMs) starts only once it runs the script, so the hard stop of a first job
+ * allows for the start-up too.
+ */
+const JS_START_GRACE_MS = 10_000;
 const MAX_OUTPUT = 4 * 1024 * 1024;
 /** Scripts waiting for the worker; past this a script fails at once rather than piling up behind a slow one. */
 const MAX_QUEUE = 256;
@@ -71,6 +77,7 @@ function pump(): void {
   if (busy) return;
   const job = queue.shift();
   if (!job) return;
+  const fresh = !worker;
   worker ??= spawn();
   const w = worker;
   const id = nextId++;
@@ -82,7 +89,7 @@ function pump(): void {
     void w.terminate();
     job.reject(new JsSandboxError(`javascript stopped after ${job.timeMs} ms (time limit)`));
     pump();
-  }, job.timeMs + JS_KILL_GRACE_MS);
+  }, job.timeMs + JS_KILL_GRACE_MS + (fresh ? JS_START_GRACE_MS : 0));
   busy = { ...job, id, timer, worker: w };
   w.postMessage({ id, code: job.code, input: job.input, timeMs: job.timeMs, memoryBytes: job.memoryBytes, maxOutput: MAX_OUTPUT });
 }
