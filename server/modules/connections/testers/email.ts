@@ -5,7 +5,8 @@ import { ConnectionTestError, type HydratedConnection, type Tester } from './typ
 
 /**
  * email: nodemailer's `verify()` (connect, EHLO, STARTTLS when offered, AUTH when a username is set) against
- * `url` smtp://host:port (smtps:// for TLS from the start) or `properties.host`/`port`, read the way the incidents
+ * `url` smtp://host:port (smtps:// or `Encryption=ImplicitTLS` for TLS from the start; the Email notification
+ * type's url with its credentials) or `properties.host`/`port`, read the way the incidents
  * mailer reads them (server/modules/incidents/mailer.ts). The payload is the host, port and whether TLS was direct.
  */
 export const emailTester: Tester = async (c, ctx) => {
@@ -33,7 +34,10 @@ function smtpOptions(c: HydratedConnection, timeoutMs: number): SMTPTransport.Op
   let host = prop(c, 'host');
   let port = Number(prop(c, 'port')) || undefined;
   const enc = prop(c, 'encryption');
-  let secure = enc === 'ssl' || enc === 'tls';
+  let secure = enc === 'ssl' || enc === 'tls' || prop(c, 'encryptionMethod') === 'ImplicitTLS';
+  let insecure = c.insecure_tls === true;
+  let user = c.username ?? '';
+  let pass = c.password ?? '';
   if (c.url?.trim()) {
     let u: URL;
     try {
@@ -43,14 +47,18 @@ function smtpOptions(c: HydratedConnection, timeoutMs: number): SMTPTransport.Op
     }
     if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new ConnectionTestError('url must start with smtp:// or smtps://');
     host = u.hostname.replace(/^\[|\]$/g, '');
-    secure = u.protocol === 'smtps:';
+    // the Email notification type's url (shoutrrr's): smtp://user:pass@host:port/?Encryption=ImplicitTLS&SkipTLSVerify=true
+    secure = u.protocol === 'smtps:' || u.searchParams.get('Encryption') === 'ImplicitTLS';
     port = Number(u.port) || (secure ? 465 : 587);
+    if (u.searchParams.get('SkipTLSVerify') === 'true') insecure = true;
+    user ||= decodeURIComponent(u.username);
+    pass ||= decodeURIComponent(u.password);
   }
   if (!host) throw new ConnectionTestError('no SMTP host: set url (smtp://host:port) or properties.host');
   return {
     host, port: port ?? 587, secure,
-    auth: c.username ? { user: c.username, pass: c.password ?? '' } : undefined,
-    tls: c.insecure_tls ? { rejectUnauthorized: false } : undefined,
+    auth: user ? { user, pass } : undefined,
+    tls: insecure ? { rejectUnauthorized: false } : undefined,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,

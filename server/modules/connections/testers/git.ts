@@ -6,7 +6,7 @@ import { ConnectionTestError, type Tester } from './types.js';
 const STDERR_MEANINGS: Array<[RegExp, (url: string) => string]> = [
   [/Authentication failed|could not read Username|terminal prompts disabled|403|401/i, (u) => `authentication failed for ${u}`],
   [/Could not resolve host|Name or service not known/i, (u) => `host not found: the host of ${u} does not resolve (DNS)`],
-  [/Connection refused/i, (u) => `connection refused: nothing accepts connections for ${u}`],
+  [/Connection refused|Couldn't connect to server/i, (u) => `connection refused: nothing accepts connections for ${u}`],
   [/SSL certificate problem|server certificate verification failed/i, (u) => `TLS: the certificate of ${u} is not trusted; add its CA or allow insecure TLS`],
   [/does not appear to be a git repository|not found|No such file or directory/i, (u) => `no git repository at ${u}`],
 ];

@@ -9,10 +9,11 @@ import { ConnectionTestError, type Tester } from './types.js';
 export const postgresTester: Tester = async (c, ctx) => {
   const u = parseUrl(requireUrl(c, 'postgres://db.example:5432/app'), ['postgres', 'postgresql']);
   const target = hostPort(u, 5432);
+  // pg lets the connection string's (absent) credentials win over options: put the fields into the url instead
+  if (!u.username && c.username) u.username = encodeURIComponent(c.username);
+  if (!u.password && c.password) u.password = encodeURIComponent(c.password);
   const client = new pg.Client({
     connectionString: u.toString(),
-    user: u.username ? decodeURIComponent(u.username) : c.username ?? undefined,
-    password: u.password ? decodeURIComponent(u.password) : c.password ?? undefined,
     connectionTimeoutMillis: ctx.timeoutMs,
     statement_timeout: ctx.timeoutMs,
     application_name: 'ops-console-connection-test',
