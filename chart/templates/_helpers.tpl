@@ -87,7 +87,9 @@ app.kubernetes.io/part-of: ops-console
 - apiGroups: [configs.flanksource.com]
   resources: [scrapeconfigs]
 - apiGroups: [mission-control.flanksource.com]
-  resources: [playbooks, connections, notifications, notificationsilences]
+  resources: [playbooks, connections, notifications, notificationsilences, incidentrules]
+- apiGroups: [apm-hub.flanksource.com]
+  resources: [loggingbackends]
 {{- end -}}
 {{- define "ops-console.kindStatusRules" -}}
 - apiGroups: [canaries.flanksource.com]
@@ -95,5 +97,7 @@ app.kubernetes.io/part-of: ops-console
 - apiGroups: [configs.flanksource.com]
   resources: [scrapeconfigs/status]
 - apiGroups: [mission-control.flanksource.com]
-  resources: [playbooks/status, connections/status, notifications/status, notificationsilences/status]
+  resources: [playbooks/status, connections/status, notifications/status, notificationsilences/status, incidentrules/status]
+- apiGroups: [apm-hub.flanksource.com]
+  resources: [loggingbackends/status]
 {{- end -}}

@@ -9,6 +9,11 @@ export interface RelationSpec {
   /** Columns that do not exist as far as the API is concerned: never selected (not even by `*`), filtered, ordered or written. */
   hidden?: readonly string[];
   /**
+   * Columns shown, filtered and ordered only through a SQL function of their value (column -> function, defined by a
+   * migration): a secret reads `***`. Filters and order apply to what is shown, so they never reveal the value.
+   */
+  masked?: Readonly<Record<string, string>>;
+  /**
    * For views: the table whose foreign keys the view's same-named columns inherit, so the view embeds and can be
    * embedded like that table (PostgREST derives this from the view definition; we declare it).
    */
@@ -41,6 +46,10 @@ export interface FunctionSpec {
 
 const ALL_WRITES: readonly WriteOp[] = ['insert', 'update', 'delete', 'upsert'];
 const STAMPS = ['created_at', 'updated_at'];
+const CONNECTION_MASKS = {
+  url: 'connection_url_masked', username: 'connection_secret_masked', password: 'connection_secret_masked',
+  certificate: 'connection_secret_masked', properties: 'connection_properties_masked',
+};
 
 export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   // Removing a person goes through DELETE /api/people/:id, which protects the last admin and revokes sessions; through
@@ -80,8 +89,22 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   topologies: { resource: 'topologies', write: { ops: ['insert', 'update', 'delete'], writer: true } },
   config_scrapers: { resource: 'config_scrapers', write: { ops: ['insert', 'update', 'delete'], writer: true } },
   playbooks: { resource: 'playbooks' },
-  // a Connection's spec may carry inline secret values, as password and certificate do
-  connections: { resource: 'connections', hidden: ['password', 'certificate', 'spec'], write: { ops: ['insert', 'update', 'delete'], writer: true } },
+  // Secret-capable columns read `***` when static, references as written (0040_connections.sql); the CR's spec may
+  // carry inline secret values, so it stays hidden. Writes go through the connections writer (`***` keeps the value).
+  connections: {
+    resource: 'connections', hidden: ['spec'], masked: CONNECTION_MASKS, write: { ops: ['insert', 'update', 'delete'], writer: true },
+  },
+  connection_details: { resource: 'connections', base: 'connections' },
+  // Settings resources (0041): lists read the *_with_status views (live rows, latest job run, agent); the tables are
+  // written by the settings writer like topologies. Incident rules belong to the incident resource, as their routes do.
+  topologies_with_status: { resource: 'topologies', base: 'topologies' },
+  config_scrapers_with_status: { resource: 'config_scrapers', base: 'config_scrapers' },
+  teams_with_status: { resource: 'database', base: 'teams' },
+  // a union of scrapers, topologies and logging backends: created_by and agent_id embed as the tables' do
+  integrations_with_status: { resource: 'integrations', base: 'topologies' },
+  job_history_latest_status: { resource: 'database', base: 'job_history' },
+  incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true } },
+  logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true } },
   notifications: { resource: 'notifications' },
   notification_silences: { resource: 'notifications' },
   // Incidents (0030_incidents.sql). Triggers enforce the spec's rules (status transitions, hypothesis hierarchy,

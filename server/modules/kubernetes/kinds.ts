@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CHECK_TYPES } from '../health/checks/index.js';
 import { acceptsSingleCheck, CanaryFields, CommonCheck, SpecError, validateCanarySpec } from '../health/spec.js';
+import { IncidentRuleSpec } from './specs/incident-rule.js';
+import { LoggingBackendSpec } from './specs/logging-backend.js';
 
 /**
  * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
@@ -19,7 +21,8 @@ export interface KindDef {
   singular: string;
   shortNames: readonly string[];
   /** The table the CRs of this kind reconcile into (rows with source = 'KubernetesCRD'). */
-  table: 'canaries' | 'topologies' | 'config_scrapers' | 'playbooks' | 'connections' | 'notifications' | 'notification_silences';
+  table: 'canaries' | 'topologies' | 'config_scrapers' | 'playbooks' | 'connections' | 'notifications' | 'notification_silences'
+    | 'incident_rules' | 'logging_backends';
   spec: z.ZodType;
 }
 
@@ -230,6 +233,7 @@ export const NotificationSilenceSpec = z.object({
 const CANARIES = 'canaries.flanksource.com';
 const CONFIGS = 'configs.flanksource.com';
 const MISSION_CONTROL = 'mission-control.flanksource.com';
+const APM_HUB = 'apm-hub.flanksource.com';
 
 export const KINDS: readonly KindDef[] = [
   { kind: 'Canary', group: CANARIES, version: 'v1', plural: 'canaries', singular: 'canary', shortNames: [], table: 'canaries', spec: CanarySpec },
@@ -239,6 +243,8 @@ export const KINDS: readonly KindDef[] = [
   { kind: 'Connection', group: MISSION_CONTROL, version: 'v1', plural: 'connections', singular: 'connection', shortNames: [], table: 'connections', spec: ConnectionSpec },
   { kind: 'Notification', group: MISSION_CONTROL, version: 'v1', plural: 'notifications', singular: 'notification', shortNames: [], table: 'notifications', spec: NotificationSpec },
   { kind: 'NotificationSilence', group: MISSION_CONTROL, version: 'v1', plural: 'notificationsilences', singular: 'notificationsilence', shortNames: [], table: 'notification_silences', spec: NotificationSilenceSpec },
+  { kind: 'IncidentRule', group: MISSION_CONTROL, version: 'v1', plural: 'incidentrules', singular: 'incidentrule', shortNames: [], table: 'incident_rules', spec: IncidentRuleSpec },
+  { kind: 'LoggingBackend', group: APM_HUB, version: 'v1', plural: 'loggingbackends', singular: 'loggingbackend', shortNames: [], table: 'logging_backends', spec: LoggingBackendSpec },
 ];
 
 /** The kind served at `plural` (optionally in `group`, since plurals are unique only per group). */

@@ -1,8 +1,11 @@
 import type pg from 'pg';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
+import { isPgError } from '../../lib/pg-errors.js';
 import type { RelationWriter } from '../db/writers.js';
 import type { CrEdits } from './canary-edits.js';
+import { connectionSpecOf, prepareConnection } from '../connections/body.js';
+import { patchSpec } from '../connections/cr.js';
 import { kindByKind, type KindDef } from './kinds.js';
 import { insertSettingsRow, liveSettingsRow, softDeleteSettingsRow, updateSettingsRow } from './settings-queries.js';
 
@@ -27,6 +30,8 @@ interface SettingsTable {
   /** Columns a CR-sourced row takes besides name, namespace and labels (mapped into the CR's spec by crSpec). */
   crColumns: readonly string[];
   crSpec?(current: Row, patch: Row): Row;
+  /** The table's own rules on a body (`current`: the stored row of a PATCH); answers the columns to write. */
+  prepare?(row: Row, current?: Row): Row;
 }
 
 const specPath = (path: PropertyKey[]) => ['spec', ...path.map(String)].join('.');
@@ -58,21 +63,37 @@ export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
     crColumns: ['spec'],
     crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
   },
-  // Secret fields (password, certificate) and the CR spec are hidden columns: not written here (they come with the
-  // connection secrets issue). The flat columns are judged as the Connection spec they describe.
+  // Connections: secret-capable columns hold a static value or a reference; `***` (what a read shows of a static
+  // secret) keeps the stored value (server/modules/connections/body.ts). A CR-sourced row is written back into the
+  // CR's spec, in the typed block its author used (server/modules/connections/cr.ts).
   connections: {
     kind: kindByKind('Connection')!,
-    columns: ['type', 'url', 'username', 'insecure_tls', 'properties'],
+    columns: ['type', 'url', 'username', 'password', 'certificate', 'insecure_tls', 'properties'],
     specRequired: false,
-    specOf: (r) => ({
-      type: r.type,
-      ...(r.url !== undefined && r.url !== null ? { url: { value: r.url } } : {}),
-      ...(r.username !== undefined && r.username !== null ? { username: { value: r.username } } : {}),
-      ...(r.insecure_tls !== undefined && r.insecure_tls !== null ? { insecure_tls: r.insecure_tls } : {}),
-      ...(r.properties !== undefined && r.properties !== null ? { properties: r.properties } : {}),
-    }),
+    specOf: connectionSpecOf,
     problemPath: (path) => String(path[0] ?? 'type'),
-    crColumns: [],
+    prepare: prepareConnection,
+    crColumns: ['type', 'url', 'username', 'password', 'certificate', 'insecure_tls', 'properties'],
+    crSpec: (current, patch) => patchSpec(isObj(current.spec) ? current.spec : {}, patch),
+  },
+  // Rules are stored, not yet evaluated; the Rules form sends name and spec.
+  incident_rules: {
+    kind: kindByKind('IncidentRule')!,
+    columns: ['spec'],
+    specRequired: true,
+    specOf: (r) => r.spec,
+    problemPath: specPath,
+    crColumns: ['spec'],
+    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
+  },
+  logging_backends: {
+    kind: kindByKind('LoggingBackend')!,
+    columns: ['spec'],
+    specRequired: true,
+    specOf: (r) => r.spec,
+    problemPath: specPath,
+    crColumns: ['spec'],
+    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
   },
 };
 
@@ -101,6 +122,23 @@ function refuseSource(given: unknown, current?: unknown): void {
 
 function requireName(row: Row): void {
   if (typeof row.name !== 'string' || !row.name.trim()) throw new BadRequestError('name is required', { name: 'a name is required' });
+}
+
+/** Labels are Kubernetes labels: an object of strings (or null), never a list or a scalar. */
+function requireLabels(row: Row): void {
+  if (!('labels' in row) || row.labels === null) return;
+  if (!isObj(row.labels) || Object.values(row.labels).some((v) => typeof v !== 'string')) {
+    throw new BadRequestError('labels must be an object of strings', { labels: 'an object of strings is required' });
+  }
+}
+
+/** A name already taken in its namespace (the tables' unique index on live rows) is a 409 saying so. */
+function taken(err: unknown, row: Row): never {
+  if (isPgError(err) && err.code === '23505') {
+    const where = typeof row.namespace === 'string' && row.namespace ? ` in namespace ${row.namespace.slice(0, 63)}` : '';
+    throw new ConflictError(`the name ${String(row.name).slice(0, 100)} is already taken${where}`, { name: 'already taken' });
+  }
+  throw err;
 }
 
 /**
@@ -132,14 +170,17 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
     check(row) {
       refuseSource(row.source);
       requireName(row);
-      validate(t, row);
+      requireLabels(row);
+      validate(t, t.prepare ? t.prepare(row) : row);
     },
 
-    async create(row) {
-      refuseSource(row.source);
-      requireName(row);
+    async create(body) {
+      refuseSource(body.source);
+      requireName(body);
+      requireLabels(body);
+      const row = t.prepare ? t.prepare(body) : body;
       validate(t, row);
-      const id = await insertSettingsRow(db, table, only({ ...row, ...t.derive?.(row), source: 'UI' }));
+      const id = await insertSettingsRow(db, table, only({ ...row, ...t.derive?.(row), source: 'UI' })).catch((err) => taken(err, row));
       await notifyChange(db, { relation: table, ids: [id] });
       return id;
     },
@@ -151,6 +192,14 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
       delete change.source;
       // created_by and an unchanged source are accepted (the reference UI resends them) and change nothing
       if (!Object.keys(change).length) return;
+      requireLabels(change);
+      if (t.prepare) {
+        // the table's own rules; a `***` that keeps a stored secret leaves the body
+        const prepared = t.prepare(change, row);
+        for (const k of Object.keys(change)) if (!(k in prepared)) delete change[k];
+        Object.assign(change, prepared);
+        if (!Object.keys(change).length) return;
+      }
       const viaCr = await edits.edit(kind, id, async () => {
         const other = Object.keys(change).filter((c) => !['name', 'namespace', 'labels', ...t.crColumns].includes(c));
         if (other.length) {
@@ -172,7 +221,7 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
       validate(t, next);
       // derived from the new spec, unless the body names the derived column itself
       const derived = t.derive && ('spec' in change || 'schedule' in change) ? t.derive({ ...next, schedule: change.schedule }) : {};
-      await updateSettingsRow(db, table, id, only({ ...change, ...derived }));
+      await updateSettingsRow(db, table, id, only({ ...change, ...derived })).catch((err) => taken(err, next));
       await notifyChange(db, { relation: table, ids: [id] });
     },
 

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { KUBERNETES_CRD_SOURCE } from '../../contracts/kubernetes.js';
 import { notifyChange } from '../../lib/events.js';
+import { columnsOfSpec } from '../connections/cr.js';
 import { reconcileChecks, softDeleteCanary } from '../health/queries.js';
 import type { CheckDef } from '../health/spec.js';
 import type { KindDef } from './kinds.js';
@@ -203,14 +204,15 @@ export const WRITERS: Record<KindDef['table'], Writer> = {
     description: (r) => str(r.spec.description),
     category: (r) => str(r.spec.category) ?? '',
   }),
+  // flat fields, else crds.md's typed block (postgres: {url, username, password}, slack: {token, channel}...)
   connections: tableWriter('connections', {
-    type: (r) => str(r.spec.type) ?? '',
-    url: (r) => envVarText(r.spec.url),
-    username: (r) => envVarText(r.spec.username),
-    password: (r) => envVarText(r.spec.password),
-    certificate: (r) => envVarText(r.spec.certificate),
-    insecure_tls: (r) => (typeof r.spec.insecure_tls === 'boolean' ? r.spec.insecure_tls : false),
-    properties: (r) => (r.spec.properties && typeof r.spec.properties === 'object' ? r.spec.properties : null),
+    type: (r) => columnsOfSpec(r.spec).type,
+    url: (r) => columnsOfSpec(r.spec).url,
+    username: (r) => columnsOfSpec(r.spec).username,
+    password: (r) => columnsOfSpec(r.spec).password,
+    certificate: (r) => columnsOfSpec(r.spec).certificate,
+    insecure_tls: (r) => columnsOfSpec(r.spec).insecure_tls,
+    properties: (r) => columnsOfSpec(r.spec).properties,
   }),
   notifications: tableWriter('notifications', {
     events: (r) => (Array.isArray(r.spec.events) ? r.spec.events.filter((e) => typeof e === 'string') : []),
@@ -227,6 +229,8 @@ export const WRITERS: Record<KindDef['table'], Writer> = {
     until: (r) => time(r.spec.until),
     recursive: (r) => (typeof r.spec.recursive === 'boolean' ? r.spec.recursive : null),
   }),
+  incident_rules: tableWriter('incident_rules', {}),
+  logging_backends: tableWriter('logging_backends', {}),
 };
 
 /** The latest health of one live check of a canary, for its CR status. */
