@@ -3,11 +3,14 @@ import { folderTester } from './folder.js';
 import { gitTester } from './git.js';
 import { httpTester } from './http.js';
 import { kubernetesTester } from './kubernetes.js';
+import { ldapTester } from './ldap.js';
 import { mysqlTester } from './mysql.js';
 import { postgresTester } from './postgres.js';
 import { prometheusTester } from './prometheus.js';
 import { redisTester } from './redis.js';
 import { searchTester } from './search.js';
+import { sftpTester } from './sftp.js';
+import { smbTester } from './smb.js';
 import type { Tester } from './types.js';
 
 export { ConnectionTestError, type HydratedConnection, type Tester, type TesterContext } from './types.js';
@@ -25,6 +28,9 @@ export const TESTERS: Readonly<Record<string, Tester>> = {
   folder: folderTester,
   git: gitTester,
   email: emailTester,
+  ldap: ldapTester,
+  sftp: sftpTester,
+  smb: smbTester,
 };
 
 /** The tester of a connection type (case-insensitive), or undefined when the type cannot be tested. */

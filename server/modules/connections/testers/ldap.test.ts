@@ -10,8 +10,8 @@ import { ConnectionTestError, type HydratedConnection } from './types.js';
 
 const ctx = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms), timeoutMs: ms });
 const conn = (over: Partial<HydratedConnection>): HydratedConnection => ({
-  name: 'directory', namespace: 'default', type: 'ldap', url: null, username: null, password: null, certificate: null,
-  insecure_tls: null, properties: null, secrets: [], ...over,
+  name: 'directory', namespace: 'default', type: 'ldap', url: '', username: '', password: '', certificate: '',
+  insecure_tls: false, properties: {}, secrets: [], ...over,
 });
 const failure = (p: Promise<unknown>) =>
   p.then(

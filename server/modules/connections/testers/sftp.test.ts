@@ -6,15 +6,15 @@ import { ConnectionTestError, type HydratedConnection } from './types.js';
 
 const ctx = (ms = 10_000) => ({ signal: AbortSignal.timeout(ms), timeoutMs: ms });
 const conn = (over: Partial<HydratedConnection>): HydratedConnection => ({
-  name: 'files', namespace: 'default', type: 'sftp', url: null, username: null, password: null, certificate: null,
-  insecure_tls: null, properties: null, secrets: [], ...over,
+  name: 'files', namespace: 'default', type: 'sftp', url: '', username: '', password: '', certificate: '',
+  insecure_tls: false, properties: {}, secrets: [], ...over,
 });
 
 describe('sftpTarget', () => {
   it('reads a host, host:port or sftp://host:port, the port falling back to properties.port then 22', () => {
     expect(sftpTarget(conn({ url: 'files.example' }))).toEqual({ host: 'files.example', port: 22 });
     expect(sftpTarget(conn({ url: 'files.example', properties: { port: '2222' } }))).toEqual({ host: 'files.example', port: 2222 });
-    expect(sftpTarget(conn({ url: 'sftp://files.example:2022', properties: { port: 2222 } }))).toEqual({ host: 'files.example', port: 2022 });
+    expect(sftpTarget(conn({ url: 'sftp://files.example:2022', properties: { port: '2222' } }))).toEqual({ host: 'files.example', port: 2022 });
     expect(sftpTarget(conn({ url: '10.0.0.5:23' }))).toEqual({ host: '10.0.0.5', port: 23 });
   });
 

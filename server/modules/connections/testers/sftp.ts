@@ -16,6 +16,8 @@ export const sftpTester: Tester = async (c, ctx) => {
   // ssh2-sftp-client's default listeners print to the console; a test reports through its result instead
   const quiet = { error: () => {}, end: () => {}, close: () => {} };
   const client = new SftpClient('connection-test', quiet);
+  // the ssh2 connection under the sftp client (not in its type declarations): destroyed on abort and at the end
+  const ssh = (client as unknown as { client: { destroy(): void } }).client;
   try {
     return await abortable(
       (async () => {
@@ -29,7 +31,7 @@ export const sftpTester: Tester = async (c, ctx) => {
         return { host, port, home, entries: entries.length };
       })(),
       ctx.signal,
-      () => client.client.destroy(),
+      () => ssh.destroy(),
     );
   } catch (err) {
     const text = errorMessage(err);
@@ -43,7 +45,7 @@ export const sftpTester: Tester = async (c, ctx) => {
     if (/refused connection/i.test(text)) throw new ConnectionTestError(`connection refused: nothing accepts connections at ${target}`);
     throw testFailure(err, target, `SFTP ${target}`);
   } finally {
-    client.client.destroy();
+    ssh.destroy();
   }
 };
 
