@@ -32,7 +32,7 @@ const SECRET_PROPERTY = new RegExp(SECRET_PROPERTY_PATTERN, 'i');
 export const isSecretProperty = (key: string): boolean => SECRET_PROPERTY.test(key);
 
 /** Whether a value is one of the reference forms (shown as written). */
-export function isReference(v: unknown): v is string {
+export function isReference(v: unknown): boolean {
   return typeof v === 'string' && REFERENCE_SCHEMES.some((s) => v.toLowerCase().startsWith(s));
 }
 
@@ -47,7 +47,7 @@ export interface KeyRef {
  * or not a reference at all. Says the expected form, never the value.
  */
 export function referenceProblem(v: unknown): string | null {
-  if (!isReference(v)) return null;
+  if (typeof v !== 'string' || !isReference(v)) return null;
   const scheme = REFERENCE_SCHEMES.find((s) => v.toLowerCase().startsWith(s))!;
   const rest = v.slice(scheme.length);
   if (scheme === 'serviceaccount://') return rest.trim() ? null : 'expected serviceaccount://<name>';
@@ -58,7 +58,7 @@ export function referenceProblem(v: unknown): string | null {
 
 /** The Secret or ConfigMap key a `secret://name/key` or `configmap://name/key` names; null for anything else. */
 export function parseKeyRef(v: unknown): KeyRef | null {
-  if (!isReference(v) || referenceProblem(v)) return null;
+  if (typeof v !== 'string' || !isReference(v) || referenceProblem(v)) return null;
   const lower = v.toLowerCase();
   const kind = lower.startsWith('secret://') ? 'secret' : lower.startsWith('configmap://') ? 'configmap' : null;
   if (!kind) return null;
@@ -121,7 +121,7 @@ function envVar(v: unknown, field: string): unknown {
   if (problem) throw new InvalidSpecError(`${field}: ${problem}`);
   const ref = parseKeyRef(v);
   if (ref) return { valueFrom: { [ref.kind === 'secret' ? 'secretKeyRef' : 'configMapKeyRef']: { name: ref.name, key: ref.key } } };
-  if (isReference(v)) {
+  if (typeof v === 'string' && isReference(v)) {
     // helm:// and serviceaccount:// are kept as written and refused here, as valueFrom refuses helmRef/serviceAccount
     const scheme = v.slice(0, v.indexOf('://'));
     throw new InvalidSpecError(`${field}: ${scheme}:// references are not supported`);

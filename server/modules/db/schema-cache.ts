@@ -11,6 +11,8 @@ export interface Column {
   type: string;
   /** pg_type.typcategory: S string, A array, U user (json/jsonb/uuid), B boolean, N numeric, D date/time... */
   category: string;
+  /** The SQL function the column is read through (registry `masked`); its raw value never reaches SQL output. */
+  mask?: string;
 }
 
 /** A registered relation (or a function's row type) as the API sees it: hidden columns are gone. */
@@ -127,7 +129,10 @@ export async function loadSchemaCache(db: pg.Pool, only?: RegistryFilter): Promi
 
   const relation = (name: string, spec: RelationSpec, rows: ColumnRow[]): Relation => {
     const hidden = new Set(spec.hidden ?? []);
-    const visible = rows.filter((r) => !hidden.has(r.col)).map((r) => ({ name: r.col, type: r.type, category: r.cat }));
+    const masks = spec.masked ?? {};
+    for (const c of Object.keys(masks)) if (!rows.some((r) => r.col === c)) throw new Error(`/api/db registry: masked column ${name}.${c} does not exist`);
+    const visible = rows.filter((r) => !hidden.has(r.col))
+      .map((r) => ({ name: r.col, type: r.type, category: r.cat, ...(Object.hasOwn(masks, r.col) ? { mask: masks[r.col] } : {}) }));
     const table = spec.base ?? name;
     const has = (c: string[]) => c.length > 0 && c.every((x) => visible.some((v) => v.name === x));
     const k = keys.get(table) ?? { pk: [], uniques: [] };

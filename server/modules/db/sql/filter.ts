@@ -11,7 +11,8 @@ const TSQUERY = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_
 
 /** `_n."col"->$k::text->>$j::text`: JSON keys are parameters too (integers index arrays). */
 export function columnSql(ctx: BuildContext, alias: string, column: Column, json: JsonStep[]): string {
-  let sql = `${alias}.${ident(column.name)}`;
+  // a masked column is read through its function everywhere (select, filter, order), so nothing sees the raw value
+  let sql = column.mask ? `${ident(column.mask)}(${alias}.${ident(column.name)})` : `${alias}.${ident(column.name)}`;
   for (const step of json) {
     const key = /^-?\d{1,9}$/.test(step.key) ? `${ctx.params.add(Number(step.key))}::int` : ctx.params.text(step.key);
     sql += `${step.arrow}${key}`;
