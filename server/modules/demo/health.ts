@@ -6,7 +6,7 @@ import { validateCanarySpec } from '../health/spec.js';
  * Where the console listens, seen from inside its own pod (PUBLIC_URL may be an ingress it cannot reach). Demo sets
  * get no config, so PORT is read as config.ts reads it (default 8080).
  */
-function selfUrl(): { base: string; port: number } {
+export function selfUrl(): { base: string; port: number } {
   const n = Number(process.env.PORT);
   const port = Number.isInteger(n) && n > 0 && n < 65536 ? n : 8080;
   return { base: `http://127.0.0.1:${port}`, port };
