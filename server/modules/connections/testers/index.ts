@@ -4,6 +4,7 @@ import { gitTester } from './git.js';
 import { httpTester } from './http.js';
 import { kubernetesTester } from './kubernetes.js';
 import { ldapTester } from './ldap.js';
+import { mongoTester } from './mongo.js';
 import { mysqlTester } from './mysql.js';
 import { postgresTester } from './postgres.js';
 import { prometheusTester } from './prometheus.js';
@@ -31,6 +32,7 @@ export const TESTERS: Readonly<Record<string, Tester>> = {
   ldap: ldapTester,
   sftp: sftpTester,
   smb: smbTester,
+  mongo: mongoTester,
 };
 
 /** The tester of a connection type (case-insensitive), or undefined when the type cannot be tested. */
