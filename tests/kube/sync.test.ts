@@ -125,7 +125,7 @@ describe('custom resources reconcile into the database', () => {
       leader: { identity: 'console-sync-test', isLeader: true, holder: 'console-sync-test' },
     });
     expect(s.kinds.map((k: { kind: string }) => k.kind).sort()).toEqual(
-      ['Canary', 'Connection', 'Notification', 'NotificationSilence', 'Playbook', 'ScrapeConfig', 'Topology'],
+      ['Canary', 'Connection', 'IncidentRule', 'LoggingBackend', 'Notification', 'NotificationSilence', 'Playbook', 'ScrapeConfig', 'Topology'],
     );
     expect(s.kinds.find((k: { kind: string }) => k.kind === 'Canary').objects).toBe(6);
     const anon = await t.app.inject({ method: 'GET', url: '/api/kubernetes/status' });
