@@ -20,6 +20,7 @@ import { healthRoutes } from './modules/health/routes.js';
 import { healthSchemaRoutes } from './modules/health/schema-routes.js';
 import { incidentsRoutes } from './modules/incidents/routes.js';
 import { kubernetesProxyRoutes } from './modules/kubernetes/proxy-routes.js';
+import { connectionRoutes } from './modules/connections/routes.js';
 import { connectionTestRoutes } from './modules/connections/test-routes.js';
 
 export interface BuildOptions {
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await app.register(incidentsRoutes, { prefix: '/api/incidents', config }); // responder delivery, resend
     await app.register(kubernetesProxyRoutes, { config, cluster: app.kube.cluster }); // GET /api/kubeconfig, /kubeproxy/*
     await app.register(connectionTestRoutes); // POST /api/connection/test[/{id}]
+    await app.register(connectionRoutes); // GET /api/connection/{id}/usage
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });

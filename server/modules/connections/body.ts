@@ -82,10 +82,10 @@ export function prepareConnection(body: Row, current?: Row): Row {
 
   if ('url' in row && typeof row.url === 'string') {
     const stored = typeof current?.url === 'string' ? current.url : null;
+    // a url with `***` as its password is a read shown back: it keeps the stored url, and is refused where none is
     if (stored !== null && row.url === maskUrl(stored) && row.url !== stored) delete row.url;
-    else if (row.url !== maskUrl(row.url)) {
-      // a url with `***` as its password is a read shown back, not a password
-      if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@:]*:\*\*\*@/.test(row.url)) refuse('url', `'${MASK}' stands for a stored password; write the password or $(password)`);
+    else if (row.url !== stored && /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@:]*:\*\*\*@/.test(row.url)) {
+      refuse('url', `'${MASK}' stands for a stored password; write the password or $(password)`);
     }
   }
   if ('url' in row) checkUrl(type, row.url);
