@@ -52,6 +52,7 @@ export const paths = {
   settingsIntegration: '/settings/integrations/:type/:id',
   settingsKubernetes: '/settings/kubernetes',
   settingsTable: '/settings/:table',
+  settingsTableNew: '/settings/:table/new',
   settingsTableItem: '/settings/:table/:id',
 } as const;
 

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Action, Feature, Resource } from '@contracts/rbac-table';
+import { RESOURCE_DESCRIPTORS } from '../features/settings-resources/descriptors';
 import { paths } from './paths';
 
 /** A signed-in route: what it needs, and its page once the feature is built. */
@@ -18,18 +19,10 @@ export interface AppRoute {
   page?: LazyExoticComponent<ComponentType<{ params: Record<string, string | undefined> }>>;
 }
 
-/** The generic settings resources of /settings/{table} (spec 001, "Settings screens"). */
-export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource' | 'feature'>> = {
-  canaries: { title: 'Health Checks', resource: 'canaries', feature: 'settings.health' },
-  config_scrapers: { title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'settings.config_scraper' },
-  topologies: { title: 'Topologies', resource: 'topologies', feature: 'settings.topology' },
-  connections: { title: 'Connections', resource: 'connections', feature: 'settings.connections' },
-  logging_backends: { title: 'Log Backends', resource: 'logging_backends', feature: 'settings.logging_backends' },
-  notifications: { title: 'Notifications', resource: 'notifications', feature: 'settings.notifications' },
-  properties: { title: 'Properties', resource: 'feature_flags', feature: 'settings.feature_flags' },
-  incident_rules: { title: 'Incident Rules', resource: 'incident', feature: 'settings.rules' },
-  teams: { title: 'Teams', resource: 'database', feature: 'settings.teams' },
-};
+/** The generic settings resources of /settings/{table} (spec 001, "Settings screens"), from their descriptor table. */
+export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource' | 'feature'>> = Object.fromEntries(
+  Object.values(RESOURCE_DESCRIPTORS).map((d) => [d.table, { title: d.title, resource: d.resource, feature: d.feature }]),
+);
 
 /**
  * Every signed-in route of both route tables, most specific first (the first match wins). Public routes (sign-in,
@@ -86,34 +79,18 @@ export const ROUTES: AppRoute[] = [
   { path: paths.playbook, title: 'Playbook', resource: 'playbooks', feature: 'playbooks' },
   { path: paths.playbooks, title: 'Playbooks', resource: 'playbooks', feature: 'playbooks' },
 
-  { path: paths.settingsConnections, title: 'Connections', resource: 'connections', feature: 'settings.connections' },
+  {
+    path: paths.settingsConnections, title: 'Connections', resource: 'connections', feature: 'settings.connections',
+    page: lazy(() => import('./routes/settings-connections-page').then((m) => ({ default: m.SettingsConnectionsPage }))),
+  },
   {
     path: paths.settingsUsers, title: 'Users', resource: 'identities', feature: 'settings.users',
     page: lazy(() => import('./routes/settings-users-page').then((m) => ({ default: m.SettingsUsersPage }))),
   },
-  // Teams have their own pages ahead of the generic /settings/{table} ones
   {
-    path: '/settings/teams/:id', title: 'Team', resource: 'database', feature: 'settings.teams',
-    page: lazy(() => import('./routes/settings-teams-page').then((m) => ({ default: m.SettingsTeamPage }))),
+    path: paths.settingsJobs, title: 'Job History', resource: 'database', feature: 'settings.job_history',
+    page: lazy(() => import('./routes/settings-jobs-page').then((m) => ({ default: m.SettingsJobsPage }))),
   },
-  {
-    path: '/settings/teams', title: 'Teams', resource: 'database', feature: 'settings.teams',
-    page: lazy(() => import('./routes/settings-teams-page').then((m) => ({ default: m.SettingsTeamsPage }))),
-  },
-  // Health checks (canaries): /new needs write and comes ahead of /:id
-  {
-    path: '/settings/canaries/new', title: 'Add Health Check', resource: 'canaries', action: 'write', feature: 'settings.health',
-    page: lazy(() => import('./routes/canaries-page').then((m) => ({ default: m.CanaryPage }))),
-  },
-  {
-    path: '/settings/canaries/:id', title: 'Health Check', resource: 'canaries', feature: 'settings.health',
-    page: lazy(() => import('./routes/canaries-page').then((m) => ({ default: m.CanaryPage }))),
-  },
-  {
-    path: '/settings/canaries', title: 'Health Checks', resource: 'canaries', feature: 'settings.health',
-    page: lazy(() => import('./routes/canaries-page').then((m) => ({ default: m.CanariesPage }))),
-  },
-  { path: paths.settingsJobs, title: 'Job History', resource: 'database', feature: 'settings.job_history' },
   {
     path: paths.settingsFeatureFlags, title: 'Feature Flags', resource: 'feature_flags', feature: 'settings.feature_flags',
     page: lazy(() => import('./routes/settings-feature-flags-page').then((m) => ({ default: m.SettingsFeatureFlagsPage }))),
@@ -123,14 +100,31 @@ export const ROUTES: AppRoute[] = [
   {
     path: paths.settingsIntegration, title: 'Integration', resource: 'integrations', action: 'write',
     feature: 'settings.integrations',
+    page: lazy(() => import('./routes/settings-integrations-page').then((m) => ({ default: m.SettingsIntegrationPage }))),
   },
-  { path: paths.settingsIntegrations, title: 'Integrations', resource: 'integrations', feature: 'settings.integrations' },
+  {
+    path: paths.settingsIntegrations, title: 'Integrations', resource: 'integrations', feature: 'settings.integrations',
+    page: lazy(() => import('./routes/settings-integrations-page').then((m) => ({ default: m.SettingsIntegrationsPage }))),
+  },
   // the cluster connection and the watched custom resources: for those who may act in the cluster as the writer
   {
     path: paths.settingsKubernetes, title: 'Kubernetes', resource: 'kubernetes-proxy', action: 'write',
     page: lazy(() => import('./routes/settings-kubernetes-page').then((m) => ({ default: m.SettingsKubernetesPage }))),
   },
-  // /settings/{table} and /settings/{table}/{id}: resolved against SETTINGS_TABLES by the router
+  // /settings/{table}, /settings/{table}/new and /settings/{table}/{id}, after every specific settings route: the page
+  // resolves the table against the descriptor table (its flag, read, and write for /new)
+  {
+    path: paths.settingsTableNew, title: 'Settings',
+    page: lazy(() => import('./routes/settings-resources-page').then((m) => ({ default: m.SettingsResourceNewPage }))),
+  },
+  {
+    path: paths.settingsTableItem, title: 'Settings',
+    page: lazy(() => import('./routes/settings-resources-page').then((m) => ({ default: m.SettingsResourcePage }))),
+  },
+  {
+    path: paths.settingsTable, title: 'Settings',
+    page: lazy(() => import('./routes/settings-resources-page').then((m) => ({ default: m.SettingsResourceListPage }))),
+  },
 ];
 
 /** Whether the signed-in route at exactly `path` has a page of its own (not the "Not available" placeholder). */

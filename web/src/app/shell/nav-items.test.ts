@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../paths';
 import { isBuilt } from '../route-table';
 import { sessionStub } from '../session-stub';
-import { homePath, navFor } from './nav-items';
+import { homePath, navFor, withLoggingBackends } from './nav-items';
 
 describe('the landing page (where / goes)', () => {
   it('is Health while the dashboard (topology) is not built: never the "Not available" placeholder', () => {
@@ -19,5 +19,16 @@ describe('the landing page (where / goes)', () => {
   it('points the sidebar Dashboard entry at the landing page, not the placeholder', () => {
     const dashboard = navFor(sessionStub()).main.find((i) => i.label === 'Dashboard');
     expect(dashboard?.href).toBe(paths.home);
+  });
+});
+
+describe('the settings menu', () => {
+  it('lists each logging backend by name right after Log Backends', () => {
+    const settings = navFor(sessionStub()).settings;
+    const labels = withLoggingBackends(settings, [{ id: 'a1', name: 'elastic' }, { id: 'b2', name: 'loki' }]).map((i) => i.label);
+    const at = labels.indexOf('Log Backends');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(labels.slice(at, at + 3)).toEqual(['Log Backends', 'elastic', 'loki']);
+    expect(labels.length).toBe(settings.length + 2);
   });
 });

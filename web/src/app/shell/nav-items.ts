@@ -51,6 +51,19 @@ export const SETTINGS_NAV: NavItem[] = [
   { label: 'Kubernetes', href: paths.settingsKubernetes, resource: 'kubernetes-proxy', action: 'write' },
 ];
 
+/** The settings menu with each logging backend by name after the Log Backends entry (spec 001 §2). */
+export function withLoggingBackends(settings: NavItem[], backends: { id: string; name: string }[] | undefined): NavItem[] {
+  const at = settings.findIndex((i) => i.href === '/settings/logging_backends');
+  if (at < 0 || !backends?.length) return settings;
+  const items = backends.map((b): NavItem => ({
+    label: b.name,
+    href: `/settings/logging_backends/${encodeURIComponent(b.id)}`,
+    resource: 'logging_backends',
+    feature: 'settings.logging_backends',
+  }));
+  return [...settings.slice(0, at + 1), ...items, ...settings.slice(at + 1)];
+}
+
 const visible = (session: SessionInfo) => (item: NavItem) =>
   session.can(item.resource, item.action ?? 'read') && (!item.feature || session.enabled(item.feature));
 

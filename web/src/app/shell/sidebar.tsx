@@ -12,7 +12,8 @@ import { Logo } from '../../components/logo';
 import { persistedStore, useStore } from '../../lib/store';
 import { DeferredMenu } from '../../components/menus/deferred-menu';
 import { useSession } from '../session-context';
-import { navFor, type NavItem } from './nav-items';
+import { useLoggingBackendNames } from '../../features/settings-resources/logging-backends-nav';
+import { navFor, withLoggingBackends, type NavItem } from './nav-items';
 
 const loadLists = () => import('./shell-menu-lists');
 const SettingsMenuList = lazy(() => loadLists().then((m) => ({ default: m.SettingsMenuList })));
@@ -217,7 +218,10 @@ export function Sidebar() {
   const collapsed = useStore(sidebarCollapsedStore);
   const setCollapsed = sidebarCollapsedStore.set;
   const ref = useRef<HTMLElement>(null);
-  const { main, settings } = navFor(session);
+  const nav = navFor(session);
+  const { main } = nav;
+  const backends = useLoggingBackendNames(nav.settings.some((i) => i.href === '/settings/logging_backends'));
+  const settings = withLoggingBackends(nav.settings, backends.data);
 
   // on narrow windows the open sidebar gets out of the way as soon as the user works elsewhere
   useEffect(() => {

@@ -18,7 +18,7 @@ import { YamlEditor, type YamlProblem } from '../../../components/code/yaml-edit
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { useZodForm } from '../../../components/forms/form-dialog';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useCanarySchema, useDeleteCanary, useSaveCanary, type Canary } from '../api';
+import { useCanarySchema, useDeleteCanary, useSaveCanary, type Canary } from './api';
 import {
   CanaryFormModel,
   labelsOf,
@@ -28,7 +28,7 @@ import {
   splitServerDetails,
   toFormModel,
   yamlToSpec,
-} from '../spec-model';
+} from './spec-model';
 import { CanaryFormFields } from './canary-form-fields';
 
 const useStyles = makeStyles({

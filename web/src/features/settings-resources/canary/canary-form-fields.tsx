@@ -2,7 +2,7 @@ import { useFieldArray, useFormContext } from 'react-hook-form';
 import { Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { NumberField, SelectField, TextField } from '../../../components/forms/form-fields';
-import { SCHEDULES, type CanaryFormModel } from '../spec-model';
+import { SCHEDULES, type CanaryFormModel } from './spec-model';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px' },

@@ -7,7 +7,7 @@ import { dataTableColumns, type DataTableColumn } from '../../../components/data
 import { EmptyState } from '../../../components/empty-state';
 import { PersonAvatar } from '../../../components/status/person-avatars';
 import { errorMessage } from '../../../lib/api-client';
-import { useRemoveTeamMember, useTeamMembers, type Team, type TeamMember } from '../api';
+import { useRemoveTeamMember, useTeamMembers, type Team, type TeamMember } from './api';
 import { AddMembersDialog } from './add-members-dialog';
 
 export const NO_MEMBERS_TEXT = "You haven't added any team members to the team yet.";

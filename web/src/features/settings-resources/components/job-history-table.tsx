@@ -7,16 +7,16 @@ import { Age } from '../../../components/status/age';
 import { StatusBadge } from '../../../components/status/status-badge';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDuration } from '../../../lib/format';
-import { useCanaryJobs, type JobRun } from '../api';
+import { useJobHistory, type JobRun } from '../api';
 import { jobStatusColor } from './job-status';
 
 const col = dataTableColumns<JobRun>();
 const NONE: JobRun[] = [];
 
 
-/** The canary's job runs (job_history rows for resource_id = the canary). */
-export function JobHistoryTable({ canaryId }: { canaryId: string }) {
-  const jobs = useCanaryJobs(canaryId);
+/** A resource's job runs (job_history rows for resource_id = the resource). */
+export function JobHistoryTable({ resourceId }: { resourceId: string }) {
+  const jobs = useJobHistory(resourceId);
   const columns = useMemo<DataTableColumn<JobRun>[]>(
     () => [
       col.accessor((j) => j.time_start ?? j.created_at, {

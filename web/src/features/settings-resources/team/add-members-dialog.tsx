@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { z } from 'zod';
 import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
 import { MultiSelectField } from '../../../components/forms/form-fields';
-import { useAddTeamMembers, usePickablePeople, type PersonRef, type Team, type TeamMember } from '../api';
+import { useAddTeamMembers, usePickablePeople, type PersonRef, type Team, type TeamMember } from './api';
 
 const AddMembersForm = z.object({ people: z.array(z.string()).min(1, 'Select at least one person') });
 type AddMembersForm = z.infer<typeof AddMembersForm>;

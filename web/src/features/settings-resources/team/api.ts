@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '../../lib/api-client';
-import { toast } from '../../lib/toast';
-import { requiredText } from '../../lib/validation';
+import { api } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { requiredText } from '../../../lib/validation';
 
 /** Under `['db', relation]`: live updates invalidate by relation. */
 export const teamKeys = {

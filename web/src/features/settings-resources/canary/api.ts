@@ -2,19 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { CanaryResponse } from '@contracts/health';
 import { SourceLink } from '@contracts/kubernetes';
-import { api } from '../../lib/api-client';
-import { toast } from '../../lib/toast';
+import { api } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
 
 /** Under `['db', relation]`: live updates invalidate by relation. */
 export const canaryKeys = {
   all: ['db', 'canaries'] as const,
   list: () => [...canaryKeys.all, 'list'] as const,
   detail: (id: string) => [...canaryKeys.all, 'detail', id] as const,
-};
-
-export const jobHistoryKeys = {
-  all: ['db', 'job_history'] as const,
-  forResource: (id: string) => [...jobHistoryKeys.all, 'resource', id] as const,
 };
 
 export const schemaKeys = { canary: ['schemas', 'canary'] as const };
@@ -39,20 +34,6 @@ export const CanaryRow = z.object({
   job_last_failed: z.string().nullable(),
 });
 export type CanaryRow = z.infer<typeof CanaryRow>;
-
-export const JobRun = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  status: z.string().nullable(),
-  success_count: z.number().nullable(),
-  error_count: z.number().nullable(),
-  duration_millis: z.number().nullable(),
-  hostname: z.string().nullable(),
-  time_start: z.string().nullable(),
-  time_end: z.string().nullable(),
-  created_at: z.string(),
-});
-export type JobRun = z.infer<typeof JobRun>;
 
 /**
  * A canary's detail: `GET /api/canary/:id` adds where it comes from (source link fields, when the server has them): a
@@ -108,24 +89,6 @@ export function useCanarySchema() {
     queryKey: schemaKeys.canary,
     staleTime: Infinity,
     queryFn: ({ signal }) => api.get('/api/schemas/canary.schema.json', { schema: z.record(z.string(), z.unknown()), signal }),
-  });
-}
-
-/** The canary's job runs, newest first. */
-export function useCanaryJobs(id: string) {
-  return useQuery({
-    queryKey: jobHistoryKeys.forResource(id),
-    queryFn: ({ signal }) =>
-      api.get('/api/db/job_history', {
-        query: {
-          select: 'id,name,status,success_count,error_count,duration_millis,hostname,time_start,time_end,created_at',
-          resource_id: `eq.${id}`,
-          order: 'created_at.desc',
-          limit: 100,
-        },
-        schema: z.array(JobRun),
-        signal,
-      }),
   });
 }
 

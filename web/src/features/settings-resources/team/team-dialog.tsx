@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
 import { TextField } from '../../../components/forms/form-fields';
 import { toast } from '../../../lib/toast';
-import { TeamForm, useCreateTeam, useUpdateTeam, type Team } from '../api';
+import { TeamForm, useCreateTeam, useUpdateTeam, type Team } from './api';
 
 export interface TeamDialogProps {
   open: boolean;
