@@ -309,7 +309,7 @@ describe('chart and examples on the Kubernetes API test server, with the real ku
 
   it('plain kubectl apply (validation on) takes every example in tests/fixtures/k8s, and lists canaries with the printer columns', async () => {
     const out = await ok(admin, ['apply', '-f', join(root, 'tests', 'fixtures', 'k8s')]);
-    expect(out.trim().split('\n')).toHaveLength(12); // 11 files, one with two canaries
+    expect(out.trim().split('\n')).toHaveLength(14); // 13 files, one with two canaries
     for (const k of KINDS) expect(out, k.kind).toContain(`${k.singular}.${k.group}/`);
     const canaries = JSON.parse(await ok(admin, ['get', 'canaries', '-A', '-o', 'json']));
     expect(canaries.items.map((c: Json) => `${c.metadata.namespace}/${c.metadata.name}`).sort()).toEqual([
