@@ -1,6 +1,5 @@
-import { hostname } from 'node:os';
 import type pg from 'pg';
-import { insertJobHistory } from './queries.js';
+import { markStaleJobs, startJob } from '../../lib/job-history.js';
 
 /** How long each kind of health data is kept, in days. */
 export interface RetentionOptions {
@@ -33,9 +32,27 @@ async function deleteBatched(db: Q, sql: string, params: unknown[]): Promise<num
 /** Deletes health data past its retention; records one job_history row. */
 export async function runRetention(db: pg.Pool, opts: RetentionOptions = {}): Promise<Record<string, number>> {
   const o = { ...RETENTION_DEFAULTS, ...opts };
-  const start = new Date();
+  const job = startJob(db, { name: 'CheckStatusRetention', resourceType: 'health', resourceId: 'check_statuses' });
+  const start = job.start;
   const days = (n: number) => new Date(start.getTime() - n * 86_400_000);
-  const deleted = {
+  try {
+    const deleted = await deleteExpired(db, o, days);
+    // RUNNING rows left by a process that died mid-run (this job's own is minutes old at most)
+    const stale = await markStaleJobs(db);
+    await job.finish({
+      status: 'SUCCESS', successCount: Object.values(deleted).reduce((a, b) => a + b, 0), errorCount: 0,
+      details: { deleted, stale },
+    });
+    return deleted;
+  } catch (err) {
+    await job.finish({ status: 'FAILED', successCount: 0, errorCount: 1, details: { errors: [String((err as Error).message ?? err)] } })
+      .catch(() => undefined);
+    throw err;
+  }
+}
+
+async function deleteExpired(db: Q, o: Required<RetentionOptions>, days: (n: number) => Date): Promise<Record<string, number>> {
+  return {
     check_statuses: await deleteBatched(db,
       'DELETE FROM check_statuses WHERE ctid = ANY (ARRAY(SELECT ctid FROM check_statuses WHERE time < $1 LIMIT $2))',
       [days(o.rawDays)]),
@@ -51,12 +68,6 @@ export async function runRetention(db: pg.Pool, opts: RetentionOptions = {}): Pr
          WHERE created_at < $1 OR (created_at < $2 AND name = 'Canary' AND status = 'SUCCESS') LIMIT $3))`,
       [days(o.jobDays), days(o.jobSuccessDays)]),
   };
-  await insertJobHistory(db, {
-    name: 'CheckStatusRetention', resourceType: 'health', resourceId: 'check_statuses', status: 'SUCCESS',
-    successCount: Object.values(deleted).reduce((a, b) => a + b, 0), errorCount: 0, details: { deleted },
-    hostname: hostname(), start, end: new Date(),
-  });
-  return deleted;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { hostname } from 'node:os';
 import type pg from 'pg';
 import { dependenciesOf, dependsOnOf, inDependencyOrder, outputOf, transitiveDependencies } from './depends-on.js';
 import { Limiter } from './limiter.js';
-import { canariesSignature, insertJobHistory, loadSchedulable, type SchedulableCanary } from './queries.js';
+import { recordJob, startJob } from '../../lib/job-history.js';
+import { canariesSignature, loadSchedulable, type SchedulableCanary } from './queries.js';
 import { CACHED_WINDOWS, refreshSummaryCache } from './read-queries.js';
 import { runRetention, type RetentionOptions } from './retention.js';
 import { runAndRecord, type Outcome, type Recorded, type RunnableCheck } from './runner.js';
@@ -58,6 +58,8 @@ interface Entry {
 }
 
 const LAG_SAMPLES = 4_096;
+/** A canary run shows as RUNNING on the Job History page once it has taken this long (job-history.ts says why). */
+const SHOW_RUNNING_AFTER_MS = 2_000;
 /**
  * First runs (a canary loaded, created or changed) are spread at this many checks per second per main-lane slot,
  * over at most FIRST_RUN_SPREAD_MAX_MS: a handful of canaries run at once, 10,000 checks at a concurrency of 64 over
@@ -245,10 +247,9 @@ export class HealthScheduler {
     if (this.reportedInvalid.get(c.id) === c.updated_at) return;
     this.reportedInvalid.set(c.id, c.updated_at);
     this.opts.log.warn({ canary: c.id, error }, 'health scheduler: canary not scheduled');
-    const t = new Date();
-    await insertJobHistory(this.db, {
+    await recordJob(this.db, {
       name: 'Canary', resourceType: 'canary', resourceId: c.id, status: 'FAILED', successCount: 0, errorCount: 1,
-      details: { error }, hostname: hostname(), start: t, end: t,
+      details: { error },
     }).catch(() => undefined);
   }
 
@@ -278,7 +279,7 @@ export class HealthScheduler {
     this.counters.runs++;
     const canary = e.canary;
     for (const ch of checks) e.running.add(ch.id);
-    const start = new Date();
+    const job = startJob(this.db, { name: 'Canary', resourceType: 'canary', resourceId: canary.id }, { showRunningAfterMs: SHOW_RUNNING_AFTER_MS });
     const next = e.next === null ? null : new Date(e.next);
     const maxTimeoutMs = intervalMs(e.schedule) ?? undefined;
     const severity = typeof canary.spec.severity === 'string' ? canary.spec.severity.toLowerCase() : null;
@@ -322,14 +323,14 @@ export class HealthScheduler {
         return run;
       }));
       const done = results.filter((r): r is Recorded => r !== null);
-      if (!done.length) return;
+      if (!done.length) return await job.abandon();
       const failed = done.filter((r) => !r.outcome.pass);
-      await insertJobHistory(this.db, {
-        name: 'Canary', resourceType: 'canary', resourceId: canary.id, status: failed.length ? 'FAILED' : 'SUCCESS',
-        successCount: done.length - failed.length, errorCount: failed.length, hostname: hostname(), start, end: new Date(),
+      await job.finish({
+        status: failed.length ? 'FAILED' : 'SUCCESS', successCount: done.length - failed.length, errorCount: failed.length,
         details: failed.length ? { errors: failed.slice(0, 10).map((r) => r.outcome.error ?? 'failed') } : null,
       });
     } catch (err) {
+      await job.abandon().catch(() => undefined);
       if (!this.stopSignal.signal.aborted) this.opts.log.warn({ err, canary: canary.id }, 'health: canary run failed');
     }
   }
