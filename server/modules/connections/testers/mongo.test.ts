@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
 import { startMongoWire, type MongoWire } from '../../../../tests/support/mongo-wire.js';
+import { startTlsFront } from '../../../../tests/support/tls-front.js';
 import { mongoTester } from './mongo.js';
 import { ConnectionTestError, type HydratedConnection } from './types.js';
 
@@ -62,11 +66,29 @@ describe('mongo tester against a MongoDB wire-protocol stand-in (SCRAM-SHA-256)'
     await expect(mongoTester(conn({ url: mongo.url }), ctx())).resolves.toMatchObject({ database: 'admin', ping: 1 });
   });
 
+  it('tls=true: refuses a certificate it cannot trust, passes with insecure_tls', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conn-mongo-tls-'));
+    const front = await startTlsFront(dir, () => mongo.port, 'mongo test front');
+    try {
+      const url = `${front.url.replace('https://', 'mongodb://')}/admin?tls=true`;
+      const c = conn({ url, username: mongo.user, password: mongo.password });
+      expect(await failure(mongoTester(c, ctx()))).toMatch(/^TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted/);
+      await expect(mongoTester({ ...c, insecure_tls: true }, ctx())).resolves.toMatchObject({ ping: 1 });
+    } finally {
+      await front.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('says nothing listens on a closed port', async () => {
     const port = await closedPort();
     expect(await failure(mongoTester(conn({ url: `mongodb://127.0.0.1:${port}` }), ctx(3000)))).toBe(
       `connection refused: nothing accepts connections at 127.0.0.1:${port}`,
     );
+  });
+
+  it('says the host does not resolve', async () => {
+    expect(await failure(mongoTester(conn({ url: 'mongodb://no-such-host.invalid:27017' }), ctx(3000)))).toMatch(/^host not found: no-such-host\.invalid/);
   });
 
   it('gives up on a server that accepts and never answers when the time is up', async () => {

@@ -78,6 +78,10 @@ describe.skipIf(sambaMissing)(`smb tester against Samba smbd${sambaMissing ? ` (
     );
   });
 
+  it('says the host does not resolve', async () => {
+    expect(await failure(smbTester({ ...good(), url: `smb://no-such-host.invalid/${samba.share}` }, ctx()))).toMatch(/^host not found: no-such-host\.invalid/);
+  });
+
   it('gives up on a server that accepts and never answers when the time is up', async () => {
     const hang = await startHangingServer();
     try {

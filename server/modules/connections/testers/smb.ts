@@ -42,7 +42,7 @@ export const smbTester: Tester = async (c, ctx) => {
   const t = smbTarget(c);
   const client = new SMB2({
     share: `\\\\${t.host}\\${t.share}`,
-    domain: prop(c, 'domain') ?? 'WORKGROUP',
+    domain: 'WORKGROUP', // required by the constructor, not sent: the client's NTLMv2 response names no domain
     username: c.username ?? '',
     password: c.password ?? '',
     port: t.port,
