@@ -86,6 +86,7 @@ afterAll(async () => {
 
 interface Row {
   type: string;
+  namespace?: string;
   url?: string | null;
   username?: string | null;
   password?: string | null;
@@ -97,8 +98,8 @@ interface Row {
 async function save(row: Row): Promise<string> {
   const { rows } = await t.db.query<{ id: string }>(
     `INSERT INTO connections (name, namespace, type, url, username, password, certificate, insecure_tls, properties)
-     VALUES ($1, 'default', $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [`c${seq++}`, row.type, row.url ?? null, row.username ?? null, row.password ?? null, row.certificate ?? null, row.insecure_tls ?? false, row.properties ?? {}],
+     VALUES ($1, $9, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [`c${seq++}`, row.type, row.url ?? null, row.username ?? null, row.password ?? null, row.certificate ?? null, row.insecure_tls ?? false, row.properties ?? {}, row.namespace ?? 'default'],
   );
   return rows[0].id;
 }
@@ -353,5 +354,55 @@ describe('POST /api/connection/test (Test before save)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toHaveProperty('type');
     expect((await post({ type: 'teams', url: 'teams://x' })).statusCode).toBe(501);
+  });
+});
+
+describe('secret:// passwords, read from the connection\'s namespace in the cluster', () => {
+  let k: TestContext;
+  let headers: Record<string, string>;
+  const NS = 'apps';
+  const secret = (password: string) =>
+    kube.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'web-auth', namespace: NS }, type: 'Opaque', stringData: { password } });
+
+  beforeAll(async () => {
+    kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    secret(PASSWORD);
+    const path = join(dir, 'kubeconfig-console');
+    kube.writeKubeconfig(path);
+    k = await createTestApp({ KUBECONFIG: path, POD_NAME: 'console-conn-test', POD_NAMESPACE: 'default', VALUE_FROM_CACHE_SECONDS: '1' });
+    headers = await sessionHeaders(k.db, (await makePerson(k.db, { roles: ['admin'] })).id);
+  }, 60_000);
+  afterAll(async () => k?.close());
+
+  it('a saved and an unsaved connection pass with the Secret\'s value; a rotated Secret reaches the next test', async () => {
+    const { rows } = await k.db.query<{ id: string }>(
+      `INSERT INTO connections (name, namespace, type, url, username, password) VALUES ('web', $1, 'http', $2, 'ops', 'secret://web-auth/password') RETURNING id`,
+      [NS, web.url],
+    );
+    const saved = () => k.app.inject({ method: 'POST', url: `/api/connection/test/${rows[0].id}`, headers });
+    const first = await saved();
+    expect(first.statusCode, first.body).toBe(200);
+    const unsaved = await k.app.inject({
+      method: 'POST', url: '/api/connection/test', headers,
+      payload: { type: 'http', namespace: NS, url: web.url, username: 'ops', password: 'secret://web-auth/password' },
+    });
+    expect(unsaved.statusCode, unsaved.body).toBe(200);
+    secret('rotated-but-wrong');
+    const after = await until(async () => {
+      const r = await saved();
+      return r.statusCode === 400 && r;
+    }, 'the rotated Secret to reach the test', 15_000);
+    expect(after.json().error).toMatch(/^authentication failed/);
+    secret(PASSWORD);
+    await until(async () => (await saved()).statusCode === 200, 'the restored Secret to reach the test', 15_000);
+  });
+
+  it('a Secret that is not there fails with 400 naming it, not a value', async () => {
+    const res = await k.app.inject({
+      method: 'POST', url: '/api/connection/test', headers,
+      payload: { type: 'http', namespace: NS, url: web.url, username: 'ops', password: 'secret://missing/password' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/missing/);
   });
 });
