@@ -3,8 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { kubeKeyRefReader, ValueFromResolver } from '../../server/modules/health/value-from.js';
+import { sendEmail } from '../../server/modules/incidents/mailer.js';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { startLoggedConsole, type LoggedConsole } from '../support/logged-console.js';
@@ -142,6 +147,48 @@ describe('secret:// in a console-written connection', () => {
       return x.invalid ? x : undefined;
     }, 'an invalid run (the connection row cache is 10 s)');
     expect(r.error).toBe('connection connection://apps/orders-db: password: key "nope" not found in secret apps/db-auth');
+  });
+});
+
+describe('the incidents mailer', () => {
+  it('signs in to SMTP with a secret:// password read from the connection\'s namespace; a failure never carries it', async () => {
+    const SMTP_PASSWORD = `cs-smtp-${randomBytes(9).toString('hex')}`;
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      secure: false, disabledCommands: ['STARTTLS'], allowInsecureAuth: true, logger: false,
+      onAuth(auth, _s, cb) {
+        if (auth.username === 'mailer' && auth.password === SMTP_PASSWORD) cb(null, { user: auth.username });
+        else cb(new Error('Invalid username or password'));
+      },
+      onData(stream, _s, cb) {
+        stream.on('data', () => undefined);
+        stream.on('end', () => { received.push('mail'); cb(); });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    try {
+      const port = (smtp.server.address() as AddressInfo).port;
+      secret('smtp-auth', { password: SMTP_PASSWORD });
+      const kc = new KubeConfig();
+      kc.loadFromFile(join(dir, 'kubeconfig'));
+      const valueFrom = new ValueFromResolver({ reader: kubeKeyRefReader(kc), ttlMs: 0 });
+      const row = {
+        id: 'x', name: 'mail', namespace: NS, type: 'email', url: `smtp://127.0.0.1:${port}`, username: 'mailer',
+        password: 'secret://smtp-auth/password', insecure_tls: true, properties: { from: 'console@example.test' },
+      };
+      const mail = { to: 'ops@example.test', subject: 's', body: 'b', incidentDisplayId: 'INC-1', incidentTitle: 't', incidentUrl: 'https://x.test/i' };
+      expect(await sendEmail(row, mail, { valueFrom })).toMatch(/@/);
+      expect(received).toEqual(['mail']);
+      // the server refuses the password: the error says so without the value (which SMTP AUTH PLAIN sends base64'd)
+      secret('smtp-auth', { password: `${SMTP_PASSWORD}-wrong` });
+      const err = await sendEmail(row, mail, { valueFrom }).then(() => null, (e: Error) => e);
+      expect(err?.message).toMatch(/Invalid login|Invalid username or password/);
+      expect(err?.message).not.toContain(SMTP_PASSWORD);
+      // without a cluster the reference is refused, never sent as the password
+      await expect(sendEmail(row, mail)).rejects.toThrow(/connection apps\/mail: password: valueFrom needs a Kubernetes cluster connection/);
+    } finally {
+      await new Promise<void>((r) => smtp.close(() => r()));
+    }
   });
 });
 
