@@ -121,6 +121,11 @@ describe('masking on every read path', () => {
       expect(r.json(), q).toEqual([]);
     }
     expect((await db('GET', `connections?select=id&id=eq.${id}&password=eq.***`, admin.headers)).json()).toEqual([{ id }]);
+    // the url as shown, written back, keeps the stored one; a new password replaces it
+    await db('PATCH', `connections?id=eq.${id}`, admin.headers, { url: 'https://bob:***@web.internal/x' });
+    expect((await stored(id)).url).toBe(`https://bob:${PASSWORD}@web.internal/x`);
+    await db('PATCH', `connections?id=eq.${id}`, admin.headers, { url: 'https://bob:$(password)@web.internal/x' });
+    expect((await stored(id)).url).toBe('https://bob:$(password)@web.internal/x');
     const ordered = await db('GET', 'connections?select=password&order=password.desc', admin.headers);
     expect(ordered.statusCode).toBe(200);
     expect(ordered.body).not.toContain(PASSWORD);
