@@ -1,7 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
 import { gitTester } from './git.js';
@@ -49,6 +51,51 @@ describe('git tester (git ls-remote)', () => {
       expect((err as Error).message).toBe('aborted');
     } finally {
       await hang.close();
+    }
+  });
+});
+
+/** An SSH server on loopback that accepts one public key and runs `git-upload-pack <path>` for ls-remote. */
+async function startGitSshServer(publicKey: string) {
+  const allowed = ssh2.utils.parseKey(publicKey) as ssh2.ParsedKey;
+  const server = new ssh2.Server({ hostKeys: [ssh2.utils.generateKeyPairSync('ed25519').private] }, (client) => {
+    client.on('error', () => {});
+    client.on('authentication', (a) => {
+      if (a.method === 'publickey' && a.key.data.equals(allowed.getPublicSSH())) return a.accept();
+      a.reject(['publickey']);
+    });
+    client.on('ready', () =>
+      client.on('session', (accept) =>
+        accept().on('exec', (ok, _no, info) => {
+          const stream = ok();
+          const path = /^git-upload-pack '(.+)'$/.exec(info.command)?.[1] ?? '/nonexistent';
+          const child = spawn('git', ['upload-pack', path]);
+          stream.pipe(child.stdin);
+          child.stdout.pipe(stream);
+          child.stderr.pipe(stream.stderr);
+          child.on('close', (code) => {
+            stream.exit(code ?? 1);
+            stream.end();
+          });
+        }),
+      ),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe('git tester over SSH (the key in certificate)', () => {
+  it('passes with the right key and fails with another one', async () => {
+    const key = ssh2.utils.generateKeyPairSync('ed25519');
+    const other = ssh2.utils.generateKeyPairSync('ed25519');
+    const server = await startGitSshServer(key.public);
+    try {
+      const url = `ssh://git@127.0.0.1:${server.port}${dir}/repo.git`;
+      expect(await gitTester(conn({ url, certificate: key.private }), ctx())).toMatchObject({ commit: head });
+      await expect(gitTester(conn({ url, certificate: other.private }), ctx())).rejects.toThrow(/^authentication failed for ssh:/);
+    } finally {
+      await server.close();
     }
   });
 });
