@@ -124,7 +124,8 @@ export const RESOURCE_DESCRIPTORS: Readonly<Record<string, ResourceDescriptor>> 
   logging_backends: {
     table: 'logging_backends', title: 'Log Backends', singular: 'Log Backend', resource: 'logging_backends',
     feature: 'settings.logging_backends', listRelation: 'logging_backends', hiddenColumns: BOTH,
-    fields: ['name', 'namespace', 'labels', 'spec', 'source'], kind: 'LoggingBackend', defaultNamespace: 'default', tabs: [],
+    fields: ['name', 'namespace', 'labels', 'spec', 'source'], kind: 'LoggingBackend', defaultNamespace: 'default',
+    schema: crdSchema(() => import('../../../../crds/loggingbackends.apm-hub.flanksource.com.yaml?raw')), tabs: [],
   },
   notifications: {
     table: 'notifications', title: 'Notifications', singular: 'Notification', resource: 'notifications',
@@ -138,7 +139,8 @@ export const RESOURCE_DESCRIPTORS: Readonly<Record<string, ResourceDescriptor>> 
   },
   incident_rules: {
     table: 'incident_rules', title: 'Incident Rules', singular: 'Incident Rule', resource: 'incident', feature: 'settings.rules',
-    listRelation: 'incident_rules', hiddenColumns: BOTH, fields: ['name', 'spec', 'source'], kind: 'IncidentRule', tabs: [],
+    listRelation: 'incident_rules', hiddenColumns: BOTH, fields: ['name', 'spec', 'source'], kind: 'IncidentRule',
+    schema: crdSchema(() => import('../../../../crds/incidentrules.mission-control.flanksource.com.yaml?raw')), tabs: [],
   },
   teams: {
     table: 'teams', title: 'Teams', singular: 'Team', resource: 'database', feature: 'settings.teams',
