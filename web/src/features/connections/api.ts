@@ -126,7 +126,15 @@ export function useTestConnection() {
 const UsageAnswer = z.union([
   ConnectionUsage,
   z
-    .record(z.string(), z.array(z.object({ id: z.string().nullish(), name: z.string() })))
+    .record(
+      z.string(),
+      z.array(
+        z.object({
+          id: z.union([z.string(), z.number()]).nullish().transform((id) => (id === null || id === undefined ? null : String(id))),
+          name: z.string().nullish().transform((n) => n ?? '(unnamed)'),
+        }),
+      ),
+    )
     .transform((groups) => Object.entries(groups).flatMap(([kind, items]) => items.map((i) => ({ ...i, kind })))),
 ]);
 
