@@ -1,9 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
 import { parseAllDocuments } from 'yaml';
 import { adminApi, createUser, type ApiSession } from './api';
 import { seriousViolations } from './pages/axe';
 import { IntegrationsPage } from './pages/integrations-page';
 import { signIn } from './pages/sign-in';
+
+// the machine running these is shared and loaded: waits get longer, nothing is timed
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 let admin: ApiSession;
 const unique = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -31,6 +34,9 @@ test.afterAll(async () => {
 });
 
 test.describe('Settings → Integrations', () => {
+  // axe over a page with Monaco and a table takes a while on a shared 2-core machine; no assertion here is timed
+  test.describe.configure({ timeout: 240_000 });
+
   test('lists topologies and scrapers; a row opens its Spec and Job History', async ({ page }) => {
     await signIn(page);
     const integrations = new IntegrationsPage(page);
@@ -52,10 +58,9 @@ test.describe('Settings → Integrations', () => {
     await expect(page.getByText('Unknown type')).toBeVisible();
   });
 
-  test('Add via GitOps: edited values reach the Flux YAML and the helm command, and copy', async ({ page, context }) => {
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const shell = await signIn(page);
+  test('Add Integration: the tiles, and a GitOps tile with its defaults and the flux warning', async ({ page }) => {
     const integrations = new IntegrationsPage(page);
+    await signIn(page);
     await integrations.goto();
     await integrations.addButton.click();
     await expect(integrations.dialog.getByRole('heading', { name: 'Add via GitOps' })).toBeVisible();
@@ -64,11 +69,32 @@ test.describe('Settings → Integrations', () => {
     }
     expect(await seriousViolations(page)).toEqual([]);
 
-    await integrations.tile('AWS').click();
-    await expect(integrations.dialog.getByRole('heading', { name: 'Add AWS via GitOps' })).toBeVisible();
+    await integrations.tile('Kubernetes').click();
+    await expect(integrations.dialog.getByRole('heading', { name: 'Add Kubernetes via GitOps' })).toBeVisible();
     await expect(integrations.field('Namespace')).toHaveValue('mission-control');
     await expect(integrations.field('Interval')).toHaveValue('30m');
     await expect(integrations.dialog.getByText('You will need to have the Kubernetes chart installed in Flux')).toBeVisible();
+    await expect(integrations.snippet()).toContainText('chart: mission-control-kubernetes');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // values that are not a mapping: no snippet, the reason under the editor
+    await integrations.setValues('- just a list');
+    await expect(integrations.dialog.getByText('Values must be a YAML mapping (key: value)')).toBeVisible();
+    await expect(integrations.snippet()).toHaveCount(0);
+
+    await integrations.dialog.getByRole('button', { name: 'Back' }).click();
+    await integrations.tile('Custom Topology').click();
+    await expect(page).toHaveURL(/\/settings\/topologies\/new$/);
+  });
+
+  test('Add via GitOps: edited values reach the Flux YAML and the helm command, and copy', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const shell = await signIn(page);
+    const integrations = new IntegrationsPage(page);
+    await integrations.goto();
+    await integrations.addButton.click();
+    await integrations.tile('AWS').click();
+    await expect(integrations.dialog.getByRole('heading', { name: 'Add AWS via GitOps' })).toBeVisible();
 
     await integrations.field('Namespace').fill('aws-bundle');
     await integrations.setValues('{regions: [eu-west-1, us-east-1], accountId: "0123", a.b: dotted, scraper: {enabled: true}}');
@@ -79,7 +105,6 @@ test.describe('Settings → Integrations', () => {
     expect(docs[1].metadata.namespace).toBe('aws-bundle');
     expect(docs[1].spec.chart.spec.chart).toBe('mission-control-aws');
     expect(docs[1].spec.values).toEqual({ regions: ['eu-west-1', 'us-east-1'], accountId: '0123', 'a.b': 'dotted', scraper: { enabled: true } });
-    expect(await seriousViolations(page)).toEqual([]);
 
     await integrations.dialog.getByRole('button', { name: 'Copy YAML' }).click();
     await expect(shell.toast('Copied to clipboard')).toBeVisible();
@@ -92,15 +117,6 @@ test.describe('Settings → Integrations', () => {
     await expect(helm).toContainText('a.b: dotted');
     await integrations.dialog.getByRole('button', { name: 'Copy command' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('accountId: "0123"');
-
-    // values that are not a mapping: no snippet, the reason under the editor
-    await integrations.setValues('- just a list');
-    await expect(integrations.dialog.getByText('Values must be a YAML mapping (key: value)')).toBeVisible();
-    await expect(integrations.snippet()).toHaveCount(0);
-
-    await integrations.dialog.getByRole('button', { name: 'Back' }).click();
-    await integrations.tile('Custom Topology').click();
-    await expect(page).toHaveURL(/\/settings\/topologies\/new$/);
   });
 
   test('a viewer sees the list without Add Integration', async ({ page }) => {

@@ -14,7 +14,7 @@ export class IntegrationsPage {
 
   async goto() {
     await this.page.goto('/settings/integrations');
-    await expect(this.table).toBeVisible();
+    await expect(this.table).toBeVisible({ timeout: 30_000 });
   }
 
   row(name: string): Locator {

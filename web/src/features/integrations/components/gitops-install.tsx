@@ -27,7 +27,8 @@ import { copyToClipboard } from '../../../lib/clipboard';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM },
+  // start: a field without a hint must not stretch to the height of its neighbour with one
+  row: { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: tokens.spacingHorizontalM, alignItems: 'start' },
   snippet: {
     display: 'flex',
     flexDirection: 'column',
