@@ -86,7 +86,8 @@ function KnownIntegration({ type, id, listHref, editHref, jobHistory }: Omit<Int
   const resource = useIntegrationResource(type, id);
   const [tab, setTab] = useState<DetailTab>('spec');
   const { label, table } = INTEGRATION_TYPES[type];
-  const specYaml = useMemo(() => (resource.data ? stringify(resource.data.spec ?? {}) : ''), [resource.data]);
+  // trimmed: the writer's final newline would show as an empty last line
+  const specYaml = useMemo(() => (resource.data ? stringify(resource.data.spec ?? {}).trimEnd() : ''), [resource.data]);
 
   if (resource.isLoading) {
     return (
