@@ -51,7 +51,7 @@ describe('connection types', () => {
 });
 
 describe('notification URLs', () => {
-  it('discord', () => expect(urlOf('discord', { username: '1234' })).toBe('discord://$(password)@1234'));
+  it('discord', () => expect(urlOf('discord', { username: '1234' })).toBe('discord://$(password)@$(username)'));
   it('email', () =>
     expect(urlOf('email', { host: 'smtp.example.com', from: 'ops@example.com', fromName: 'Ops Bot', to: 'a@example.com' })).toBe(
       'smtp://$(username):$(password)@smtp.example.com:587/?UseStartTLS=false&SkipTLSVerify=false&Encryption=Auto&Auth=Unknown' +
@@ -65,46 +65,53 @@ describe('notification URLs', () => {
     expect(urlOf('google_chat', { webhook: 'AAAA' })).toBe(
       'googlechat://chat.googleapis.com/v1/spaces/AAAA/messages?key=$(username)&token=$(password)',
     ));
-  it('ifttt', () => expect(urlOf('ifttt', { username: 'hook', events: 'a,b' })).toBe('ifttt://hook/?events=a%2Cb'));
+  it('ifttt', () => expect(urlOf('ifttt', { username: 'hook', events: 'a,b' })).toBe('ifttt://$(username)/?events=a%2Cb'));
   it('mattermost with and without user and channel', () => {
     expect(urlOf('mattermost', { username: 'bot', host: 'mm.example.com:8065', channel: 'ops' })).toBe(
-      'mattermost://bot@mm.example.com:8065/$(password)/ops',
+      'mattermost://$(username)@mm.example.com:8065/$(password)/ops',
     );
     expect(urlOf('mattermost', { host: 'mm.example.com' })).toBe('mattermost://mm.example.com/$(password)');
   });
   it('matrix', () =>
-    expect(urlOf('matrix', { username: 'bot', host: 'matrix.org' })).toBe('matrix://bot:$(password)@matrix.org/?DisableTLS=false'));
+    expect(urlOf('matrix', { username: 'bot', host: 'matrix.org' })).toBe('matrix://$(username):$(password)@matrix.org/?DisableTLS=false'));
   it('ntfy, https unless insecure', () => {
-    expect(urlOf('ntfy', { username: 'u', topic: 'alerts' })).toBe('ntfy://u:$(password)@ntfy.sh/alerts?Scheme=https');
+    expect(urlOf('ntfy', { username: 'u', topic: 'alerts' })).toBe('ntfy://$(username):$(password)@ntfy.sh/alerts?Scheme=https');
     expect(urlOf('ntfy', { topic: 'alerts', insecure_tls: true, host: 'ntfy.local:8080' })).toBe(
-      'ntfy://:$(password)@ntfy.local:8080/alerts?Scheme=http',
+      'ntfy://$(username):$(password)@ntfy.local:8080/alerts?Scheme=http',
     );
   });
   it('opsgenie', () => expect(urlOf('opsgenie', {})).toBe('opsgenie://api.opsgenie.com:443/$(password)'));
   it('pushbullet keeps its target path, encoding #', () =>
     expect(urlOf('pushbullet', { targets: 'phone/#ops/a@b.c' })).toBe('pushbullet://$(password)/phone/%23ops/a%40b.c'));
-  it('pushover', () => expect(urlOf('pushover', { username: 'ukey' })).toBe('pushover://shoutrrr:$(password)@ukey/'));
+  it('pushover', () => expect(urlOf('pushover', { username: 'ukey' })).toBe('pushover://shoutrrr:$(password)@$(username)/'));
   it('rocketchat', () =>
     expect(urlOf('rocketchat', { user: 'bot', host: 'chat.example.com', port: 443, channel: '#ops' })).toBe(
       'rocketchat://bot@chat.example.com:443/$(username)/$(password)/%23ops',
     ));
   it('slack, with the bot name when given', () => {
-    expect(urlOf('slack', { username: 'C0123456789' })).toBe('slack://$(password)@C0123456789');
-    expect(urlOf('slack', { username: 'C0123456789', BotName: 'Ops Bot' })).toBe('slack://$(password)@C0123456789?botname=Ops%20Bot');
+    expect(urlOf('slack', { username: 'C0123456789' })).toBe('slack://$(password)@$(username)');
+    expect(urlOf('slack', { username: 'C0123456789', BotName: 'Ops Bot' })).toBe('slack://$(password)@$(username)?botname=Ops%20Bot');
   });
   it('teams', () =>
     expect(urlOf('teams', { group: 'g', tenant: 't', altID: 'a', groupOwner: 'o' })).toBe('teams://g@t/a/o?host=outlook.office.com'));
   it('telegram', () =>
-    expect(urlOf('telegram', { username: '@ops,12345' })).toBe('telegram://$(password)@telegram/?chats=%40ops%2C12345'));
+    expect(urlOf('telegram', { username: '@ops,12345' })).toBe('telegram://$(password)@telegram/?chats=$(username)'));
   it('zulip keeps the bot mail', () =>
     expect(urlOf('zulip_chat', { username: 'bot@zulip.example.com', host: 'zulip.example.com', stream: 'ops' })).toBe(
-      'zulip://bot%40zulip.example.com:$(password)@zulip.example.com/?stream=ops',
+      'zulip://$(username):$(password)@zulip.example.com/?stream=ops',
     ));
   it('generic webhook keeps its target and its own query', () => {
     expect(urlOf('generic_webhook', { url: 'https://hooks.example.com/in' })).toBe(
       'generic+https://hooks.example.com/in?ContentType=application%2Fjson&MessageKey=message&TitleKey=title&RequestMethod=POST&DisableTLS=false',
     );
     expect(urlOf('generic_webhook', { url: 'https://h/x?a=1', requestMethod: 'GET' })).toContain('generic+https://h/x?a=1&ContentType=');
+  });
+
+  it('a form saved as it came (username shown as ***) builds the same URL', () => {
+    for (const type of NOTIFICATION_TYPES) {
+      const base = { username: 'C0123', host: 'h', topic: 't', url: 'https://x', webhook: 'w', tenant: 't', altID: 'a', groupOwner: 'o' };
+      expect(urlOf(type, { ...base, username: SECRET_MASK }), type).toBe(urlOf(type, base));
+    }
   });
 
   it('every notification type builds a URL with no secret in it', () => {

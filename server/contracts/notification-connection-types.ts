@@ -23,13 +23,15 @@ const userAt = (v: FieldValues[string]) => (s(v) ? `${enc(v)}@` : '');
 /**
  * The notification types of spec 001 §3 (defaults of §5), each building the URL the reference stores: the
  * shoutrrr service URL (containrrr/shoutrrr's formats, as the reference UI writes them), with secrets as
- * `$(password)` / `$(username)`. Field values are percent-encoded where they sit in a path, user part or query;
+ * `$(password)` / `$(username)`: the `username` column is always a placeholder too, even where it holds no secret (a
+ * Slack channel), because the API shows a stored static value as `***` and a form saved as it came must not build
+ * its URL from that. Other field values are percent-encoded where they sit in a path, user part or query;
  * hosts are written as typed. Where the reference's builder lost a field (zulip's bot mail, the generic webhook's
  * target), the field goes where shoutrrr reads it.
  */
 export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
   n('discord', 'Discord', 'discord', [username('Webhook ID', REQUIRED, 'text'), password('Token', REQUIRED)], (v) =>
-    `discord://${PASSWORD}@${enc(v.username)}`),
+    `discord://${PASSWORD}@${USERNAME}`),
   n(
     'email',
     'Email',
@@ -81,7 +83,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
       username('Webhook ID', REQUIRED, 'text'),
       prop('events', 'Events', 'text', { required: true, hint: 'Comma-separated event names' }),
     ],
-    (v) => `ifttt://${enc(v.username)}/${query([['events', v.events]])}`,
+    (v) => `ifttt://${USERNAME}/${query([['events', v.events]])}`,
   ),
   n(
     'mattermost',
@@ -93,7 +95,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
       password('Token', { required: true, hint: 'Webhook token' }),
       prop('channel', 'Channel', 'text', { hint: 'Override webhook channel' }),
     ],
-    (v) => `mattermost://${userAt(v.username)}${s(v.host)}/${PASSWORD}${s(v.channel) ? `/${enc(v.channel)}` : ''}`,
+    (v) => `mattermost://${s(v.username) ? `${USERNAME}@` : ''}${s(v.host)}/${PASSWORD}${s(v.channel) ? `/${enc(v.channel)}` : ''}`,
   ),
   n(
     'matrix',
@@ -105,7 +107,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
       prop('host', 'Host', 'text', REQUIRED),
       insecureTls(),
     ],
-    (v) => `matrix://${enc(v.username)}:${PASSWORD}@${s(v.host)}/?DisableTLS=${yes(v.insecure_tls)}`,
+    (v) => `matrix://${USERNAME}:${PASSWORD}@${s(v.host)}/?DisableTLS=${yes(v.insecure_tls)}`,
   ),
   n(
     'ntfy',
@@ -119,7 +121,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
       insecureTls(),
     ],
     (v) =>
-      `ntfy://${enc(v.username)}:${PASSWORD}@${s(v.host)}/${enc(v.topic)}?Scheme=${yes(v.insecure_tls) ? 'http' : 'https'}`,
+      `ntfy://${USERNAME}:${PASSWORD}@${s(v.host)}/${enc(v.topic)}?Scheme=${yes(v.insecure_tls) ? 'http' : 'https'}`,
   ),
   n(
     'opsgenie',
@@ -145,7 +147,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
     'Pushover',
     'pushover',
     [username('User', REQUIRED, 'text'), password('Token', REQUIRED)],
-    (v) => `pushover://shoutrrr:${PASSWORD}@${enc(v.username)}/`,
+    (v) => `pushover://shoutrrr:${PASSWORD}@${USERNAME}/`,
   ),
   n(
     'rocketchat',
@@ -170,7 +172,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
       password('Bot Token', REQUIRED),
       prop('BotName', 'Bot Name'),
     ],
-    (v) => `slack://${PASSWORD}@${enc(v.username)}${query([['botname', v.BotName]])}`,
+    (v) => `slack://${PASSWORD}@${USERNAME}${query([['botname', v.BotName]])}`,
   ),
   n(
     'teams',
@@ -190,7 +192,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
     'Telegram',
     'telegram',
     [password('Token', REQUIRED), username('Chats', { required: true, hint: 'Chat IDs or channel names (@channel-name), comma-separated' }, 'text')],
-    (v) => `telegram://${PASSWORD}@telegram/${query([['chats', v.username]])}`,
+    (v) => `telegram://${PASSWORD}@telegram/?chats=${USERNAME}`,
   ),
   n(
     'zulip_chat',
@@ -203,7 +205,7 @@ export const NOTIFICATION_CONNECTION_TYPES: ConnectionTypeDescriptor[] = [
       prop('stream', 'Stream'),
       prop('topic', 'Topic'),
     ],
-    (v) => `zulip://${enc(v.username)}:${PASSWORD}@${s(v.host)}/${query([['stream', v.stream], ['topic', v.topic]])}`,
+    (v) => `zulip://${USERNAME}:${PASSWORD}@${s(v.host)}/${query([['stream', v.stream], ['topic', v.topic]])}`,
   ),
   n(
     'generic_webhook',
