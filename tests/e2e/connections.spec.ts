@@ -147,9 +147,19 @@ test.describe('Settings → Connections', () => {
     await expect(connections.secret(edit, 'Password').value).toHaveValue('***');
     await edit.getByRole('button', { name: 'Update' }).click();
     await expect(shell.toast('Connection updated successfully')).toBeVisible();
-    results = await connections.test(await connections.open(name));
+    const reopened = await connections.open(name);
+    results = await connections.test(reopened);
     await expect(results.getByText('Connection successful')).toBeVisible();
     await connections.closeResults();
+
+    // an edited, unsaved form is tested as shown: the *** left in place stands for the stored password
+    await connections.text(reopened, 'URL').fill(`${t.url}?application_name=e2e-edited`);
+    results = await connections.test(reopened);
+    await expect(results.getByText('Connection successful')).toBeVisible();
+    await connections.closeResults();
+    await connections.text(reopened, 'URL').fill(`postgres://127.0.0.1:${await closedPort()}/x`);
+    results = await connections.test(reopened);
+    await expect(results.getByRole('alert')).toContainText(/refused/i);
   });
 
   test('a test against a closed port fails with what failed', async ({ page }) => {

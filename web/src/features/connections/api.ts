@@ -102,13 +102,14 @@ export function testOutcome(err: unknown): TestOutcome {
 }
 
 /**
- * Tests a saved connection (`/api/connection/test/{id}`) or an unsaved form (`/api/connection/test` with the body).
+ * Tests a saved connection (`/api/connection/test/{id}`) or a form (`/api/connection/test` with the body; with the
+ * id of a saved connection being edited, which resolves `***` to its stored secret).
  * Silent: the results dialog shows the answer, not a toast.
  */
 export function useTestConnection() {
   return useMutation({
     meta: { silent: true },
-    mutationFn: async (target: { id: string } | { body: ConnectionWrite }): Promise<TestOutcome> => {
+    mutationFn: async (target: { id: string } | { body: ConnectionWrite & { id?: string } }): Promise<TestOutcome> => {
       try {
         const res =
           'id' in target

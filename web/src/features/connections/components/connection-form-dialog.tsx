@@ -47,6 +47,8 @@ export function ConnectionFormDialog({ desc, connection, canWrite, currentUserId
   const [testOpen, setTestOpen] = useState(false);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
   const busy = add.isPending || update.isPending;
+  // read during render: react-hook-form tracks isDirty only for a formState read here
+  const dirty = form.formState.isDirty;
 
   const body = (values: FieldValues) => connectionWriteBody(desc, values, connection?.properties);
   const onSubmit = form.handleSubmit((values) => {
@@ -58,8 +60,12 @@ export function ConnectionFormDialog({ desc, connection, canWrite, currentUserId
     setTestOpen(true);
     test.mutate(target, { onSuccess: setOutcome });
   };
-  // a saved connection is tested as stored; a new one with what the form holds (checked first)
-  const onTest = () => (connection ? runTest({ id: connection.id }) : void form.handleSubmit((v) => runTest({ body: body(v) }))());
+  // a saved, untouched connection is tested as stored; otherwise what the form holds (checked first), with the id
+  // of a saved one so a `***` left in place stands for its stored secret
+  const onTest = () =>
+    connection && !dirty
+      ? runTest({ id: connection.id })
+      : void form.handleSubmit((v) => runTest({ body: { ...body(v), ...(connection ? { id: connection.id } : {}) } }))();
 
   return (
     <>
