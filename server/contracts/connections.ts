@@ -181,7 +181,7 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * hold it.
  */
 export function connectionFormSchema(desc: ConnectionTypeDescriptor, editing: boolean) {
-  const shape: Record<string, z.ZodType> = {
+  const shape: Record<string, z.ZodType<FieldValues[string]>> = {
     name: z.string().trim().min(1, FIELD_REQUIRED).max(255, 'Name is too long'),
     namespace: z
       .string()
