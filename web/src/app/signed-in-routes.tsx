@@ -5,7 +5,7 @@ import { Page } from '../components/page';
 import { useLiveUpdates } from '../lib/live-updates';
 import { ErrorBoundary } from './gates/error-boundary';
 import { paths } from './paths';
-import { ROUTES, SETTINGS_TABLES, type AppRoute } from './route-table';
+import { ROUTES, type AppRoute } from './route-table';
 import { FeatureDisabledPage, NotAvailablePage, NotFoundPage, UnauthorizedPage } from './route-preload';
 import { useSession } from './session-context';
 import { AppShell } from './shell/app-shell';
@@ -66,19 +66,6 @@ function RouteGate({ route, params }: { route: AppRoute; params: Params }) {
   );
 }
 
-/** /settings/{table} and /settings/{table}/{id} for the configured generic tables. */
-function SettingsTableRoute({ params, detail }: { params: Params; detail: boolean }) {
-  const table = SETTINGS_TABLES[params.table ?? ''];
-  if (!table) {
-    return (
-      <StatusPage title="Page not found">
-        <NotFoundPage />
-      </StatusPage>
-    );
-  }
-  return <RouteGate route={{ path: '', ...table, title: detail ? `${table.title} details` : table.title }} params={params} />;
-}
-
 /** Every signed-in route inside the shell. */
 export function SignedInRoutes() {
   const session = useSession();
@@ -107,12 +94,6 @@ export function SignedInRoutes() {
               {(params: Params) => <RouteGate route={route} params={params} />}
             </Route>
           ))}
-          {!checkRunner && (
-            <Route path={paths.settingsTableItem}>{(params: Params) => <SettingsTableRoute params={params} detail />}</Route>
-          )}
-          {!checkRunner && (
-            <Route path={paths.settingsTable}>{(params: Params) => <SettingsTableRoute params={params} detail={false} />}</Route>
-          )}
           <Route>
             <StatusPage title="Page not found">
               <NotFoundPage />

@@ -2,8 +2,8 @@ import type { BadgeProps } from '@fluentui/react-components';
 import { StatusBadge } from './status-badge';
 
 /**
- * Spec 001 §4 job statuses as badge colours: SUCCESS green, FAILED red, WARNING orange, RUNNING blue, STOPPED and the
- * rest (SKIPPED, STALE) grey. Shared by every page that shows a job_history status (integrations, settings resources,
+ * Spec 001 §4 job statuses as badge colours: SUCCESS green, FAILED red, WARNING orange, RUNNING blue, STALE (a run that never
+ * finished) orange, STOPPED and SKIPPED grey. Shared by every page that shows a job_history status (integrations, settings resources,
  * job history).
  */
 export function jobStatusColor(status: string): BadgeProps['color'] {
@@ -13,6 +13,7 @@ export function jobStatusColor(status: string): BadgeProps['color'] {
     case 'FAILED':
       return 'danger';
     case 'WARNING':
+    case 'STALE':
       return 'warning';
     case 'RUNNING':
       return 'informative';

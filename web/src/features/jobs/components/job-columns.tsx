@@ -7,7 +7,7 @@ import { StatusBadge } from '../../../components/status/status-badge';
 import { copyToClipboard } from '../../../lib/clipboard';
 import { formatDateTime, formatDuration } from '../../../lib/format';
 import type { JobRow } from '../api';
-import { jobStatusColor } from './job-status';
+import { jobStatusColor } from '../../../components/status/job-status';
 
 const useStyles = makeStyles({
   resource: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalXXS, minWidth: 0 },

@@ -8,7 +8,7 @@ import { StatusBadge } from '../../../components/status/status-badge';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDuration } from '../../../lib/format';
 import { useJobHistory, type JobRun } from '../api';
-import { jobStatusColor } from './job-status';
+import { jobStatusColor } from '../../../components/status/job-status';
 
 const col = dataTableColumns<JobRun>();
 const NONE: JobRun[] = [];

@@ -12,7 +12,7 @@ import { errorMessage } from '../../../lib/api-client';
 import type { ResourceRow } from '../api';
 import { visibleColumns, type ResourceDescriptor } from '../descriptors';
 import { TeamIcon } from '../team/team-icon';
-import { jobStatusColor } from './job-status';
+import { jobStatusColor } from '../../../components/status/job-status';
 
 const useStyles = makeStyles({
   named: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, minWidth: 0 },
