@@ -1,6 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Action, Feature, Resource } from '@contracts/rbac-table';
-import { RESOURCE_DESCRIPTORS } from '../features/settings-resources/descriptors';
 import { paths } from './paths';
 
 /** A signed-in route: what it needs, and its page once the feature is built. */
@@ -18,11 +17,6 @@ export interface AppRoute {
   /** Not set yet: the shared "Not available in this version" page shows. */
   page?: LazyExoticComponent<ComponentType<{ params: Record<string, string | undefined> }>>;
 }
-
-/** The generic settings resources of /settings/{table} (spec 001, "Settings screens"), from their descriptor table. */
-export const SETTINGS_TABLES: Record<string, Pick<AppRoute, 'title' | 'resource' | 'feature'>> = Object.fromEntries(
-  Object.values(RESOURCE_DESCRIPTORS).map((d) => [d.table, { title: d.title, resource: d.resource, feature: d.feature }]),
-);
 
 /**
  * Every signed-in route of both route tables, most specific first (the first match wins). Public routes (sign-in,
