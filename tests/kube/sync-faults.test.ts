@@ -30,6 +30,8 @@ const SPECS: Record<string, (n: number) => Record<string, unknown>> = {
   Connection: (n) => ({ type: 'http', url: { value: `http://127.0.0.1:${1000 + n}` } }),
   Notification: (n) => ({ events: ['check.failed'], title: `n${n}`, to: { email: 'oncall@example.com' } }),
   NotificationSilence: (n) => ({ description: `quiet ${n}` }),
+  IncidentRule: (n) => ({ name: `rule ${n}`, priority: n }),
+  LoggingBackend: (n) => ({ backends: [{ kubernetes: { routes: [{ type: `Pod${n}` }] } }] }),
 };
 
 let kube: KubeApi;
