@@ -255,9 +255,14 @@ describe('IncidentRule and LoggingBackend custom resources', () => {
     await until(async () => (await rowOf(table, id))?.source === 'KubernetesCRD', `the ${kind.kind} reconciled into ${table}`);
     expect(await rowOf(table, id)).toMatchObject({ name: applied.metadata.name, namespace: 'default', spec: applied.spec });
 
+    // the status writer stamps persistedID right after the reconcile (a new resourceVersion): edit the version after it
+    const stamped = await until(async () => {
+      const cr = crOf(kind, 'default', applied.metadata.name!);
+      return (cr?.status as { persistedID?: string } | undefined)?.persistedID === id ? cr : undefined;
+    }, `the ${kind.kind} status written`);
     const spec = { ...(applied.spec as object), ...change };
     const res = await db('PATCH', `${table}?id=eq.${id}&select=id,source`, editor.headers,
-      { spec, resource_version: applied.metadata.resourceVersion }, { prefer: 'return=representation' });
+      { spec, resource_version: stamped!.metadata.resourceVersion }, { prefer: 'return=representation' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual([{ id, source: 'KubernetesCRD' }]);
     expect(crOf(kind, 'default', applied.metadata.name!)!.spec).toMatchObject(change);

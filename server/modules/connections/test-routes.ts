@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { requireFeature } from '../auth/features.js';
 import { createConnectionTestService, type ConnectionTestService, type TestLimits } from './test-service.js';
 
 declare module 'fastify' {
@@ -25,12 +26,14 @@ export const connectionTestRoutes = fp<ConnectionTestRoutesOptions>(
     app.decorate('connectionTests', service);
     app.addHook('onClose', async () => service.close());
 
-    app.post<{ Params: { id: string } }>('/api/connection/test/:id', { config: { access: ACCESS } }, async (req) => {
+    // a test is the Connections settings page's action: refused while settings.connections is off
+    const settingsOn = async () => requireFeature(app.db, 'settings.connections');
+    app.post<{ Params: { id: string } }>('/api/connection/test/:id', { config: { access: ACCESS }, preHandler: settingsOn }, async (req) => {
       const outcome = await service.testSaved(req.params.id);
       req.log.info({ connection: req.params.id }, 'connection test passed');
       return outcome;
     });
-    app.post('/api/connection/test', { config: { access: ACCESS } }, async (req) => service.testUnsaved(req.body));
+    app.post('/api/connection/test', { config: { access: ACCESS }, preHandler: settingsOn }, async (req) => service.testUnsaved(req.body));
   },
   { name: 'connection-test' },
 );

@@ -1,4 +1,4 @@
-import type { Action, Resource } from '../../contracts/rbac.js';
+import type { Action, Feature, Resource } from '../../contracts/rbac.js';
 
 export type WriteOp = 'insert' | 'update' | 'delete' | 'upsert';
 
@@ -35,6 +35,8 @@ export interface RelationSpec {
      * created_by rule (./write-body.ts: stamp when left out, another person for admins only) stays out of the way.
      */
     creatorByTrigger?: true;
+    /** The settings page's feature flag: while it is off, writes are refused with 403 (reads go on; issue 11). */
+    feature?: Feature;
   };
 }
 
@@ -60,8 +62,8 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   },
   identities: { resource: 'identities' },
   people_roles: { resource: 'rbac', base: 'people' },
-  teams: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
-  team_members: { resource: 'database', write: { ops: ALL_WRITES } },
+  teams: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'], feature: 'settings.teams' } },
+  team_members: { resource: 'database', write: { ops: ALL_WRITES, feature: 'settings.teams' } },
   properties: { resource: 'feature_flags', write: { ops: ALL_WRITES, readOnly: STAMPS } },
   access_tokens: { resource: 'kratos', hidden: ['value'], write: { ops: ['delete'] } },
   invites: { resource: 'auth', hidden: ['token_hash'], write: { ops: ['delete'] } },
@@ -69,7 +71,7 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   agents_summary: { resource: 'agents', base: 'agents' },
   // Health: canaries are written by the health service, as /api/canary writes them (spec validation, checks
   // reconciled, the scheduler reloaded; a CR-sourced canary patched in the cluster).
-  canaries: { resource: 'canaries', write: { ops: ['insert', 'update', 'delete'], writer: true } },
+  canaries: { resource: 'canaries', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.health' } },
   checks: { resource: 'canaries' },
   checks_unlogged: { resource: 'canaries' },
   check_statuses: { resource: 'canaries' },
@@ -86,13 +88,13 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   // Kubernetes (0020). Rows of custom resources are written by the informers (the CR is the source of truth). The
   // settings tables are written by the kubernetes module's settings writer: rows made here have source 'UI', and an
   // edit or delete of a CR-sourced row patches or deletes the CR as the caller.
-  topologies: { resource: 'topologies', write: { ops: ['insert', 'update', 'delete'], writer: true } },
-  config_scrapers: { resource: 'config_scrapers', write: { ops: ['insert', 'update', 'delete'], writer: true } },
+  topologies: { resource: 'topologies', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.topology' } },
+  config_scrapers: { resource: 'config_scrapers', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.config_scraper' } },
   playbooks: { resource: 'playbooks' },
   // Secret-capable columns read `***` when static, references as written (0040_connections.sql); the CR's spec may
   // carry inline secret values, so it stays hidden. Writes go through the connections writer (`***` keeps the value).
   connections: {
-    resource: 'connections', hidden: ['spec'], masked: CONNECTION_MASKS, write: { ops: ['insert', 'update', 'delete'], writer: true },
+    resource: 'connections', hidden: ['spec'], masked: CONNECTION_MASKS, write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.connections' },
   },
   connection_details: { resource: 'connections', base: 'connections' },
   // Settings resources (0041): lists read the *_with_status views (live rows, latest job run, agent); the tables are
@@ -103,8 +105,8 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   // a union of scrapers, topologies and logging backends: created_by and agent_id embed as the tables' do
   integrations_with_status: { resource: 'integrations', base: 'topologies' },
   job_history_latest_status: { resource: 'database', base: 'job_history' },
-  incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true } },
-  logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true } },
+  incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.rules' } },
+  logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.logging_backends' } },
   notifications: { resource: 'notifications' },
   notification_silences: { resource: 'notifications' },
   // Incidents (0030_incidents.sql). Triggers enforce the spec's rules (status transitions, hypothesis hierarchy,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ApiError } from '../../lib/errors.js';
+import { requireFeature } from '../auth/features.js';
 import { idsFromBody, publishChange } from '../../lib/events.js';
 import { setActor } from './actor.js';
 import { badBody, forbidden, unknownRelation } from './errors.js';
@@ -64,6 +65,8 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
     throw new ApiError(405, 'PGRST117', `${op} is not allowed on '${rel.name}'`, null,
       rel.spec.write ? `Allowed: ${rel.spec.write.ops.join(', ')}` : `'${rel.name}' is read-only`);
   }
+  // A settings table whose page is switched off refuses writes (properties carry no feature, so flags can be reset).
+  if (rel.spec.write.feature) await requireFeature(db, rel.spec.write.feature);
   const ctx = new BuildContext(cache, req.can);
   const query = parseQuery(req.query);
   const top = query.nodes.get('');

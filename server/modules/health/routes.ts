@@ -5,6 +5,7 @@ import { EditPrecondition } from '../../contracts/kubernetes.js';
 import type { Role } from '../../contracts/rbac.js';
 import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
 import { parseBody, parseId } from '../../lib/validation.js';
+import { requireFeature } from '../auth/features.js';
 import { ChangeFeed } from './change-feed.js';
 import { CheckMetrics, sweepCheckMetrics } from './check-metrics.js';
 import { ConnectionResolver } from './connections.js';
@@ -199,16 +200,18 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     return reply.status(201).send(out);
   });
 
+  // Canary edits are the Health settings page's writes: refused while settings.health (or health) is off.
+  const settingsOn = async () => requireFeature(app.db, 'settings.health');
   app.get<IdParams>('/:id', { config: READ }, (req) => health.getCanary(parseId(req.params.id, 'canary id')));
-  app.post('/', { config: WRITE }, async (req, reply) => {
+  app.post('/', { config: WRITE, preHandler: settingsOn }, async (req, reply) => {
     const created = await health.createCanary(parseBody(CanaryInput, req.body), req.principal!.id);
     return reply.status(201).send(created);
   });
-  app.put<IdParams>('/:id', { config: WRITE }, (req) =>
+  app.put<IdParams>('/:id', { config: WRITE, preHandler: settingsOn }, (req) =>
     health.updateCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryInput, req.body), editContext(req)));
-  app.patch<IdParams>('/:id', { config: WRITE }, (req) =>
+  app.patch<IdParams>('/:id', { config: WRITE, preHandler: settingsOn }, (req) =>
     health.patchCanary(parseId(req.params.id, 'canary id'), parseBody(CanaryPatch, req.body), editContext(req)));
-  app.delete<IdParams>('/:id', { config: WRITE }, async (req) => {
+  app.delete<IdParams>('/:id', { config: WRITE, preHandler: settingsOn }, async (req) => {
     await health.deleteCanary(parseId(req.params.id, 'canary id'), editContext(req));
     return { message: 'success' };
   });
