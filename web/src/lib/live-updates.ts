@@ -42,11 +42,13 @@ const RELATED: Record<string, readonly string[]> = {
   evidences: ['incidents', 'incident_histories'],
   comments: ['incident_histories'],
   responders: ['incidents', 'incident_histories'],
-  // settings resources: Integrations lists scrapers, topologies and log backends with their latest job
+  // settings resources: Integrations lists scrapers, topologies and log backends with their latest job. A job row
+  // changes on every canary run, so it refreshes Integrations only (the settings lists show job status when next
+  // fetched), not every page that reads canaries.
   topologies: ['integrations_with_status'],
   config_scrapers: ['integrations_with_status'],
   logging_backends: ['integrations_with_status'],
-  job_history: ['integrations_with_status', 'canaries', 'topologies', 'config_scrapers', 'teams'],
+  job_history: ['integrations_with_status'],
 };
 
 /** Changes that can alter whoami (name, roles, feature flags) or the Users, Tokens and invite screens. */
