@@ -92,7 +92,27 @@ export default defineConfig({
       output: {
         // everything main.tsx imports statically goes into one chunk: Rolldown would otherwise split the start-up code
         // into a dozen shared chunks (each gzipped alone, plus import/export glue), about 11 kB gzip more to load
-        codeSplitting: { groups: [{ name: 'app', test: /\/web\/src\/main\.tsx$/ }] },
+        codeSplitting: {
+          groups: [
+            { name: 'app', test: /\/web\/src\/main\.tsx$/ },
+            // The groups below exist for /health's first load (budget 250 kB gzip, scripts/bench-web.ts). With every lazy
+            // page sharing a different subset of Fluent, Rolldown cut the page's static imports into ~30 chunks of
+            // 0.2–8 kB (one per set of pages sharing them), each gzipped alone: about 7 kB gzip more than the same code
+            // in a few files. Each group joins modules that the pages loading one of them nearly all load together.
+            // `includeDependenciesRecursively: false` where a group would otherwise pull tabster or icons with it (and
+            // make pages that only need those load the whole group). Measured per page in web/README.md.
+            // Dropdown, Combobox, SearchBox: /health, /incidents and job history (which loads SearchBox without using it)
+            { name: 'fluent-pickers', includeDependenciesRecursively: false, test: /node_modules\/@fluentui\/(react-search\/|react-combobox\/lib\/(components\/(Dropdown\/|Combobox\/(?!useInputTriggerSlot))|contexts\/(ComboboxContext|useComboboxContextValues)\.js|utils\/useComboboxPositioning\.js|hooks\/useTabsterEscapeIgnore\.js|components\/Option\/(renderOption|Option)\.js))/ },
+            // Field's validation icons and focus-within: also used without Field (MessageBar pages), so kept out of fluent-field
+            { name: 'field-icons', test: /node_modules\/@fluentui\/(react-icons\/lib\/atoms\/svg\/(checkmark-circle|diamond-dismiss)\.js|react-tabster\/lib\/(hooks\/useFocusWithin|focus\/focusWithinPolyfill)\.js)/ },
+            // Field, Input, Switch and TagPicker's input slot: the form pages (form-fields) and /health
+            { name: 'fluent-field', test: /node_modules\/@fluentui\/(react-(field|input|switch)\/|react-combobox\/lib\/components\/Combobox\/useInputTriggerSlot\.js)/ },
+            // the status cells and formatters every list page uses
+            { name: 'status', test: /\/web\/src\/(lib\/format|components\/status\/(health|text-styles|health-indicator)|components\/data-table\/row-styles)\.tsx?$|\/server\/contracts\/duration\.ts$/ },
+            // Fluent's one-function hooks (0.2–0.8 kB each) not already in the start-up chunk
+            { name: 'fluent-hooks', includeDependenciesRecursively: false, test: /node_modules\/@fluentui\/(react-utilities\/lib\/(hooks\/|compose\/isResolvedShorthand)|react-context-selector\/|react-tabster\/lib\/hooks\/useMergeTabsterAttributes)/ },
+          ],
+        },
       },
     },
   },
