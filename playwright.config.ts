@@ -10,7 +10,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // a test's own budget: an axe scan of a page with a Monaco editor or a drawer takes 3 s on a quiet 2-core machine and
+  // over 15 s on a loaded one; passing tests take what they take, only a failing one waits this long
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: '.tmp/e2e-report' }]],
   outputDir: '.tmp/e2e-results',
