@@ -37,6 +37,19 @@ interface SettingsTable {
 const specPath = (path: PropertyKey[]) => ['spec', ...path.map(String)].join('.');
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
+/** A table whose row is its spec (plus plain columns): a CR-sourced row takes a new spec, nothing else. */
+function specTable(kind: string, columns: readonly string[] = ['spec']): SettingsTable {
+  return {
+    kind: kindByKind(kind)!,
+    columns,
+    specRequired: true,
+    specOf: (r) => r.spec,
+    problemPath: specPath,
+    crColumns: ['spec'],
+    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
+  };
+}
+
 // Identifiers below come from these constants only; every value is a bound parameter.
 export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
   topologies: {
@@ -54,15 +67,7 @@ export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
       return spec;
     },
   },
-  config_scrapers: {
-    kind: kindByKind('ScrapeConfig')!,
-    columns: ['spec', 'description'],
-    specRequired: true,
-    specOf: (r) => r.spec,
-    problemPath: specPath,
-    crColumns: ['spec'],
-    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
-  },
+  config_scrapers: specTable('ScrapeConfig', ['spec', 'description']),
   // Connections: secret-capable columns hold a static value or a reference; `***` (what a read shows of a static
   // secret) keeps the stored value (server/modules/connections/body.ts). A CR-sourced row is written back into the
   // CR's spec, in the typed block its author used (server/modules/connections/cr.ts).
@@ -77,24 +82,8 @@ export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
     crSpec: (current, patch) => patchSpec(isObj(current.spec) ? current.spec : {}, patch),
   },
   // Rules are stored, not yet evaluated; the Rules form sends name and spec.
-  incident_rules: {
-    kind: kindByKind('IncidentRule')!,
-    columns: ['spec'],
-    specRequired: true,
-    specOf: (r) => r.spec,
-    problemPath: specPath,
-    crColumns: ['spec'],
-    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
-  },
-  logging_backends: {
-    kind: kindByKind('LoggingBackend')!,
-    columns: ['spec'],
-    specRequired: true,
-    specOf: (r) => r.spec,
-    problemPath: specPath,
-    crColumns: ['spec'],
-    crSpec: (current, patch) => (isObj(patch.spec) ? patch.spec : isObj(current.spec) ? current.spec : {}),
-  },
+  incident_rules: specTable('IncidentRule'),
+  logging_backends: specTable('LoggingBackend'),
 };
 
 const COMMON = ['name', 'namespace', 'labels', 'source', 'created_by'];
