@@ -107,6 +107,18 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   job_history_latest_status: { resource: 'database', base: 'job_history' },
   incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.rules' } },
   logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.logging_backends' } },
+  // Catalog (0050_catalog.sql): written by the scrape engine; links made by hand (no scraper) can be added and
+  // removed by writers. Views and RPCs the catalog screens read are registered below with 0051.
+  config_items: { resource: 'database' },
+  config_items_last_scraped_time: { resource: 'database' },
+  config_changes: { resource: 'database' },
+  config_analysis: { resource: 'database' },
+  config_relationships: { resource: 'database' },
+  config_locations: { resource: 'database' },
+  check_config_relationships: { resource: 'database' },
+  config_component_relationships: { resource: 'database' },
+  artifacts: { resource: 'database', hidden: ['content'] },
+  playbook_runs: { resource: 'playbook_runs' },
   notifications: { resource: 'notifications' },
   notification_silences: { resource: 'notifications' },
   // Incidents (0030_incidents.sql). Triggers enforce the spec's rules (status transitions, hypothesis hierarchy,
