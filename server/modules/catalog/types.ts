@@ -122,3 +122,8 @@ export interface ScraperType {
 }
 
 export const emptyResult = (): ScrapeResult => ({ items: [], changes: [], analysis: [], relationships: [], errors: [], complete: true });
+
+/** What one save did, per config type: the job_history details' `scrape_summary.config_types`. */
+export interface ScrapeSummary {
+  config_types: Record<string, { added: number; updated: number; unchanged: number; changes: number; deleted?: number }>;
+}
