@@ -11,6 +11,7 @@ import type { ClusterConnection } from './cluster.js';
 import { apiVersionOf, kindByKind, type KindDef } from './kinds.js';
 import { errorText, newerVersion, statusOf, type KubeObject } from './objects.js';
 import { kubeIdentityFor } from './proxy.js';
+import { mergePatchBetween } from '../../lib/merge-patch.js';
 import { objectByRow, type LedgerRow } from './store.js';
 
 const CANARY = kindByKind('Canary')!;
@@ -24,20 +25,8 @@ export interface CanaryEditDeps {
   settleMs?: number;
 }
 
-type Json = unknown;
-const isObj = (v: Json): v is Record<string, Json> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** RFC 7386: the merge patch that turns `from` into `to` (removed keys become null; arrays are replaced whole). */
-export function mergePatchBetween(from: Json, to: Json): Json {
-  if (!isObj(from) || !isObj(to)) return to;
-  const out: Record<string, Json> = {};
-  for (const k of Object.keys(from)) if (!(k in to)) out[k] = null;
-  for (const [k, v] of Object.entries(to)) {
-    if (!(k in from)) out[k] = v;
-    else if (JSON.stringify(from[k]) !== JSON.stringify(v)) out[k] = mergePatchBetween(from[k], v);
-  }
-  return out;
-}
+// moved to server/lib (the catalog's diff changes use it too); re-exported for the callers that import it here
+export { mergePatchBetween };
 
 /** The source-link fields of a row (contract SourceLink) from its kubernetes_objects row, if any. */
 export function sourceLinkOf(source: string | null, ledger: LedgerRow | undefined, kind: KindDef = CANARY): SourceLink {
