@@ -18,6 +18,7 @@ import { wsPlugin } from './plugins/ws.js';
 import { kubePlugin } from './plugins/kube.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { healthSchemaRoutes } from './modules/health/schema-routes.js';
+import { catalogSchemaRoutes } from './modules/catalog/schema-routes.js';
 import { incidentsRoutes } from './modules/incidents/routes.js';
 import { kubernetesProxyRoutes } from './modules/kubernetes/proxy-routes.js';
 import { connectionRoutes } from './modules/connections/routes.js';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
   await app.register(healthSchemaRoutes, { prefix: '/api/schemas' });
+  await app.register(catalogSchemaRoutes, { prefix: '/api/schemas' });
   if (MODE !== 'agent') await app.register(spaPlugin, { root: config.WEB_DIR }); // last: it owns the GET /* fallback
   return app;
 }

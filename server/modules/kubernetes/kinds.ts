@@ -4,6 +4,7 @@ import { CHECK_TYPES } from '../health/checks/index.js';
 import { acceptsSingleCheck, CanaryFields, CommonCheck, SpecError, validateCanarySpec } from '../health/spec.js';
 import { IncidentRuleSpec } from './specs/incident-rule.js';
 import { LoggingBackendSpec } from './specs/logging-backend.js';
+import { ScrapeConfigSpec } from '../catalog/spec.js';
 
 /**
  * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
@@ -119,17 +120,8 @@ export const TopologySpec = z.object({
   push: Block.optional(),
 }).loose();
 
-const SCRAPERS = ['aws', 'azure', 'azureDevops', 'gcp', 'file', 'kubernetes', 'kubernetesFile', 'github', 'githubActions',
-  'postgres', 'sql', 'clickhouse', 'slack', 'trivy', 'terraform', 'http', 'logs', 'pubsub', 'exec', 'playwright',
-  'system', 'crdSync'] as const;
-
-export const ScrapeConfigSpec = z.object({
-  logLevel: z.string().optional(),
-  schedule: z.string().optional(),
-  retention: Block.optional(),
-  full: z.boolean().optional(),
-  ...Object.fromEntries(SCRAPERS.map((s) => [s, z.array(Block).optional()])),
-}).loose();
+// ScrapeConfig: the catalog's own contract and checks (server/contracts/catalog.ts, server/modules/catalog/spec.ts)
+export { ScrapeConfigSpec };
 
 const ActionSpec = z.object({
   name: z.string().min(1),

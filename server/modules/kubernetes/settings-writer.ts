@@ -7,6 +7,7 @@ import type { CrEdits } from './canary-edits.js';
 import { connectionSpecOf, prepareConnection } from '../connections/body.js';
 import { patchSpec } from '../connections/cr.js';
 import { kindByKind, type KindDef } from './kinds.js';
+import { specPathText } from '../catalog/spec.js';
 import { insertSettingsRow, liveSettingsRow, softDeleteSettingsRow, updateSettingsRow } from './settings-queries.js';
 
 type Row = Record<string, unknown>;
@@ -67,7 +68,8 @@ export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
       return spec;
     },
   },
-  config_scrapers: specTable('ScrapeConfig', ['spec', 'description']),
+  // ScrapeConfig problems name their place as the spec reads (`spec.file[0].transform.expr`)
+  config_scrapers: { ...specTable('ScrapeConfig', ['spec', 'description']), problemPath: specPathText },
   // Connections: secret-capable columns hold a static value or a reference; `***` (what a read shows of a static
   // secret) keeps the stored value (server/modules/connections/body.ts). A CR-sourced row is written back into the
   // CR's spec, in the typed block its author used (server/modules/connections/cr.ts).

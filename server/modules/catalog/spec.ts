@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import {
+  REFERENCE_SCRAPER_KEYS, SCRAPER_BLOCKS, ScrapeConfigFields, ScrapeConfigShape, type CommonScraper,
+} from '../../contracts/catalog.js';
+import { celSyntaxError, parseLongDuration } from '../../lib/cel.js';
+import { parseGoDuration, parseSchedule } from '../health/schedule.js';
+import { isJsonPath, jsonPathError } from './jsonpath.js';
+import { SUPPORTED_SCRAPERS } from './scrapers.js';
+
+/**
+ * The ScrapeConfig spec as the server judges it: the contract's shape (server/contracts/catalog.ts) plus what a shape
+ * cannot say: the schedule parses, every JSONPath and CEL expression compiles, retention ages are durations, and a
+ * scraper type this console does not run (aws, trivy...) is refused by name. Each problem names its path
+ * (`file[0].transform.expr`), so a console write is a 400 naming it and a CR's status says where it is wrong.
+ */
+
+type Path = (string | number)[];
+export interface SpecProblem { path: Path; message: string }
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const TOP_LEVEL = new Set([...Object.keys(ScrapeConfigFields.shape)]);
+// read when judging, not at load: scrapers.ts imports the extractors, which may import this module's importers
+const supported = () => SUPPORTED_SCRAPERS.join(', ');
+
+/** `spec.file[0].transform.expr`, as messages name a place in the spec. */
+export function specPathText(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, p) => (typeof p === 'number' || /^\d+$/.test(String(p)) ? `${out}[${String(p)}]` : `${out}.${String(p)}`), 'spec');
+}
+
+/** Every semantic problem of a spec (shape problems are zod's); empty when it is fine. */
+export function scrapeSpecProblems(spec: Obj): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  const add = (path: Path, message: string) => problems.push({ path, message });
+
+  for (const key of Object.keys(spec)) {
+    if ((REFERENCE_SCRAPER_KEYS as readonly string[]).includes(key) && !(SUPPORTED_SCRAPERS as readonly string[]).includes(key)) {
+      add([key], `the ${key} scraper is not supported; supported: ${supported()}`);
+    } else if (!TOP_LEVEL.has(key)) {
+      add([key], `unknown field; a ScrapeConfig spec has schedule, retention, full, logLevel, timeout, custom and the scrapers ${supported()}`);
+    }
+  }
+  if (typeof spec.schedule === 'string' && spec.schedule.trim()) {
+    try {
+      parseSchedule(spec.schedule);
+    } catch (err) {
+      add(['schedule'], (err as Error).message);
+    }
+  }
+  if (typeof spec.timeout === 'string') {
+    try {
+      parseGoDuration(spec.timeout);
+    } catch (err) {
+      add(['timeout'], (err as Error).message);
+    }
+  }
+  retentionProblems(spec.retention, add);
+  for (const key of Object.keys(SCRAPER_BLOCKS)) {
+    const blocks = spec[key];
+    if (!Array.isArray(blocks)) continue;
+    blocks.forEach((block, i) => {
+      if (!isObj(block)) return;
+      blockProblems(block as CommonScraper, [key, i], add);
+      typeProblems(key, block, [key, i], add);
+    });
+  }
+  return problems;
+}
+
+function retentionProblems(retention: unknown, add: (p: Path, m: string) => void): void {
+  if (!isObj(retention)) return;
+  const age = (v: unknown, path: Path) => {
+    if (typeof v === 'string' && parseLongDuration(v) === null) add(path, `invalid age "${v.slice(0, 40)}" (expected e.g. 7d, 24h, 30m)`);
+  };
+  age(retention.staleItemAge, ['retention', 'staleItemAge']);
+  if (Array.isArray(retention.changes)) retention.changes.forEach((c, i) => isObj(c) && age(c.age, ['retention', 'changes', i, 'age']));
+  if (Array.isArray(retention.types)) {
+    retention.types.forEach((t, i) => {
+      if (!isObj(t)) return;
+      for (const f of ['createdAge', 'updatedAge', 'deletedAge']) age(t[f], ['retention', 'types', i, f]);
+    });
+  }
+}
+
+/** The fields every scraper block shares: JSONPath fields (when `$`-prefixed or always), CEL in transforms. */
+function blockProblems(b: CommonScraper, at: Path, add: (p: Path, m: string) => void): void {
+  const path = (p: string) => {
+    const v = (b as Obj)[p];
+    if (isJsonPath(v)) jp(v, [...at, p]);
+  };
+  const jp = (v: unknown, where: Path) => {
+    if (typeof v !== 'string') return;
+    const e = jsonPathError(v);
+    if (e) add(where, e);
+  };
+  const cel = (v: unknown, where: Path) => {
+    if (typeof v !== 'string' || !v.trim()) return;
+    const e = celSyntaxError(v);
+    if (e) add(where, `invalid CEL: ${e}`);
+  };
+  for (const f of ['id', 'name', 'type', 'class', 'description', 'status', 'health']) path(f);
+  if (typeof b.items === 'string') jp(b.items, [...at, 'items']);
+  b.createFields?.forEach((f, i) => isJsonPath(f) && jp(f, [...at, 'createFields', i]));
+  b.deleteFields?.forEach((f, i) => isJsonPath(f) && jp(f, [...at, 'deleteFields', i]));
+  for (const [k, v] of Object.entries(b.labels ?? {})) if (isJsonPath(v)) jp(v, [...at, 'labels', k]);
+  if (Array.isArray(b.tags)) {
+    b.tags.forEach((t, i) => {
+      if (t.jsonpath) jp(t.jsonpath, [...at, 'tags', i, 'jsonpath']);
+    });
+  } else if (isObj(b.tags)) {
+    for (const [k, v] of Object.entries(b.tags)) if (isJsonPath(v)) jp(v, [...at, 'tags', k]);
+  }
+  b.properties?.forEach((p, i) => cel(p.filter, [...at, 'properties', i, 'filter']));
+  const t = b.transform;
+  if (!t) return;
+  const tr = [...at, 'transform'];
+  cel(t.expr, [...tr, 'expr']);
+  if (t.jsonpath) jp(t.jsonpath, [...tr, 'jsonpath']);
+  t.exclude?.forEach((e, i) => jp(e.jsonpath, [...tr, 'exclude', i, 'jsonpath']));
+  t.mask?.forEach((m, i) => {
+    jp(m.jsonpath, [...tr, 'mask', i, 'jsonpath']);
+    cel(m.selector, [...tr, 'mask', i, 'selector']);
+  });
+  t.relationship?.forEach((r, i) => {
+    const rp = [...tr, 'relationship', i];
+    cel(r.filter, [...rp, 'filter']);
+    cel(r.expr, [...rp, 'expr']);
+    for (const f of ['id', 'external_id', 'name', 'namespace', 'type', 'agent', 'scope'] as const) cel(r[f]?.expr, [...rp, f, 'expr']);
+  });
+  t.changes?.mapping?.forEach((m, i) => cel(m.filter, [...tr, 'changes', 'mapping', i, 'filter']));
+  t.changes?.exclude?.forEach((e, i) => cel(e, [...tr, 'changes', 'exclude', i]));
+}
+
+/** What a type's block needs beyond the shape. */
+function typeProblems(key: string, b: Obj, at: Path, add: (p: Path, m: string) => void): void {
+  const has = (f: string) => (typeof b[f] === 'string' && (b[f] as string).trim() !== '') || (Array.isArray(b[f]) && (b[f] as unknown[]).length > 0);
+  if (key === 'file' && !has('paths') && !has('url')) add([...at, 'paths'], 'paths (globs) or url is required');
+  if (key === 'http' && !has('url') && !has('connection')) add([...at, 'url'], 'url or connection is required');
+  if (key === 'kubernetes' && Array.isArray(b.relationships)) {
+    b.relationships.forEach((r, i) => {
+      if (!isObj(r)) return;
+      for (const f of ['kind', 'name', 'namespace']) {
+        const expr = isObj(r[f]) ? (r[f] as Obj).expr : undefined;
+        if (typeof expr === 'string' && expr.trim()) {
+          const e = celSyntaxError(expr);
+          if (e) add([...at, 'relationships', i, f, 'expr'], `invalid CEL: ${e}`);
+        }
+      }
+    });
+  }
+}
+
+/**
+ * The ScrapeConfig spec: the contract's typed shape (it generates the CRD's schema) and the semantic checks above.
+ * Unknown keys are kept by the shape and reported by the refinement, so a CR with one is Invalid rather than trimmed.
+ */
+export const ScrapeConfigSpec = ScrapeConfigShape.superRefine((spec, ctx) => {
+  for (const p of scrapeSpecProblems(spec as Obj)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+});
+
+/** The spec as a JSON Schema (draft-07, as monaco-yaml reads it), from the same zod: top-level keys closed. */
+export function scrapeConfigJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ScrapeConfigFields.strict(), { io: 'input', unrepresentable: 'any', target: 'draft-7' });
+  return { ...schema, $id: 'scrape_config.schema.json', title: 'ScrapeConfig spec' };
+}
