@@ -58,8 +58,14 @@ export const ROUTES: AppRoute[] = [
 
   { path: paths.catalogChanges, title: 'Catalog Changes', resource: 'database', feature: 'config' },
   { path: paths.catalogInsights, title: 'Catalog Insights', resource: 'database', feature: 'config' },
-  { path: paths.catalogScraper, title: 'Catalog Scraper', resource: 'config_scrapers', feature: 'config' },
-  { path: paths.catalogScrapers, title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'config' },
+  {
+    path: paths.catalogScraper, title: 'Catalog Scraper', resource: 'config_scrapers', feature: 'config',
+    page: lazy(() => import('./routes/catalog-scrapers-page').then((m) => ({ default: m.CatalogScraperPage }))),
+  },
+  {
+    path: paths.catalogScrapers, title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'config',
+    page: lazy(() => import('./routes/catalog-scrapers-page').then((m) => ({ default: m.CatalogScrapersPage }))),
+  },
   { path: paths.configChanges, title: 'Config Changes', resource: 'database', feature: 'config' },
   { path: paths.configInsights, title: 'Config Insights', resource: 'database', feature: 'config' },
   { path: paths.configRelationships, title: 'Config Relationships', resource: 'database', feature: 'config' },

@@ -38,7 +38,7 @@ export const SETTINGS_NAV: NavItem[] = [
   { label: 'Users', href: paths.settingsUsers, resource: 'identities', feature: 'settings.users' },
   { label: 'Teams', href: '/settings/teams', resource: 'database', feature: 'settings.teams' },
   { label: 'Incident Rules', href: '/settings/incident_rules', resource: 'incident', feature: 'settings.rules' },
-  { label: 'Catalog Scrapers', href: '/settings/config_scrapers', resource: 'config_scrapers', feature: 'settings.config_scraper' },
+  { label: 'Catalog Scrapers', href: paths.catalogScrapers, resource: 'config_scrapers', feature: 'settings.config_scraper' },
   { label: 'Topologies', href: '/settings/topologies', resource: 'topologies', feature: 'settings.topology' },
   { label: 'Health Checks', href: '/settings/canaries', resource: 'canaries', feature: 'settings.health' },
   { label: 'Job History', href: paths.settingsJobs, resource: 'database', feature: 'settings.job_history' },
