@@ -1,6 +1,6 @@
-import { Spinner } from '@fluentui/react-components';
+import { ChangesView } from './components/changes-view';
 
-/** An item's changes tab (placeholder until the real one lands). */
+/** An item's Changes tab (/catalog/{id}/changes), lazy-imported by the item detail. */
 export function ConfigChangesTab({ configId }: { configId: string }) {
-  return <Spinner size="small" label="Loading changes…" data-config-id={configId} />;
+  return <ChangesView configId={configId} />;
 }

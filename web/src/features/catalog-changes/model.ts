@@ -20,7 +20,7 @@ export type TypeFilter = (typeof TYPE_FILTERS)[number];
  * The filters as the URL keeps them, under the reference UI's names. `changeType`, `configTypes` and `tags` are
  * tri-state lists: `value:1` keeps, `value:-1` leaves out (`tags` values are `key____value:1`).
  */
-export interface ChangeFilters {
+export type ChangeFilters = {
   changeType: string;
   severity: string;
   configTypes: string;
@@ -32,7 +32,7 @@ export interface ChangeFilters {
   created_by: string;
   external_created_by: string;
   type_filter: string;
-}
+};
 
 export const CHANGE_FILTER_DEFAULTS: ChangeFilters = {
   changeType: '',

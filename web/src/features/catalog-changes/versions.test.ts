@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMergePatch, CURRENT, parseCompare, rebuildVersions, versionText } from './versions';
+import { applyMergePatch, compareForChange, CURRENT, findVersion, parseCompare, rebuildVersions, versionText } from './versions';
 
 describe('applyMergePatch (RFC 7386)', () => {
   it('merges objects key by key, removes keys patched to null, replaces arrays and scalars', () => {
@@ -21,10 +21,17 @@ describe('rebuildVersions', () => {
 
   it('walks the patches from the current config back to the version before the oldest change', () => {
     const versions = rebuildVersions(current, changes);
-    expect(versions.map((v) => v.id)).toEqual([CURRENT, 'c2', 'before:c2']);
+    expect(versions.map((v) => v.id)).toEqual(['c3', 'c2', 'before:c2']);
     expect(versions[0].config).toEqual(current);
     expect(versions[1].config).toEqual({ spec: { replicas: 2, image: 'nginx:1.27' } });
     expect(versions[2].config).toEqual({ spec: { replicas: 1, image: 'nginx:1.25' } });
+    expect(findVersion(versions, CURRENT)).toBe(versions[0]);
+    expect(findVersion(versions, 'nope')).toBeNull();
+    // what change c3 did: the version it replaced (the one c2 made) against the one it made
+    expect(compareForChange('c3')).toBe('before:c3..c3');
+    expect(findVersion(versions, 'before:c3')).toBe(versions[1]);
+    expect(findVersion(versions, 'before:c2')).toBe(versions[2]);
+    expect(findVersion(versions, 'before:nope')).toBeNull();
   });
 
   it('has only the current version when there are no changes', () => {

@@ -39,7 +39,7 @@ export interface VersionSource {
 }
 
 export interface ConfigVersion {
-  /** The change that produced this version; `current` for the latest. */
+  /** The change that produced this version; `before:<id>` for the one before the oldest known change. */
   id: string;
   /** When this version came to be (the change's time); null for the oldest known one. */
   at: string | null;
@@ -50,14 +50,14 @@ export interface ConfigVersion {
 export const CURRENT = 'current';
 
 /**
- * Newest first: the current config (as of the newest change), then the config before each change, down to the
+ * Newest first: the current config (made by the newest change), then the config each older change made, down to the
  * version before the oldest change (`before:<id>`). `changes` must be newest first.
  */
 export function rebuildVersions(current: unknown, changes: VersionSource[]): ConfigVersion[] {
   const versions: ConfigVersion[] = [];
   let config = current;
   changes.forEach((c, i) => {
-    versions.push({ id: i === 0 ? CURRENT : c.id, at: c.created_at, label: i === 0 ? 'Current' : c.created_at, config });
+    versions.push({ id: c.id, at: c.created_at, label: i === 0 ? 'Current' : c.created_at, config });
     config = applyMergePatch(config, readPatch(c.patches));
   });
   if (!changes.length) versions.push({ id: CURRENT, at: null, label: 'Current', config });
@@ -66,6 +66,24 @@ export function rebuildVersions(current: unknown, changes: VersionSource[]): Con
     versions.push({ id: `before:${oldest.id}`, at: null, label: `Before ${oldest.created_at}`, config });
   }
   return versions;
+}
+
+/**
+ * A version by the id `?compare=` names: a change id (the version it made), `before:<id>` (the version that
+ * change replaced), or `current` (the newest).
+ */
+export function findVersion(versions: ConfigVersion[], id: string): ConfigVersion | null {
+  if (id === CURRENT) return versions[0] ?? null;
+  const exact = versions.find((v) => v.id === id);
+  if (exact) return exact;
+  if (!id.startsWith('before:')) return null;
+  const i = versions.findIndex((v) => v.id === id.slice('before:'.length));
+  return i >= 0 ? versions[i + 1] ?? null : null;
+}
+
+/** The `?compare=` value that shows what a change did: the version it replaced against the version it made. */
+export function compareForChange(changeId: string): string {
+  return `before:${changeId}..${changeId}`;
 }
 
 /** `?compare=<a>..<b>` → [a, b]; null when the value is not two non-empty ids. */
