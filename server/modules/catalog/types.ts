@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ValueFromResolver } from '../health/value-from.js';
 
 /**
  * The contract between the catalog's extractors (one per scraper type: kubernetes, file, http, sql) and the engine
@@ -100,6 +101,12 @@ export interface ScrapeResult {
   complete: boolean;
   /** Types whose analyzers ran over every item: open insights of those items not reported again are resolved. */
   analyzedTypes?: string[];
+  /**
+   * With `complete`: the source lists everything it has (a Kubernetes list, a directory), so an item it no longer
+   * lists was observed gone and is deleted at once. Without it, such items are deleted once they have not been seen
+   * for the spec's `retention.staleItemAge` (24 h).
+   */
+  deleteMissing?: boolean;
 }
 
 /** What an extractor gets for one run of one block of a scraper's spec (e.g. `spec.file[0]`). */
@@ -112,6 +119,11 @@ export interface ScrapeContext {
   signal: AbortSignal;
   /** The console's cluster, when it has one (kubernetes scraper without its own kubeconfig). */
   kube?: KubeConfig;
+  /**
+   * Reads EnvVar `valueFrom` (Secrets, ConfigMaps) in the scraper's namespace, for http `env`/`headers`, sql `auth`
+   * and `connection://` credentials (app.kube.valueFrom); without one a valueFrom is an error of the run.
+   */
+  valueFrom?: ValueFromResolver;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 

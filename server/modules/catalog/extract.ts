@@ -1,0 +1,155 @@
+import type { CommonScraper } from '../../contracts/catalog.js';
+import { evalCel } from '../../lib/cel.js';
+import { celToNative } from '../../lib/cel-funcs.js';
+import { applyTransforms, type TransformResult } from './extract-transform.js';
+import { isJsonPath, jsonPathString, jsonPathValues } from './jsonpath.js';
+import type { Health, ScrapedItem } from './types.js';
+
+export { applyTransforms, type TransformResult } from './extract-transform.js';
+
+/**
+ * Parsed JSON documents (a file, an HTTP response, an SQL row) into catalog items, as config-db's JSON processor
+ * does: `items` (JSONPath) splits a document into several, `transform.expr` (CEL over `config`) may rewrite a document
+ * into a list of items, then each item takes its `id`, `name`, `type`, `class`, `description`, `status`, `health`
+ * (each a literal, or JSONPath when it starts with `$`), labels and tags, created/deleted times from
+ * `createFields`/`deleteFields`, and the block's transforms (extract-transform.ts).
+ *
+ * A document or item that fails (a JSONPath selecting no id, a CEL error) is an error string naming its source;
+ * the others are still returned.
+ */
+
+/** One parsed document and where it came from (a file path, a URL, `row 3`): errors name it. */
+export interface SourceDocument {
+  config: unknown;
+  source: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const HEALTH = new Set<Health>(['healthy', 'unhealthy', 'warning', 'unknown']);
+
+/** A field that is a literal or JSONPath (`$...`) read from the item's config; `undefined` when it gives nothing. */
+function field(spec: string | undefined, config: unknown): string | undefined {
+  if (!spec) return undefined;
+  if (!isJsonPath(spec)) return spec;
+  const v = jsonPathString(spec, config);
+  return v === '' ? undefined : v;
+}
+
+/** The first of `fields` (JSONPath) that reads as a time. config-db parses with `timestampFormat` (RFC 3339 by default). */
+function timeOf(fields: string[] | undefined, config: unknown): Date | undefined {
+  for (const f of fields ?? []) {
+    const text = isJsonPath(f) ? jsonPathString(f, config) : undefined;
+    const t = text ? Date.parse(text) : NaN;
+    if (!Number.isNaN(t)) return new Date(t);
+  }
+  return undefined;
+}
+
+/** Fields a `transform.expr` output may set on an item itself (config-db lifts them from the returned map). */
+interface Lifted { id?: string; name?: string; type?: string; configClass?: string }
+
+function lift(v: Obj): Lifted {
+  const s = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
+  return { id: s(v.id), name: s(v.name), type: s(v.config_type), configClass: s(v.config_class) };
+}
+
+/** `transform.expr`: CEL over `config`, giving a list of item configs (or their JSON, as `.toJSON()` returns). */
+function runExpr(expr: string, config: unknown): Obj[] {
+  let out = celToNative(evalCel(expr, { config }));
+  if (typeof out === 'string') out = JSON.parse(out);
+  const list = Array.isArray(out) ? out : [out];
+  const bad = list.findIndex((x) => !isObj(x));
+  if (bad >= 0) throw new Error(`transform.expr must return a list of objects; element ${bad} is ${JSON.stringify(list[bad])?.slice(0, 60)}`);
+  return list as Obj[];
+}
+
+function tagsOf(block: CommonScraper, config: unknown, labels: Record<string, string>): Record<string, string> {
+  const tags: Record<string, string> = {};
+  if (Array.isArray(block.tags)) {
+    for (const t of block.tags) {
+      const v = t.label ? labels[t.label] : t.jsonpath ? jsonPathString(t.jsonpath, config) : t.value;
+      if (v) tags[t.name] = v;
+    }
+  } else if (isObj(block.tags)) {
+    for (const [k, spec] of Object.entries(block.tags)) {
+      const v = field(spec, config);
+      if (v) tags[k] = v;
+    }
+  }
+  return tags;
+}
+
+function buildItem(block: CommonScraper, config: unknown, lifted: Lifted, source: string): ScrapedItem {
+  const externalId = lifted.id ?? field(block.id, config);
+  if (!externalId) throw new Error(block.id ? `id ${block.id} selected nothing` : 'no id (set id, a literal or $.path)');
+  const type = lifted.type ?? field(block.type, config);
+  if (!type) throw new Error(block.type ? `type ${block.type} selected nothing` : 'no type (set type, a literal or $.path)');
+  const labels: Record<string, string> = {};
+  for (const [k, spec] of Object.entries(block.labels ?? {})) {
+    const v = field(spec, config);
+    if (v) labels[k] = v;
+  }
+  const tags = tagsOf(block, config, labels);
+  const health = field(block.health, config)?.toLowerCase() as Health | undefined;
+  const deletedAt = timeOf(block.deleteFields, config);
+  return {
+    externalId,
+    name: lifted.name ?? field(block.name, config) ?? externalId,
+    type,
+    configClass: lifted.configClass ?? field(block.class, config) ?? type,
+    config,
+    // as config-db: the tags are labels too (a label of the block wins over a tag of the same name)
+    labels: { ...tags, ...labels },
+    tags,
+    description: field(block.description, config),
+    status: field(block.status, config),
+    health: health && HEALTH.has(health) ? health : undefined,
+    createdAt: timeOf(block.createFields, config),
+    deletedAt,
+    deleteReason: deletedAt ? 'delete field' : undefined,
+    source,
+  };
+}
+
+/** Items of one document: split by `items`, rewritten by `transform.expr`, each built from the block's fields. */
+function itemsOf(block: CommonScraper, doc: SourceDocument, errors: string[]): ScrapedItem[] {
+  let parts: { config: unknown; source: string }[] = [doc];
+  if (block.items) {
+    try {
+      parts = jsonPathValues(block.items, doc.config).map((config, i) => ({ config, source: `${doc.source} items[${i}]` }));
+    } catch (err) {
+      errors.push(`${doc.source}: items ${block.items}: ${message(err)}`);
+      return [];
+    }
+  }
+  const out: ScrapedItem[] = [];
+  for (const part of parts) {
+    let configs: { config: unknown; lifted: Lifted; source: string }[] = [{ config: part.config, lifted: {}, source: part.source }];
+    if (block.transform?.expr) {
+      try {
+        configs = runExpr(block.transform.expr, part.config).map((c, i) => ({ config: c, lifted: lift(c), source: `${part.source} expr[${i}]` }));
+      } catch (err) {
+        errors.push(`${part.source}: transform.expr: ${message(err)}`);
+        continue;
+      }
+    }
+    for (const c of configs) {
+      try {
+        out.push(buildItem(block, c.config, c.lifted, c.source));
+      } catch (err) {
+        errors.push(`${c.source}: ${message(err)}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Documents of one scraper block into items (and the relationships its transforms name). */
+export function extractDocuments(block: CommonScraper, docs: SourceDocument[]): TransformResult {
+  const errors: string[] = [];
+  const items = docs.flatMap((d) => itemsOf(block, d, errors));
+  const t = applyTransforms(block, items);
+  return { ...t, errors: [...errors, ...t.errors] };
+}
