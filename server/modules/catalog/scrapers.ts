@@ -1,4 +1,5 @@
 import type { ScraperType } from './types.js';
+import { kubernetesScraper } from './kubernetes/scrape.js';
 
 /**
  * The scraper types this console runs, one line each (the spec key of a ScrapeConfig, e.g. `spec.file[]`). Every other
@@ -6,6 +7,7 @@ import type { ScraperType } from './types.js';
  * <keys>".
  */
 export const SCRAPER_TYPES: Readonly<Record<string, ScraperType>> = {
+  kubernetes: kubernetesScraper,
 };
 
 export const SUPPORTED_SCRAPERS = ['kubernetes', 'file', 'http', 'sql'] as const;

@@ -51,6 +51,13 @@ export function builtinResources(): ResourceDef[] {
       categories: ['all'],
     }),
     builtin('networking.k8s.io', 'v1', 'Ingress', 'ingresses', { shortNames: ['ing'], status: true, generation: true }),
+    // the catalog's kubernetes scraper walks these (owners, nodes); stored as sent, no controllers make them
+    builtin('', 'v1', 'Node', 'nodes', { namespaced: false, shortNames: ['no'], status: true }),
+    builtin('apps', 'v1', 'ReplicaSet', 'replicasets', { shortNames: ['rs'], status: true, generation: true, categories: ['all'] }),
+    builtin('apps', 'v1', 'StatefulSet', 'statefulsets', { shortNames: ['sts'], status: true, generation: true, categories: ['all'] }),
+    builtin('apps', 'v1', 'DaemonSet', 'daemonsets', { shortNames: ['ds'], status: true, generation: true, categories: ['all'] }),
+    builtin('batch', 'v1', 'Job', 'jobs', { status: true, generation: true, categories: ['all'] }),
+    builtin('batch', 'v1', 'CronJob', 'cronjobs', { shortNames: ['cj'], status: true, generation: true, categories: ['all'] }),
     builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', { namespaced: false }),
     builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', { namespaced: false }),
     builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', {}),
