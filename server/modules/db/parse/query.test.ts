@@ -33,7 +33,7 @@ describe('parseQuery', () => {
     expect(q.nodes.get('')!.filters).toHaveLength(1);
   });
 
-  it.each(['select=id&select=name', 'limit=1&limit=2', '=x', 'id=eq.%00', 'a%00=eq.1', 'limit=-1', 'limit=1e999', 'offset=abc', 'on_conflict=a;b'])(
+  it.each(['select=id&select=(', 'limit=1&limit=2', '=x', 'id=eq.%00', 'a%00=eq.1', 'limit=-1', 'limit=1e999', 'offset=abc', 'on_conflict=a;b'])(
     'rejects %j with 400 PGRST100', (qs) => {
       expect(code(() => parseQuery(qs))).toBe('PGRST100');
     });

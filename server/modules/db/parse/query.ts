@@ -4,12 +4,14 @@ import { parseFilterKey, parseLogicTree, parseOperation } from './filter.js';
 import { parseCount, parseOrder } from './order.js';
 import { searchFilter } from './search-filter.js';
 import { Scanner } from './scanner.js';
-import { parseSelect } from './select.js';
+import { MAX_SELECT_ITEMS, parseSelect } from './select.js';
 
 /** Most query parameters accepted in one request. */
 export const MAX_PARAMS = 200;
 
-const SINGLE = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns']);
+// `select` may repeat: the reference UI's catalog list sends `select=<columns>&select=agent:agents(id,name)` (its
+// PostgREST proxy merges them), so the lists are joined in order.
+const SINGLE = new Set(['order', 'limit', 'offset', 'on_conflict', 'columns']);
 
 /** Most names in `columns` / `on_conflict`. */
 const MAX_NAMES = 500;
@@ -47,7 +49,11 @@ export function parseQuery(raw: string, argNames: ReadonlySet<string> = new Set(
       continue;
     }
     switch (key) {
-      case 'select': q.select = parseSelect(value); continue;
+      case 'select':
+        q.select = seen.has('select') ? [...q.select, ...parseSelect(value)] : parseSelect(value);
+        if (q.select.length > MAX_SELECT_ITEMS) throw tooLarge(`select has more than ${MAX_SELECT_ITEMS} items`);
+        seen.add('select');
+        continue;
       case 'order': node([]).order = parseOrder(value); continue;
       case 'limit': node([]).limit = parseCount(value, 'limit parameter'); continue;
       case 'offset': node([]).offset = parseCount(value, 'offset parameter'); continue;
