@@ -5,7 +5,6 @@ import {
 import { celSyntaxError, parseLongDuration } from '../../lib/cel.js';
 import { parseGoDuration, parseSchedule } from '../health/schedule.js';
 import { isJsonPath, jsonPathError } from './jsonpath.js';
-import { SUPPORTED_SCRAPERS } from './scrapers.js';
 
 /**
  * The ScrapeConfig spec as the server judges it: the contract's shape (server/contracts/catalog.ts) plus what a shape
@@ -20,7 +19,9 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const TOP_LEVEL = new Set([...Object.keys(ScrapeConfigFields.shape)]);
-// read when judging, not at load: scrapers.ts imports the extractors, which may import this module's importers
+// the contract's typed blocks are the supported types (scrapers.ts SUPPORTED_SCRAPERS lists the same four; it is not
+// imported here: the registry imports the extractors, and the kubernetes one imports kinds.ts, which imports this file)
+const SUPPORTED_SCRAPERS = Object.keys(SCRAPER_BLOCKS);
 const supported = () => SUPPORTED_SCRAPERS.join(', ');
 
 /** `spec.file[0].transform.expr`, as messages name a place in the spec. */
@@ -34,7 +35,7 @@ export function scrapeSpecProblems(spec: Obj): SpecProblem[] {
   const add = (path: Path, message: string) => problems.push({ path, message });
 
   for (const key of Object.keys(spec)) {
-    if ((REFERENCE_SCRAPER_KEYS as readonly string[]).includes(key) && !(SUPPORTED_SCRAPERS as readonly string[]).includes(key)) {
+    if ((REFERENCE_SCRAPER_KEYS as readonly string[]).includes(key) && !SUPPORTED_SCRAPERS.includes(key)) {
       add([key], `the ${key} scraper is not supported; supported: ${supported()}`);
     } else if (!TOP_LEVEL.has(key)) {
       add([key], `unknown field; a ScrapeConfig spec has schedule, retention, full, logLevel, timeout, custom and the scrapers ${supported()}`);
