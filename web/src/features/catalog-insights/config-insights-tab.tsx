@@ -1,6 +1,6 @@
-import { Spinner } from '@fluentui/react-components';
+import { InsightsView } from './components/insights-view';
 
-/** An item's insights tab (placeholder until the real one lands). */
+/** An item's Insights tab (/catalog/{id}/insights), lazy-imported by the item detail. */
 export function ConfigInsightsTab({ configId }: { configId: string }) {
-  return <Spinner size="small" label="Loading insights…" data-config-id={configId} />;
+  return <InsightsView configId={configId} />;
 }
