@@ -56,8 +56,14 @@ export const ROUTES: AppRoute[] = [
   { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents' },
   { path: paths.logs, title: 'Logs', resource: 'database', feature: 'logs' },
 
-  { path: paths.catalogChanges, title: 'Catalog Changes', resource: 'database', feature: 'config' },
-  { path: paths.catalogInsights, title: 'Catalog Insights', resource: 'database', feature: 'config' },
+  {
+    path: paths.catalogChanges, title: 'Catalog Changes', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-changes-page').then((m) => ({ default: m.CatalogChangesPage }))),
+  },
+  {
+    path: paths.catalogInsights, title: 'Catalog Insights', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-insights-page').then((m) => ({ default: m.CatalogInsightsPage }))),
+  },
   {
     path: paths.catalogScraper, title: 'Catalog Scraper', resource: 'config_scrapers', feature: 'config',
     page: lazy(() => import('./routes/catalog-scrapers-page').then((m) => ({ default: m.CatalogScraperPage }))),
@@ -66,13 +72,34 @@ export const ROUTES: AppRoute[] = [
     path: paths.catalogScrapers, title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'config',
     page: lazy(() => import('./routes/catalog-scrapers-page').then((m) => ({ default: m.CatalogScrapersPage }))),
   },
-  { path: paths.configChanges, title: 'Config Changes', resource: 'database', feature: 'config' },
-  { path: paths.configInsights, title: 'Config Insights', resource: 'database', feature: 'config' },
-  { path: paths.configRelationships, title: 'Config Relationships', resource: 'database', feature: 'config' },
-  { path: paths.configPlaybooks, title: 'Config Playbooks', resource: 'playbooks', feature: 'config' },
-  { path: paths.configChecks, title: 'Config Checks', resource: 'canaries', feature: 'config' },
-  { path: paths.config, title: 'Catalog Item', resource: 'database', feature: 'config' },
-  { path: paths.catalog, title: 'Catalog', resource: 'database', feature: 'config' },
+  {
+    path: paths.configChanges, title: 'Config Changes', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-item-page').then((m) => ({ default: m.ConfigChangesPage }))),
+  },
+  {
+    path: paths.configInsights, title: 'Config Insights', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-item-page').then((m) => ({ default: m.ConfigInsightsPage }))),
+  },
+  {
+    path: paths.configRelationships, title: 'Config Relationships', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-item-page').then((m) => ({ default: m.ConfigRelationshipsPage }))),
+  },
+  {
+    path: paths.configPlaybooks, title: 'Config Playbooks', resource: 'playbooks', feature: 'config',
+    page: lazy(() => import('./routes/catalog-item-page').then((m) => ({ default: m.ConfigPlaybooksPage }))),
+  },
+  {
+    path: paths.configChecks, title: 'Config Checks', resource: 'canaries', feature: 'config',
+    page: lazy(() => import('./routes/catalog-item-page').then((m) => ({ default: m.ConfigChecksPage }))),
+  },
+  {
+    path: paths.config, title: 'Catalog Item', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-item-page').then((m) => ({ default: m.ConfigPage }))),
+  },
+  {
+    path: paths.catalog, title: 'Catalog', resource: 'database', feature: 'config',
+    page: lazy(() => import('./routes/catalog-page').then((m) => ({ default: m.CatalogPage }))),
+  },
 
   { path: paths.playbookRun, title: 'Playbook Run', resource: 'playbook_runs', feature: 'playbooks' },
   { path: paths.playbookRuns, title: 'Playbook Runs', resource: 'playbook_runs', feature: 'playbooks' },

@@ -160,7 +160,7 @@ export function useConfigDetail(id: string) {
   });
 }
 
-/** The filter bar's choices: config types, statuses, label pairs. */
+/** The filter bar's choices: config types, statuses, label pairs, tag keys. */
 export function useFilterOptions() {
   const types = useQuery({
     queryKey: catalogKeys.options('types'),
@@ -178,7 +178,14 @@ export function useFilterOptions() {
     queryFn: ({ signal }) =>
       api.get('/api/db/config_labels', { schema: z.array(z.object({ key: z.string(), value: z.string() }).loose()), signal }),
   });
-  return { types, statuses, labels };
+  // the tag keys the list can be grouped by (cluster, namespace...)
+  const tagKeys = useQuery({
+    queryKey: catalogKeys.options('tag-keys'),
+    queryFn: ({ signal }) =>
+      api.get('/api/db/config_tags', { schema: z.array(z.object({ key: z.string() }).loose()), signal })
+        .then((r) => [...new Set(r.map((x) => x.key))].sort()),
+  });
+  return { types, statuses, labels, tagKeys };
 }
 
 /** A playbook run of the item (spec 001 §3 "Playbook run"). */

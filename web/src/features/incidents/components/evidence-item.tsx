@@ -69,12 +69,22 @@ function logLines(e: Evidence): string[] {
   return lines.map((l) => (typeof l === 'string' ? l : [str((l as Record<string, unknown>).timestamp), str((l as Record<string, unknown>).message)].filter(Boolean).join(' '))).slice(0, 50);
 }
 
+/** A catalog item's attached lines ({"12": "text"}), as "12  text" in line order. */
+function configLines(e: Evidence): string[] {
+  const lines = e.evidence?.lines;
+  if (!lines || typeof lines !== 'object' || Array.isArray(lines)) return [];
+  return Object.entries(lines as Record<string, unknown>)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([n, text]) => `${n.padStart(4)}  ${str(text)}`)
+    .slice(0, 50);
+}
+
 /** An evidence as the action plan and the definition of done show it, whatever its type. */
 export function EvidenceItem({ evidence: e, compact }: { evidence: Evidence & { check?: { name: string; status?: string | null } | null }; compact?: boolean }) {
   const s = useStyles();
   const Icon = ICONS[e.type] ?? DocumentText16Regular;
   const subject = evidenceSubject(e);
-  const lines = e.type === 'log' ? logLines(e) : [];
+  const lines = e.type === 'log' ? logLines(e) : e.type === 'config' ? configLines(e) : [];
   const script = e.script?.trim();
   return (
     <div className={s.root}>

@@ -21,6 +21,10 @@ const useStyles = makeStyles({
 export interface LinkTarget {
   checkId: string;
   name: string;
+  /** Another kind of evidence (a catalog item's selected lines): its evidences columns, in place of the check's. */
+  evidence?: Record<string, unknown>;
+  /** What the dialog calls it ("check" unless given). */
+  noun?: string;
 }
 
 export interface LinkToIncidentDialogProps {
@@ -77,10 +81,8 @@ export function LinkToIncidentDialog({ target, currentUserId, onClose }: LinkToI
   const errors = tried ? linkErrors(incident, hypothesis, severity, type) : {};
 
   const evidence = {
-    type: 'check',
-    check_id: target.checkId,
+    ...(target.evidence ?? { type: 'check', check_id: target.checkId, evidence: { name: target.name, includeMessages: true } }),
     description: description.trim() || target.name,
-    evidence: { name: target.name, includeMessages: true },
   };
 
   const link = useMutation({
@@ -138,7 +140,7 @@ export function LinkToIncidentDialog({ target, currentUserId, onClose }: LinkToI
       }
     >
       <div className={s.body}>
-        <Text>Attach the check <strong>{target.name}</strong> as evidence.</Text>
+        <Text>Attach the {target.noun ?? 'check'} <strong>{target.name}</strong> as evidence.</Text>
         <Field label="Incident" required validationMessage={errors.incident}>
           <Combobox
             freeform

@@ -1,0 +1,6 @@
+import { CatalogList } from '../../features/catalog/components/catalog-list';
+
+/** /catalog */
+export function CatalogPage() {
+  return <CatalogList />;
+}

@@ -1,0 +1,68 @@
+import { useMemo, useState } from 'react';
+import { dataTableColumns } from '../../../components/data-table/columns';
+import { DataTable } from '../../../components/data-table/data-table';
+import type { DataTableStateHandle } from '../../../components/data-table/use-data-table-state';
+import { Age } from '../../../components/status/age';
+import { StatusBadge } from '../../../components/status/status-badge';
+import { formatDuration } from '../../../lib/format';
+import { useConfigPlaybookRuns, type ConfigPlaybookRun } from '../api';
+import { PLAYBOOK_PAGE_SIZE } from '../model';
+
+const col = dataTableColumns<ConfigPlaybookRun>();
+const NO_RUNS: ConfigPlaybookRun[] = [];
+
+function duration(r: ConfigPlaybookRun): string {
+  if (!r.start_time || !r.end_time) return '';
+  return formatDuration(Date.parse(r.end_time) - Date.parse(r.start_time));
+}
+
+/** Spec 001 §4 run statuses: done green, failed red, in flight blue, the rest neutral. */
+const RUN_COLOR: Record<string, 'success' | 'danger' | 'brand' | 'warning' | 'informative'> = {
+  completed: 'success',
+  failed: 'danger',
+  running: 'brand',
+  pending: 'informative',
+  scheduled: 'informative',
+  waiting: 'informative',
+  sleeping: 'informative',
+  cancelled: 'warning',
+  skipped: 'informative',
+};
+
+const COLUMNS = [
+  col.accessor((r) => r.playbook?.title || r.playbook?.name || '', { id: 'playbook', header: 'Playbook' }),
+  col.accessor('status', { header: 'Status', meta: { width: '130px' }, cell: (c) => <StatusBadge status={c.getValue()} color={RUN_COLOR[c.getValue()] ?? 'informative'} /> }),
+  col.accessor('created_at', { header: 'Started', meta: { width: '120px' }, cell: (c) => <Age value={c.row.original.start_time ?? c.getValue()} /> }),
+  col.accessor((r) => duration(r), { id: 'duration', header: 'Duration', meta: { width: '110px' } }),
+  col.accessor('error', { header: 'Error' }),
+];
+
+/** The Playbooks tab: the item's playbook runs, newest first, 50 a page from the server. */
+export function PlaybooksTab({ configId }: { configId: string }) {
+  const [pageIndex, setPageIndex] = useState(0);
+  const runs = useConfigPlaybookRuns(configId, pageIndex);
+  const state: DataTableStateHandle = useMemo(
+    () => ({
+      state: { sorting: [], pagination: { pageIndex, pageSize: PLAYBOOK_PAGE_SIZE } },
+      setSorting: () => {},
+      setPagination: (u) => setPageIndex((typeof u === 'function' ? u({ pageIndex, pageSize: PLAYBOOK_PAGE_SIZE }) : u).pageIndex),
+    }),
+    [pageIndex],
+  );
+  return (
+    <DataTable
+      label="Playbook runs"
+      columns={COLUMNS}
+      data={runs.data?.rows ?? NO_RUNS}
+      getRowId={(r) => r.id}
+      loading={runs.isFetching}
+      manual
+      total={runs.data?.total ?? 0}
+      state={state}
+      pageSizes={[PLAYBOOK_PAGE_SIZE]}
+      urlState={false}
+      paginate={(runs.data?.total ?? 0) > PLAYBOOK_PAGE_SIZE}
+      emptyMessage={runs.isError ? 'The playbook runs could not be loaded' : 'No playbook has run on this item'}
+    />
+  );
+}
