@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, contentRangeTotal } from '../../lib/api-client';
-import { filterQuery, groupQuery, mergeQueries, type CatalogFilters, type GroupBy } from './filters';
+import type { ConfigSummaryRequest } from '@contracts/catalog-api';
+import { filterQuery, groupQuery, mergeQueries, parseLabelFilters, type CatalogFilters, type GroupBy } from './filters';
 import { GROUP_PAGE_SIZE, PLAYBOOK_PAGE_SIZE } from './model';
 
 /**
@@ -76,45 +77,49 @@ export const CatalogGroup = z.object({
 });
 export type CatalogGroup = z.infer<typeof CatalogGroup>;
 
-/** `config_summary` (per type), as the reference names it. */
-const SummaryRow = z.object({
-  type: z.string().nullable(),
-  total_configs: num,
-  count: num,
-  health: z.record(z.string(), z.coerce.number()).nullish(),
-  changes: num,
-  analysis: z.union([z.record(z.string(), z.unknown()), z.number()]).nullish(),
-  cost_total_30d: num,
-}).loose();
-
-function countAll(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (!v || typeof v !== 'object') return 0;
-  return Object.values(v).reduce<number>((sum, x) => sum + countAll(x), 0);
+function sum(v: Record<string, number>): number {
+  return Object.values(v).reduce((a, b) => a + b, 0);
 }
 
-function toGroup(r: z.infer<typeof SummaryRow>): CatalogGroup {
+/** The list's filters as `POST /api/catalog/summary` takes them (labels: key → `v1,!v2`). */
+export function summaryRequest(groupBy: GroupBy, f: CatalogFilters): ConfigSummaryRequest {
+  const filter: Record<string, string[]> = {};
+  for (const l of parseLabelFilters(f.labels)) (filter[l.key] ??= []).push(l.mode === 'include' ? l.value : `!${l.value}`);
   return {
-    value: r.type,
-    count: r.total_configs ?? r.count ?? 0,
-    health: r.health ?? {},
-    changes: r.changes ?? 0,
-    insights: countAll(r.analysis),
-    cost_30d: r.cost_total_30d ?? null,
+    groupBy: [groupKey(groupBy)],
+    changes: { since: '30d' },
+    deleted: f.deleted,
+    ...(Object.keys(filter).length ? { filter: Object.fromEntries(Object.entries(filter).map(([k, v]) => [k, v.join(',')])) } : {}),
+    ...(f.type ? { type: f.type } : {}),
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.health ? { health: f.health } : {}),
+    ...(f.search.trim() ? { search: f.search.trim() } : {}),
   };
 }
 
-/** The list's groups with their counts. */
+/** The summary's group key: `type`, `config_class` or the tag key. */
+export const groupKey = (groupBy: GroupBy) => (groupBy.startsWith('tag:') ? groupBy.slice(4) : groupBy);
+
+/** The list's groups with their counts (`POST /api/catalog/summary`). */
 export function useCatalogSummary(groupBy: GroupBy, filters: CatalogFilters) {
   return useQuery({
     queryKey: catalogKeys.summary(groupBy, filters),
     queryFn: async ({ signal }) => {
-      const rows = await api.get('/api/db/config_summary', {
-        query: { ...(filters.type ? { type: `eq.${filters.type}` } : {}), order: 'type.asc' },
-        schema: z.array(SummaryRow),
+      const rows = await api.post('/api/catalog/summary', summaryRequest(groupBy, filters), {
+        schema: () => import('@contracts/catalog-api').then((m) => m.ConfigSummaryResponse),
         signal,
       });
-      return rows.map(toGroup);
+      const key = groupKey(groupBy);
+      return rows.map(
+        (r): CatalogGroup => ({
+          value: r.group[key] ?? null,
+          count: r.count,
+          health: r.health,
+          changes: r.changes,
+          insights: sum(r.analysis),
+          cost_30d: r.cost_total_30d,
+        }),
+      );
     },
     placeholderData: keepPreviousData,
   });

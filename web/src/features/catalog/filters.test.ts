@@ -41,7 +41,18 @@ describe('filterQuery', () => {
       status: 'eq.Running',
       health: 'eq.healthy',
       labels: ['cs.{"app":"web","tier":"db"}', 'not.cs.{"env":"dev"}'],
-      or: '(name.ilike."*a,b*",type.ilike."*a,b*",config_class.ilike."*a,b*")',
+      or: '(name.ilike."*a,b*",type.ilike."*a,b*",description.ilike."*a,b*",namespace.ilike."*a,b*")',
+    });
+  });
+
+  it('ORs the included values of one key, as the summary does', () => {
+    const labels = formatLabelFilters([
+      { key: 'app', value: 'a', mode: 'include' },
+      { key: 'app', value: 'b', mode: 'include' },
+    ]);
+    expect(filterQuery({ ...CATALOG_URL_DEFAULTS, labels })).toEqual({
+      deleted_at: 'is.null',
+      or: '(labels.cs."{\\"app\\":\\"a\\"}",labels.cs."{\\"app\\":\\"b\\"}")',
     });
   });
 });

@@ -84,14 +84,21 @@ export function filterQuery(f: CatalogFilters): Query {
   if (f.status) add(q, 'status', `eq.${f.status}`);
   if (f.health) add(q, 'health', `eq.${f.health}`);
   if (!f.deleted) add(q, 'deleted_at', 'is.null');
+  // as the summary reads them: a key's included values are ORed, keys ANDed, excluded values all left out
   const labels = parseLabelFilters(f.labels);
-  const include = Object.fromEntries(labels.filter((l) => l.mode === 'include').map((l) => [l.key, l.value]));
-  if (Object.keys(include).length) add(q, 'labels', `cs.${JSON.stringify(include)}`);
+  const included = new Map<string, string[]>();
+  for (const l of labels) if (l.mode === 'include') included.set(l.key, [...(included.get(l.key) ?? []), l.value]);
+  const single = Object.fromEntries([...included].filter(([, v]) => v.length === 1).map(([k, v]) => [k, v[0]]));
+  if (Object.keys(single).length) add(q, 'labels', `cs.${JSON.stringify(single)}`);
+  for (const [key, values] of included) {
+    if (values.length > 1) add(q, 'or', `(${values.map((v) => `labels.cs.${quoted(JSON.stringify({ [key]: v }))}`).join(',')})`);
+  }
   for (const l of labels.filter((x) => x.mode === 'exclude')) add(q, 'labels', `not.cs.${JSON.stringify({ [l.key]: l.value })}`);
   const search = f.search.trim();
   if (search) {
+    // the summary's search columns: name, type, description, namespace
     const like = quoted(`*${search}*`);
-    add(q, 'or', `(name.ilike.${like},type.ilike.${like},config_class.ilike.${like})`);
+    add(q, 'or', `(name.ilike.${like},type.ilike.${like},description.ilike.${like},namespace.ilike.${like})`);
   }
   return q;
 }
