@@ -332,8 +332,11 @@ BEGIN
       RAISE EXCEPTION 'only links made by hand (selector_id manual) can be changed here; scraped links belong to their scraper'
         USING ERRCODE = '42501';
     END IF;
-    IF TG_TABLE_NAME = 'config_relationships' AND TG_OP <> 'DELETE' AND NEW.scraper_id IS NOT NULL THEN
-      RAISE EXCEPTION 'a link made by hand has no scraper_id' USING ERRCODE = '22023';
+    -- nested: plpgsql would read NEW.scraper_id even where the table has no such column
+    IF TG_TABLE_NAME = 'config_relationships' AND TG_OP <> 'DELETE' THEN
+      IF NEW.scraper_id IS NOT NULL THEN
+        RAISE EXCEPTION 'a link made by hand has no scraper_id' USING ERRCODE = '22023';
+      END IF;
     END IF;
   END IF;
   RETURN r;
