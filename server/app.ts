@@ -23,6 +23,8 @@ import { incidentsRoutes } from './modules/incidents/routes.js';
 import { kubernetesProxyRoutes } from './modules/kubernetes/proxy-routes.js';
 import { connectionRoutes } from './modules/connections/routes.js';
 import { connectionTestRoutes } from './modules/connections/test-routes.js';
+import { catalogApiRoutes } from './modules/catalog/api/routes.js';
+import { catalogModule } from './modules/catalog/index.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -88,6 +90,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await app.register(kubernetesProxyRoutes, { config, cluster: app.kube.cluster }); // GET /api/kubeconfig, /kubeproxy/*
     await app.register(connectionTestRoutes); // POST /api/connection/test[/{id}]
     await app.register(connectionRoutes); // GET /api/connection/{id}/usage
+    await app.register(catalogApiRoutes, { prefix: '/api/catalog' }); // summary, changes search, relationships
+    await app.register(catalogModule, { config }); // scrape engine: scheduler on the leader, POST /api/config/run/{id}
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
