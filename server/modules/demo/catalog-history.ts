@@ -16,6 +16,8 @@ export interface Episode {
   before?: Record<string, unknown>;
   /** The object did not exist before the change. */
   created?: boolean;
+  /** The object existed until the change (it is one of the recording's `earlier` objects). */
+  removed?: boolean;
 }
 
 const CATALOG_POD = 'Pod/shop/catalog-api-';
@@ -37,7 +39,12 @@ export const CLUSTER_EPISODES: Episode[] = [
   { ago: 4 * DAY, target: 'Deployment/shop/catalog-api', before: { 'status.readyReplicas': 1, 'status.availableReplicas': 1, 'status.unavailableReplicas': 1 } },
   { ago: 5 * DAY, target: 'ConfigMap/shop/checkout-config', before: { 'data.MAX_CART_ITEMS': '30' } },
   { ago: 3 * DAY, target: 'Deployment/payments/payments-api', before: { 'spec.replicas': 1 } },
+  // the checkout 1.9.0 rollout: a new ReplicaSet and pods, the old ones gone
   { ago: 2 * DAY, target: 'Deployment/shop/checkout', before: { 'spec.template.spec.containers.0.image': 'ghcr.io/acme/checkout:1.8.4' } },
+  { ago: 2 * DAY, target: 'ReplicaSet/shop/checkout-309d1923c9', created: true },
+  { ago: 2 * DAY, target: 'Pod/shop/checkout-309d1923c9-', created: true },
+  { ago: 2 * DAY, target: 'ReplicaSet/shop/checkout-7c9f8b6d4e', removed: true },
+  { ago: 2 * DAY, target: 'Pod/shop/checkout-7c9f8b6d4e-', removed: true },
   { ago: 2 * DAY, target: 'ConfigMap/shop/checkout-config', before: { 'data.LOG_LEVEL': 'debug' } },
   { ago: 6 * DAY, target: 'Node//node-a', before: { 'spec.unschedulable': true } },
   { ago: 1 * DAY, target: 'ConfigMap/shop/frontend-config', before: { 'data.FEATURE_RECOMMENDATIONS': 'false' } },
@@ -75,8 +82,8 @@ function setPath(obj: unknown, path: string, value: unknown): void {
 }
 
 /**
- * The states of the week, oldest first (a week ago, after each episode, and now): at each time, `current` with every
- * later episode undone (latest undone first). `keyOf` names an entry as episodes target it; a target ending in `-` matches by prefix (a generated name).
+ * The states of the week, oldest first (a week ago, after each episode, and now): at each time, `current` (with the
+ * objects removed during the week) with every later episode undone (latest undone first). `keyOf` names an entry as episodes target it; a target ending in `-` matches by prefix (a generated name).
  */
 export function statesOfWeek<T>(current: T[], episodes: Episode[], keyOf: (t: T) => string, now: number): Array<{ at: Date; items: T[] }> {
   const times = [...new Set([WEEK_AGO, ...episodes.map((e) => e.ago), 0])].sort((a, b) => b - a);
@@ -88,6 +95,8 @@ export function statesOfWeek<T>(current: T[], episodes: Episode[], keyOf: (t: T)
       const key = keyOf(item);
       const undo = later.filter((e) => matches(e, key));
       if (undo.some((e) => e.created)) continue;
+      // gone before this time: removed by an episode that is not later
+      if (episodes.some((e) => e.removed && matches(e, key)) && !undo.some((e) => e.removed)) continue;
       const copy = structuredClone(item);
       for (const e of undo) for (const [path, value] of Object.entries(e.before ?? {})) setPath(copy, path, value);
       items.push(copy);
