@@ -116,7 +116,10 @@ function buildItem(block: CommonScraper, config: unknown, lifted: Lifted, source
 /** Items of one document: split by `items`, rewritten by `transform.expr`, each built from the block's fields. */
 function itemsOf(block: CommonScraper, doc: SourceDocument, errors: string[]): ScrapedItem[] {
   let parts: { config: unknown; source: string }[] = [doc];
-  if (block.items) {
+  if (!block.items && !block.transform?.expr && Array.isArray(doc.config)) {
+    // a document that is a list (an API's JSON array) is a list of items; `items` or `transform.expr` see it whole
+    parts = doc.config.map((config, i) => ({ config, source: `${doc.source}[${i}]` }));
+  } else if (block.items) {
     try {
       parts = jsonPathValues(block.items, doc.config).map((config, i) => ({ config, source: `${doc.source} items[${i}]` }));
     } catch (err) {

@@ -69,15 +69,29 @@ async function scrapeHttp(ctx: ScrapeContext, raw: Record<string, unknown>): Pro
   const env: Record<string, string> = {};
   for (const e of (spec.env as Obj[] | undefined) ?? []) if (typeof e.name === 'string') env[e.name] = valueOf(e) ?? '';
   const fill = (s: string) => fillPlaceholders(s, env);
-  const url = typeof spec.url === 'string' ? fill(spec.url) : '';
+  let url = typeof spec.url === 'string' ? fill(spec.url) : '';
   if (!url) return fail('url or connection is required');
   const where = safeUrl(url);
+  // fetch refuses a URL with userinfo: those credentials become basic auth (unless the block names its own)
+  let inline: { user: string; password: string } | undefined;
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      inline = { user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
+      secrets.push(inline.password, u.password);
+      u.username = '';
+      u.password = '';
+      url = u.toString();
+    }
+  } catch {
+    return fail(`${where}: not a URL`);
+  }
   const headers = new Headers({ accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' });
   for (const h of (spec.headers as Obj[] | undefined) ?? []) {
     if (typeof h.name === 'string' && h.name) headers.set(h.name, fill(valueOf(h) ?? ''));
   }
-  const username = valueOf(spec.username);
-  const password = valueOf(spec.password);
+  const username = valueOf(spec.username) ?? inline?.user;
+  const password = valueOf(spec.password) ?? inline?.password;
   if ((username || password) && !headers.has('authorization')) {
     headers.set('authorization', `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`);
     if (password) secrets.push(password);
