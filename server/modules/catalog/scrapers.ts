@@ -1,4 +1,7 @@
 import type { ScraperType } from './types.js';
+import { fileScraper } from './scrapers/file.js';
+import { httpScraper } from './scrapers/http.js';
+import { sqlScraper } from './scrapers/sql.js';
 import { kubernetesScraper } from './kubernetes/scrape.js';
 
 /**
@@ -7,6 +10,9 @@ import { kubernetesScraper } from './kubernetes/scrape.js';
  * <keys>".
  */
 export const SCRAPER_TYPES: Readonly<Record<string, ScraperType>> = {
+  file: fileScraper,
+  http: httpScraper,
+  sql: sqlScraper,
   kubernetes: kubernetesScraper,
 };
 
