@@ -357,6 +357,19 @@ describe('block options', () => {
     expect(bad.items.length).toBeGreaterThan(10); // the rest is still scraped
   });
 
+  it('the common transforms: a field excluded for one type, a value masked', async () => {
+    const r = await scrapeKubernetes(ctxFor(), {
+      transform: {
+        exclude: [{ jsonpath: '$.spec.template', types: ['Kubernetes::Deployment'] }],
+        mask: [{ selector: "config_class == 'ConfigMap'", jsonpath: '$.data.mode', value: 'hidden' }],
+      },
+    });
+    expect(r.errors).toEqual([]);
+    expect((item(r, 'Deployment', 'web').config as { spec: Record<string, unknown> }).spec.template).toBeUndefined();
+    expect((item(r, 'StatefulSet', 'db').config as { spec: Record<string, unknown> }).spec.template).toBeDefined();
+    expect((item(r, 'ConfigMap', 'web-config').config as { data: Record<string, string> }).data.mode).toBe('hidden');
+  });
+
   it('a kind the identity may not list makes the run partial and names it', async () => {
     kube.addToken('pods-only', { user: 'pods-reader', groups: ['catalog-readers'] });
     await apply(`

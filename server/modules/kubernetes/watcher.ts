@@ -9,6 +9,8 @@ export interface WatcherOptions {
   /** Least time between two watch (or two list) requests of one informer: a server that closes watches at once
    *  cannot make it spin. */
   minGapMs?: number;
+  /** Lists the collection at `path` instead of CustomObjectsApi (built-in kinds; the catalog reads raw JSON). */
+  list?: (path: string) => Promise<KubernetesListObject<KubeObject>>;
 }
 
 export interface WatcherEvents {
@@ -16,6 +18,8 @@ export interface WatcherEvents {
   onKey(namespace: string, name: string): void;
   /** A list completed: the cache holds the whole collection as of now. */
   onListed(): void;
+  /** The object itself as each event carries it (a deleted one is gone from the cache once onKey runs). */
+  onObject?(phase: 'add' | 'update' | 'delete', obj: KubeObject): void;
   log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 
@@ -69,6 +73,9 @@ class PacedWatch extends Watch {
   }
 }
 
+/** What a watcher needs of a kind: a registry KindDef, or any kind discovery found (group '' is the core API). */
+export type WatchedKind = Pick<KindDef, 'kind' | 'group' | 'version' | 'plural'>;
+
 /**
  * One informer (list + watch) of one kind, cluster-wide or in one namespace, that never gives up: client-node's
  * ListWatch relists by itself on 410 Gone and resumes from the last resourceVersion after a clean close, but stops on
@@ -93,20 +100,21 @@ export class KindWatcher {
   lastSyncAt: Date | null = null;
   lastError: string | null = null;
 
-  constructor(kc: KubeConfig, readonly kind: KindDef, readonly namespace: string | null, private readonly events: WatcherEvents, opts: WatcherOptions = {}) {
+  constructor(kc: KubeConfig, readonly kind: WatchedKind, readonly namespace: string | null, private readonly events: WatcherEvents, opts: WatcherOptions = {}) {
     this.backoffMs = opts.backoffMs ?? 500;
     this.maxBackoffMs = opts.maxBackoffMs ?? 10_000;
     const minGap = opts.minGapMs ?? 1_000;
     const api = kc.makeApiClient(CustomObjectsApi);
     const { group, version, plural } = kind;
-    const path = namespace ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}` : `/apis/${group}/${version}/${plural}`;
+    const root = group ? `/apis/${group}/${version}` : `/api/${version}`;
+    const path = namespace ? `${root}/namespaces/${namespace}/${plural}` : `${root}/${plural}`;
     this.paced = new PacedWatch(kc, minGap, () => this.healthy());
     const list = async (): Promise<KubernetesListObject<KubeObject>> => {
       const wait = this.lastList + minGap - Date.now();
       if (wait > 0) await sleep(jitter(wait));
       this.lastList = Date.now();
       const out = await withTimeout(
-        namespace ? api.listNamespacedCustomObject({ group, version, namespace, plural }) : api.listClusterCustomObject({ group, version, plural }),
+        opts.list ? opts.list(path) : namespace ? api.listNamespacedCustomObject({ group, version, namespace, plural }) : api.listClusterCustomObject({ group, version, plural }),
         LIST_TIMEOUT_MS, `list ${plural}`,
       ) as KubernetesListObject<KubeObject>;
       // ListWatch applies the list right after this resolves; tell the owner once that is done
@@ -123,9 +131,13 @@ export class KindWatcher {
       this.attempts = 0;
       this.events.onKey(o.metadata.namespace ?? '', o.metadata.name ?? '');
     };
-    this.informer.on('add', key);
-    this.informer.on('update', key);
-    this.informer.on('delete', key);
+    const phase = (p: 'add' | 'update' | 'delete') => (o: KubeObject) => {
+      key(o);
+      this.events.onObject?.(p, o);
+    };
+    this.informer.on('add', phase('add'));
+    this.informer.on('update', phase('update'));
+    this.informer.on('delete', phase('delete'));
     this.informer.on('error', (err: unknown) => this.failed(err));
   }
 

@@ -1,4 +1,6 @@
+import type { CommonScraper } from '../../../contracts/catalog.js';
 import type { KubeObject } from '../../kubernetes/objects.js';
+import { applyTransforms } from '../extract.js';
 import type { ItemRef, ScrapedChange, ScrapedItem, ScrapedRelationship, ScrapeResult } from '../types.js';
 import { analyzeKubernetes } from './analyzers.js';
 import { DEFAULT_CLUSTER_NAME, parseBlock, type KubernetesBlock } from './block.js';
@@ -185,6 +187,12 @@ export function extractKubernetes(
     const change = changeOf(ev as KubeItem, block, index);
     if (change) result.changes.push(change);
   }
+  // the common transforms (exclude, mask, relationship, changes mapping/exclude) over what the objects became
+  const t = applyTransforms(block as CommonScraper, result.items, result.changes);
+  result.items = t.items;
+  result.changes = t.changes;
+  for (const r of t.relationships) addLink(r);
+  result.errors.push(...t.errors);
   try {
     result.analysis = analyzeKubernetes(emitted);
     result.analyzedTypes = [...new Set(emitted.map((o) => TYPE_PREFIX + o.kind))];

@@ -104,6 +104,8 @@ export async function scrapeKubernetes(ctx: ScrapeContext, blockIn: Record<strin
     });
     result.errors.unshift(...errors);
     result.complete = result.complete && errors.length === 0;
+    // a list is exhaustive: an object it no longer returns was deleted (not merely unseen for a while)
+    result.deleteMissing = true;
     return result;
   } finally {
     reader.close();
