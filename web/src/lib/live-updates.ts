@@ -49,6 +49,12 @@ const RELATED: Record<string, readonly string[]> = {
   config_scrapers: ['integrations_with_status'],
   logging_backends: ['integrations_with_status'],
   job_history: ['integrations_with_status'],
+  // catalog: a scrape announces each table it wrote once (not per row); the views over them and the item pages
+  // (['db', 'config_items', ...]: summary, groups, detail badges) count changes, insights and links
+  config_items: ['configs', 'config_detail', 'config_summary', 'config_names', 'config_types', 'catalog_changes', 'config_analysis_items'],
+  config_changes: ['config_items', 'configs', 'config_detail', 'config_summary', 'catalog_changes', 'config_changes_items', 'change_types'],
+  config_analysis: ['config_items', 'configs', 'config_detail', 'config_summary', 'config_analysis_items', 'analysis_types'],
+  config_relationships: ['config_items', 'config_detail'],
 };
 
 /** Changes that can alter whoami (name, roles, feature flags) or the Users, Tokens and invite screens. */
