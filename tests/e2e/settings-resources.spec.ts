@@ -101,33 +101,8 @@ test.describe('Settings → Topologies (generic settings resource)', () => {
     await expect(page.getByText('No resources found')).toBeVisible();
   });
 
-  test('a server refusal is shown in the form; nothing is stored', async ({ page }) => {
-    await signIn(page);
-    const scrapers = new SettingsResourcesPage(page, 'config_scrapers', 'Catalog Scrapers', 'Catalog Scraper');
-    await page.goto('/settings/config_scrapers/new');
-    await scrapers.tile('Custom').click();
-    const name = `e2e-scraper-${unique()}`;
-    await scrapers.field('Name').fill(name);
-    await scrapers.tab('Code').click();
-    // YAML that is not an object: the Code tab blocks Save; from the Form tab it is refused before sending, and the
-    // editor goes back to the Code tab
-    await scrapers.setYaml('- just a list');
-    await expect(scrapers.button('Save')).toBeDisabled();
-    await scrapers.tab('Form').click();
-    await scrapers.button('Save').click();
-    await expect(scrapers.problems).toContainText('The spec must be a YAML object');
-    await expect(scrapers.tab('Code')).toHaveAttribute('aria-selected', 'true');
-    // the Code tab marks a scraper list that is not a list; saved from the Form tab anyway, the server judges it with
-    // the kind's schema and names the path
-    await scrapers.setYaml('{kubernetes: {clusterName: local}}');
-    await expect(scrapers.errorMarkers().first()).toBeVisible();
-    await scrapers.tab('Form').click();
-    await scrapers.button('Save').click();
-    await expect(scrapers.problems).toContainText('spec.kubernetes');
-    await expect(page).toHaveURL(/\/settings\/config_scrapers\/new$/);
-    const res = await admin.api.get('/api/db/config_scrapers', { params: { select: 'id', name: `eq.${name}` } });
-    expect(await res.json()).toEqual([]);
-  });
+  // the scraper editor's refusals (not an object, a list that is not a list, a path the server names) moved with the
+  // scrapers to /catalog/scrapers: tests/e2e/catalog-scrapers.spec.ts
 
   test('a viewer sees the list without Add; an unknown table is not found', async ({ page }) => {
     const viewer = await createUser(admin, 'viewer');

@@ -34,7 +34,7 @@ describe('tiles', () => {
   });
 
   it('start a spec with one entry of their type and the default schedule', () => {
-    expect(templateOf(kindOf('file')!)).toEqual({ schedule: '@every 1h', file: [{ type: 'File', paths: [] }] });
+    expect(templateOf(kindOf('file')!)).toEqual({ schedule: '@every 1h', file: [{ type: 'File', id: '$.id', name: '$.name', paths: [] }] });
     expect(templateOf(kindOf('custom')!)).toEqual({ schedule: '@every 1h' });
   });
 });

@@ -16,17 +16,21 @@ export interface ScraperKind {
   entry: Entry;
 }
 
-/** Spec 001 §3's eleven types, in its order; kubernetes, file, http and sql run here, custom is the Code tab. */
+/**
+ * Spec 001 §3's eleven types, in its order; kubernetes, file, http and sql run here, custom is the Code tab. Each
+ * item needs an id: the file, http and sql templates read `id` and `name` from the item (JSONPath), as config-db's
+ * examples do; the Code tab changes them.
+ */
 export const SCRAPER_KINDS: readonly ScraperKind[] = [
   { key: 'kubernetes', label: 'Kubernetes', description: 'Objects of the cluster', supported: true, entry: { clusterName: 'local' } },
   { key: 'azure', label: 'Azure', description: 'Azure resources', supported: false, entry: {} },
   { key: 'kubernetesFile', label: 'Kubernetes File', description: 'Files inside pods', supported: false, entry: {} },
-  { key: 'sql', label: 'SQL', description: 'Rows of a SQL query', supported: true, entry: { connection: '', driver: 'postgres', query: '' } },
+  { key: 'sql', label: 'SQL', description: 'Rows of a SQL query', supported: true, entry: { type: 'SQL', id: '$.id', name: '$.name', connection: '', driver: 'postgres', query: '' } },
   { key: 'trivy', label: 'Trivy', description: 'Vulnerability scans', supported: false, entry: {} },
   { key: 'aws', label: 'AWS', description: 'AWS resources', supported: false, entry: {} },
-  { key: 'file', label: 'File', description: 'JSON and YAML files on the server', supported: true, entry: { type: 'File', paths: [] } },
+  { key: 'file', label: 'File', description: 'JSON and YAML files on the server', supported: true, entry: { type: 'File', id: '$.id', name: '$.name', paths: [] } },
   { key: 'githubActions', label: 'GitHub Actions', description: 'Workflow runs', supported: false, entry: {} },
-  { key: 'http', label: 'HTTP', description: 'JSON from an HTTP endpoint', supported: true, entry: { url: '', method: 'GET' } },
+  { key: 'http', label: 'HTTP', description: 'JSON from an HTTP endpoint', supported: true, entry: { type: 'HTTP', id: '$.id', name: '$.name', url: '', method: 'GET' } },
   { key: 'azureDevops', label: 'Azure DevOps', description: 'Pipelines and runs', supported: false, entry: {} },
   { key: 'custom', label: 'Custom', description: 'Write the spec as YAML', supported: true, entry: {} },
 ];

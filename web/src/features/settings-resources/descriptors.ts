@@ -57,6 +57,8 @@ export interface ResourceDescriptor {
   rowHref?: (id: string) => string;
   /** Detail tabs besides Spec (spec 001 §2: spec, manageTeam (teams only), jobHistory). */
   tabs: readonly ('manageTeam' | 'jobHistory')[];
+  /** A table whose list and editor live elsewhere now: /settings/{table}[/{id|new}] redirects there. */
+  movedTo?: (id: string | undefined) => string;
 }
 
 // The JSON schema of a kind is its CRD's openAPIV3Schema spec, generated from the zod spec the server validates with
@@ -107,6 +109,8 @@ export const RESOURCE_DESCRIPTORS: Readonly<Record<string, ResourceDescriptor>> 
     fields: ['name', 'namespace', 'labels', 'spec', 'source'], kind: 'ScrapeConfig', defaultNamespace: 'default',
     schema: crdSchema(() => import('../../../../crds/scrapeconfigs.configs.flanksource.com.yaml?raw')),
     tiles: SCRAPER_TILES, afterWrite: INTEGRATIONS, tabs: ['jobHistory'],
+    // spec 001 §2: /settings/{table} is for every table except scrapers, which live at /catalog/scrapers
+    movedTo: (id) => (id ? `/catalog/scrapers/${encodeURIComponent(id)}` : '/catalog/scrapers'),
   },
   topologies: {
     table: 'topologies', title: 'Topologies', singular: 'Topology', resource: 'topologies', feature: 'settings.topology',
