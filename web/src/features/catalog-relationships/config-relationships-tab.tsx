@@ -1,6 +1,9 @@
-import { Spinner } from '@fluentui/react-components';
+import { RelationshipsView } from './components/relationships-view';
 
-/** An item's relationships tab (placeholder until the real one lands). */
-export function ConfigRelationshipsTab({ configId }: { configId: string }) {
-  return <Spinner size="small" label="Loading relationships…" data-config-id={configId} />;
+/**
+ * An item's Relationships tab (/catalog/{id}/relationships), lazy-imported by the item detail. `canWrite` hides
+ * Unlink from those who may not write (the server refuses them regardless).
+ */
+export function ConfigRelationshipsTab({ configId, canWrite }: { configId: string; canWrite?: boolean }) {
+  return <RelationshipsView configId={configId} canWrite={canWrite} />;
 }
