@@ -4,16 +4,13 @@ import { type Obj, arr, num, present, rec, str } from './health-status.js';
 
 /**
  * Insights about Kubernetes objects, one per item and analyzer (the engine upserts on (config_id, analyzer) and
- * resolves the open ones not reported again for the kinds in ANALYZED_KINDS):
+ * resolves the open ones not reported again for the types the extractor analysed):
  * - failing pods: CrashLoopBackOff, ImagePullBackOff (or ErrImagePull), running but not ready;
  * - unavailable replicas of Deployments, StatefulSets and DaemonSets;
  * - Trivy's misconfiguration checks, with Trivy's titles and severities: KSV011 CPU not limited, KSV018 Memory not
  *   limited, KSV013 Image tag ":latest" used, KSV012 Runs as root user. These look at the object a user writes: a
  *   workload without owner (a Deployment, not its ReplicaSets and Pods), so one mistake is one insight, not three.
  */
-
-/** The kinds whose every object goes through analyzeKubernetes: their open insights not reported again are resolved. */
-export const ANALYZED_KINDS = ['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'];
 
 export const ANALYZERS = {
   crashLoop: 'CrashLoopBackOff',

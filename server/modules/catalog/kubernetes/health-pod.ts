@@ -1,5 +1,5 @@
 import {
-  type Judged, type Obj, ageOf, arr, atLeast, containersOf, findCondition, goDuration, HOUR, merge, MINUTE, num, rec,
+  type Judged, type Obj, ageOf, appendMessage, arr, atLeast, containersOf, findCondition, goDuration, HOUR, merge, MINUTE, num, rec,
   startDeadline, str, truncate, worst,
 } from './health-status.js';
 
@@ -31,13 +31,13 @@ function containerState(cs: Obj, now: number): { waiting: Judged | null; termina
     } else if (age < 24 * HOUR) {
       // an old crash says nothing about the pod now: only the last day counts, the last hour as unhealthy
       terminated = { status: '', health: age < HOUR ? 'unhealthy' : 'warning', message: str(last.message), ready: false };
-      if (restarts > 0) appendTo(terminated, `restarted ${restarts} ${plural('time', restarts)}`);
+      if (restarts > 0) appendMessage(terminated, `restarted ${restarts} ${plural('time', restarts)}`);
       if (reason === 'Error') {
         if (age < 15 * MINUTE) terminated.status = restarts === 1 ? 'CrashedOnce' : 'CrashLoopBackOff';
         else if (age < HOUR) terminated.status = 'Restarted';
       } else if (reason === 'Completed' && exitCode !== 0) {
         terminated.status = reason;
-        appendTo(terminated, `exit=${exitCode}`);
+        appendMessage(terminated, `exit=${exitCode}`);
       } else if (reason === 'Completed') {
         terminated.status = waiting?.status === 'CrashLoopBackOff' ? 'RestartLoopBackOff' : 'RestartLoop';
       } else {
@@ -46,11 +46,6 @@ function containerState(cs: Obj, now: number): { waiting: Judged | null; termina
     }
   }
   return { waiting, terminated };
-}
-
-function appendTo(hs: Judged, msg: string): void {
-  if (hs.message.trim()) hs.message += ', ';
-  hs.message += msg;
 }
 
 /** The worst waiting and the worst terminated state over all containers (init containers included). */
