@@ -103,6 +103,8 @@ describe('file', () => {
     expect(r.items[0]).toMatchObject({ externalId: 'eu-west-1', type: 'eu-west-1', configClass: 'AWS', deleteReason: 'delete field' });
     expect(r.items[0].createdAt?.toISOString()).toBe('2017-03-06T21:04:11.000Z');
     expect(r.items[0].deletedAt?.toISOString()).toBe('2017-04-04T15:04:05.000Z');
+    // the files matched are all there is: an item no longer in them was observed gone
+    expect(r.deleteMissing).toBe(true);
   });
 
   it('globs with ignore, multi-document YAML, items split, labels and tags from JSONPath; a bad file is an error and the run partial', async () => {

@@ -32,7 +32,8 @@ export function parseDocuments(text: string, format?: string): unknown[] {
 }
 
 async function scrapeFiles(ctx: ScrapeContext, raw: Record<string, unknown>): Promise<ScrapeResult> {
-  const result = emptyResult();
+  // what the source returns is all it has: an item it no longer returns is gone (the engine acts on it only when complete)
+  const result: ScrapeResult = { ...emptyResult(), deleteMissing: true };
   const block = FileScraper.parse(raw);
   if (block.url) {
     result.errors.push(`url ${block.url}: remote files are not supported; use paths (or an http scraper)`);

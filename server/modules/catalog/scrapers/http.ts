@@ -45,7 +45,8 @@ async function readLimited(res: Response, signal: AbortSignal): Promise<string> 
 }
 
 async function scrapeHttp(ctx: ScrapeContext, raw: Record<string, unknown>): Promise<ScrapeResult> {
-  const result = emptyResult();
+  // what the source returns is all it has: an item it no longer returns is gone (the engine acts on it only when complete)
+  const result: ScrapeResult = { ...emptyResult(), deleteMissing: true };
   const block = HttpScraper.parse(raw);
   const fail = (msg: string) => {
     result.errors.push(msg);

@@ -59,7 +59,8 @@ async function queryMysql(url: string, query: string, signal: AbortSignal): Prom
 }
 
 async function scrapeSql(ctx: ScrapeContext, raw: Record<string, unknown>): Promise<ScrapeResult> {
-  const result = emptyResult();
+  // what the source returns is all it has: an item it no longer returns is gone (the engine acts on it only when complete)
+  const result: ScrapeResult = { ...emptyResult(), deleteMissing: true };
   const block = SqlScraper.parse(raw);
   const fail = (msg: string) => {
     result.errors.push(msg);
