@@ -302,8 +302,11 @@ describe('a full scrape', () => {
     expect(r.items.some((i) => i.type === 'Kubernetes::Event')).toBe(false);
   });
 
-  it('leaves Secrets out unless the block names them', () => {
+  it('leaves Secrets and Leases out unless the block names them', async () => {
     expect(r.items.some((i) => i.type === 'Kubernetes::Secret')).toBe(false);
+    kube.apply({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'elector', namespace: 'shop' }, spec: { holderIdentity: 'a' } });
+    expect((await scrapeKubernetes(ctxFor(), {})).items.some((i) => i.type === 'Kubernetes::Lease')).toBe(false);
+    expect(item(await scrapeKubernetes(ctxFor(), { exclusions: { kind: ['!Lease'] } }), 'Lease', 'elector')).toBeTruthy();
   });
 });
 

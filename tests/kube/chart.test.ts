@@ -122,10 +122,18 @@ describe('chart', () => {
     }
     // valueFrom in checks: one Secret or ConfigMap by name, never a list or a watch; rbac.valueFrom=false takes it away
     expect(verbs(role, '', 'secrets')).toEqual(['get']);
-    expect(verbs(role, '', 'configmaps')).toEqual(['get']);
+    expect(verbs(role, '', 'configmaps').sort()).toEqual(['get', 'list', 'watch']); // list/watch: the catalog
     const without = one(await render(['rbac.valueFrom=false']), 'ClusterRole', 'ops-ops-console');
     expect(verbs(without, '', 'secrets')).toEqual([]);
-    expect(verbs(without, '', 'configmaps')).toEqual([]);
+    expect(verbs(without, '', 'configmaps').sort()).toEqual(['list', 'watch']);
+    // the catalog's kubernetes scraper lists and watches the kinds it scrapes, but no Secret unless asked
+    for (const [group, resource] of [['', 'pods'], ['', 'nodes'], ['', 'events'], ['apps', 'deployments'], ['batch', 'cronjobs'], ['networking.k8s.io', 'ingresses']]) {
+      expect(verbs(role, group, resource).sort(), `${group}/${resource}`).toEqual(expect.arrayContaining(['list', 'watch']));
+    }
+    expect(verbs(role, '', 'secrets')).not.toContain('list');
+    expect(role.rules.some((r: Json) => r.apiGroups.includes('*'))).toBe(false);
+    const withSecrets = one(await render(['rbac.catalogSecrets=true']), 'ClusterRole', 'ops-ops-console');
+    expect(verbs(withSecrets, '', 'secrets').sort()).toEqual(['get', 'list', 'watch']);
     const impersonate = role.rules.filter((r: Json) => r.verbs.includes('impersonate'));
     expect(impersonate.flatMap((r: Json) => r.resources).sort()).toEqual(['groups', 'users']);
     expect(impersonate.flatMap((r: Json) => r.resourceNames).sort())

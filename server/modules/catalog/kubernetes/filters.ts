@@ -25,16 +25,22 @@ const hits = (item: string | undefined, patterns: readonly string[] | undefined)
   !!item && !!patterns && patterns.length > 0 && matchItems(item, patterns);
 
 /**
- * Secrets hold credentials: they are scraped only when the block names them, with the veto `!Secret` in
- * `exclusions.kind` ("do not exclude Secrets"); their values are masked even then.
+ * Kinds left out unless the block names them with a veto in `exclusions.kind` (`!Secret`, `!Lease`): Secrets hold
+ * credentials (masked even when named), and Leases are renewed every few seconds, so each renewal would be a change.
  */
+export const EXCLUDED_BY_DEFAULT = ['Secret', 'Lease'] as const;
+
+/** Whether `exclusions.kind` vetoes the exclusion of `kind` (`!Kind`). */
+const named = (block: KubernetesBlock, kind: string) => (block.exclusions?.kind ?? []).some((p) => p.trim() === `!${kind}`);
+
+/** Secrets are scraped only when the block names them (`exclusions.kind: ["!Secret"]`). */
 export function secretsIncluded(block: KubernetesBlock): boolean {
-  return (block.exclusions?.kind ?? []).some((p) => p.trim() === '!Secret');
+  return named(block, 'Secret');
 }
 
-/** Whether a kind is left out of the scrape entirely (never listed): `exclusions.kind`, and Secrets unless named. */
+/** Whether a kind is left out of the scrape entirely (never listed): `exclusions.kind`, and the defaults unless named. */
 export function kindExcluded(block: KubernetesBlock, kind: string): boolean {
-  if (kind === 'Secret' && !secretsIncluded(block)) return true;
+  if ((EXCLUDED_BY_DEFAULT as readonly string[]).includes(kind) && !named(block, kind)) return true;
   return hits(kind, block.exclusions?.kind);
 }
 
