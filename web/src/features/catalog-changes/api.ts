@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../lib/api-client';
+import type { CatalogChangesSearchResponse, ConfigChangeRow } from '@contracts/catalog-api';
 import type { ChangesSearchRequest } from './model';
 
 /**
@@ -19,46 +20,37 @@ export const changeKeys = {
 
 const str = z.string().nullish();
 
-/** One row of the search answer (reference/api.md ConfigChangeRow). */
-export const ChangeRow = z
-  .object({
-    id: z.string(),
-    config_id: z.string(),
-    change_type: str,
-    severity: str,
-    source: str,
-    summary: str,
-    created_at: z.string(),
-    count: z.number().nullish(),
-    first_observed: str,
-    name: str,
-    type: str,
-    tags: z.record(z.string(), z.unknown()).nullish(),
-    created_by: str,
-    external_created_by: str,
-    deleted_at: str,
-  })
-  .passthrough();
-export type ChangeRow = z.infer<typeof ChangeRow>;
-
-export const ChangesResponse = z.object({
-  summary: z.record(z.string(), z.number()).nullish(),
-  total: z.number(),
-  changes: z.array(ChangeRow),
-});
-export type ChangesResponse = z.infer<typeof ChangesResponse>;
+/** One row of the search answer and the answer itself: the shared contract (server/contracts/catalog-api.ts). */
+export type ChangeRow = ConfigChangeRow;
+export type ChangesResponse = CatalogChangesSearchResponse;
 
 /** `POST /api/catalog/changes`: one page of changes with the total and the count per change type. */
 export function useChangesSearch(req: ChangesSearchRequest) {
   return useQuery({
     queryKey: changeKeys.search(req),
-    queryFn: ({ signal }) => api.post('/api/catalog/changes', req, { schema: ChangesResponse, signal }),
+    queryFn: ({ signal }) =>
+      api.post<CatalogChangesSearchResponse>('/api/catalog/changes', req, {
+        // the contract (and zod) download alongside the first search, not with the start-up bundle
+        schema: () => import('@contracts/catalog-api').then((m) => m.CatalogChangesSearchResponse),
+        signal,
+      }),
     placeholderData: keepPreviousData,
   });
 }
 
 /** A change with what the detail dialog shows: details, the unified diff and the merge patches. */
-export const ChangeDetail = ChangeRow.extend({
+export const ChangeDetail = z.object({
+  id: z.string(),
+  config_id: z.string(),
+  change_type: str,
+  severity: str,
+  source: str,
+  summary: str,
+  created_at: z.string(),
+  count: z.number().nullish(),
+  first_observed: str,
+  created_by: str,
+  external_created_by: str,
   diff: str,
   details: z.unknown().nullish(),
   patches: z.unknown().nullish(),

@@ -1,3 +1,4 @@
+import type { CatalogChangesSearchRequest } from '@contracts/catalog-api';
 import { DEFAULT_TIME_RANGE, resolveTimeRange, timeRangeFromParams, type TimeRange } from '../../lib/time-range';
 
 /** Spec 001 §9: 200 changes a page, newest first, the last 2 days. */
@@ -5,8 +6,8 @@ export const CHANGES_PAGE_SIZE = 200;
 export const CHANGES_PAGE_SIZES = [50, 100, 200, 500] as const;
 export const CHANGES_DEFAULT_SORT = { id: 'created_at', desc: true } as const;
 
-/** Spec 001 §9 "Change severities", most severe first. */
-export const CHANGE_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+/** Spec 001 §9 "Change severities", most severe first (the search reads one as "this and above"). */
+export { CHANGE_SEVERITIES } from '@contracts/catalog-api';
 
 /** The fields the arbitrary filter may name (spec 001 §2), each its own URL parameter. */
 export const ARBITRARY_FIELDS = ['id', 'summary', 'source', 'created_by', 'external_created_by'] as const;
@@ -101,8 +102,8 @@ export interface ChangesPage {
   desc: boolean;
 }
 
-/** CatalogChangesSearchRequest (reference/api.md "Catalog"), as `POST /api/catalog/changes` takes it. */
-export type ChangesSearchRequest = Record<string, string | number | boolean>;
+/** CatalogChangesSearchRequest (server/contracts/catalog-api.ts), as `POST /api/catalog/changes` takes it. */
+export type ChangesSearchRequest = CatalogChangesSearchRequest & Record<string, string | number | boolean | undefined>;
 
 /**
  * The search request of the page's filters, range and page: one function for /catalog/changes and an item's
