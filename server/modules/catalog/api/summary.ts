@@ -58,26 +58,25 @@ function plan(req: ConfigSummaryRequest): Plan {
   return { keys, where, params, sinceSeconds, rollupDim };
 }
 
-function itemsSql(pl: Plan, extra: string): string {
-  const gk = `ARRAY[${pl.keys.map((k) => keyExpr(pl.params, k)).join(', ')}]::text[]`;
-  return `SELECT ci.id, ${gk} AS gk, ci.health, ci.created_at, ci.updated_at, ci.cost_per_minute, ci.cost_total_1d,
-      ci.cost_total_7d, ci.cost_total_30d${extra}
-    FROM config_items ci ${pl.where.length ? `WHERE ${pl.where.join(' AND ')}` : ''}`;
+function groupKey(pl: Plan): string {
+  return `ARRAY[${pl.keys.map((k) => keyExpr(pl.params, k)).join(', ')}]::text[]`;
 }
+const whereSql = (pl: Plan) => (pl.where.length ? `WHERE ${pl.where.join(' AND ')}` : '');
 
-/** Builds the statement; one round trip. */
+/** Builds the statement; one round trip, one pass over the items for counts, health and costs. */
 export function summarySql(req: ConfigSummaryRequest): { sql: string; values: unknown[] } {
   const pl = plan(req);
   const p = pl.params;
   const cost = req.cost ? COST_COLUMNS[req.cost] : null;
-  const items = itemsSql(pl, cost ? `, ${cost} AS cost_extra` : '');
-  const groups = `SELECT gk, count(*)::int AS count, max(created_at) AS created_at, max(updated_at) AS updated_at,
-      sum(cost_per_minute)::float8 AS cost_per_minute, sum(cost_total_1d)::float8 AS cost_total_1d,
-      sum(cost_total_7d)::float8 AS cost_total_7d, sum(cost_total_30d)::float8 AS cost_total_30d
-      ${cost ? ', sum(cost_extra)::float8 AS cost_extra' : ''}
-    FROM items GROUP BY gk`;
-  const health = `SELECT gk, jsonb_object_agg(health, n) AS health
-    FROM (SELECT gk, health, count(*)::int AS n FROM items WHERE health IS NOT NULL GROUP BY 1, 2) h GROUP BY gk`;
+  const base = `SELECT ${groupKey(pl)} AS gk, ci.health, count(*) AS n, max(ci.created_at) AS created_at,
+      max(ci.updated_at) AS updated_at, sum(ci.cost_per_minute) AS cpm, sum(ci.cost_total_1d) AS c1d,
+      sum(ci.cost_total_7d) AS c7d, sum(ci.cost_total_30d) AS c30d${cost ? `, sum(${cost}) AS cx` : ''}
+    FROM config_items ci ${whereSql(pl)} GROUP BY 1, 2`;
+  const groups = `SELECT gk, sum(n)::int AS count, max(created_at) AS created_at, max(updated_at) AS updated_at,
+      sum(cpm)::float8 AS cost_per_minute, sum(c1d)::float8 AS cost_total_1d, sum(c7d)::float8 AS cost_total_7d,
+      sum(c30d)::float8 AS cost_total_30d${cost ? ', sum(cx)::float8 AS cost_extra' : ''},
+      coalesce(jsonb_object_agg(health, n) FILTER (WHERE health IS NOT NULL), '{}') AS health
+    FROM base GROUP BY gk`;
   let counts: string;
   if (pl.rollupDim) {
     const dim = p.add(pl.rollupDim);
@@ -97,7 +96,8 @@ export function summarySql(req: ConfigSummaryRequest): { sql: string; values: un
       severity AS (SELECT gk, v AS by_severity FROM (${byKind('severity', '', (n) => `jsonb_object_agg(bucket, ${n})`)}) s)`;
   } else {
     const since = p.add(pl.sinceSeconds);
-    counts = `changes AS (SELECT i.gk, count(*)::int AS n FROM items i JOIN config_changes cc ON cc.config_id = i.id
+    counts = `items AS MATERIALIZED (SELECT ci.id, ${groupKey(pl)} AS gk FROM config_items ci ${whereSql(pl)}),
+      changes AS (SELECT i.gk, count(*)::int AS n FROM items i JOIN config_changes cc ON cc.config_id = i.id
         WHERE cc.created_at >= now() - make_interval(secs => ${since}) GROUP BY i.gk),
       open AS (SELECT i.gk, coalesce(ca.analysis_type, '') AS analysis_type, coalesce(ca.severity, '') AS severity
         FROM items i JOIN config_analysis ca ON ca.config_id = i.id AND ca.status = 'open'),
@@ -106,10 +106,10 @@ export function summarySql(req: ConfigSummaryRequest): { sql: string; values: un
       severity AS (SELECT gk, jsonb_object_agg(severity, n) AS by_severity
         FROM (SELECT gk, severity, count(*)::int AS n FROM open GROUP BY 1, 2) s GROUP BY gk)`;
   }
-  const sql = `WITH items AS MATERIALIZED (${items}), groups AS (${groups}), health AS (${health}), ${counts}
-    SELECT g.*, coalesce(h.health, '{}') AS health, coalesce(c.n, 0) AS changes, coalesce(a.by_type, '{}') AS analysis,
+  const sql = `WITH base AS (${base}), groups AS (${groups}), ${counts}
+    SELECT g.*, coalesce(c.n, 0) AS changes, coalesce(a.by_type, '{}') AS analysis,
            coalesce(s.by_severity, '{}') AS severity
-    FROM groups g LEFT JOIN health h ON h.gk = g.gk LEFT JOIN changes c ON c.gk = g.gk
+    FROM groups g LEFT JOIN changes c ON c.gk = g.gk
     LEFT JOIN analysis a ON a.gk = g.gk LEFT JOIN severity s ON s.gk = g.gk
     ORDER BY g.gk`;
   return { sql, values: p.values };
