@@ -103,7 +103,9 @@ function conditions(req: Parsed, p: Params): string[] {
     if (isUuid(agent)) where.push(`c.agent_id = ${p.add(agent)}::uuid`);
     else if (!lenient) throw badParam('agent_id', 'expected an agent id (uuid) or local');
   }
-  if (!req.include_deleted_configs) where.push('c.deleted_at IS NULL');
+  // Against the few deleted ids rather than the joined item's deleted_at: a count that reads no item column then
+  // skips the join to config_items altogether (the join is removed).
+  if (!req.include_deleted_configs) where.push('c.config_id NOT IN (SELECT d.id FROM config_items d WHERE d.deleted_at IS NOT NULL)');
 
   const fromText = req.from || (req.to ? undefined : 'now-2d');
   const from = when('from', fromText, lenient), to = when('to', req.to, lenient);
