@@ -64,11 +64,22 @@ export function jsonPathError(path: string): string | null {
   return null;
 }
 
+const SIMPLE = /^\$(\.[A-Za-z_][A-Za-z0-9_-]*)+$/;
 const clip = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}...` : s);
 
 /** Every value `path` selects in `doc` (none when it selects nothing). Throws on a filter that fails at run. */
 export function jsonPathValues(path: string, doc: unknown): unknown[] {
   if (doc === null || typeof doc !== 'object') return [];
+  // `$.a.b` (the usual id/name/type path) read directly, without jsonpath-plus's evaluation per item
+  const p = normalizePath(path);
+  if (SIMPLE.test(p)) {
+    let v: unknown = doc;
+    for (const key of p.slice(2).split('.')) {
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) return [];
+      v = (v as Record<string, unknown>)[key];
+    }
+    return v === undefined ? [] : [v];
+  }
   const out = JSONPath({ path: normalizePath(path), json: doc as object, wrap: true, resultType: 'value' }) as unknown[] | undefined;
   return out ?? [];
 }
