@@ -46,6 +46,23 @@ CREATE VIEW configs AS
 CREATE INDEX config_items_namespace_idx ON config_items ((tags ->> 'namespace'));
 CREATE INDEX config_items_status_idx ON config_items (status) WHERE status IS NOT NULL;
 CREATE INDEX config_items_config_class_idx ON config_items (config_class);
+-- Trigram indexes turn those substring searches into index scans. pg_trgm ships with PostgreSQL (contrib, trusted
+-- since 13); where it cannot be created the search still works, by scanning.
+DO $$
+BEGIN
+  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE 'pg_trgm is not available (%): catalog search scans instead', SQLERRM;
+END $$;
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+    CREATE INDEX config_items_name_trgm_idx ON config_items USING gin (name gin_trgm_ops);
+    CREATE INDEX config_items_type_trgm_idx ON config_items USING gin (type gin_trgm_ops);
+    CREATE INDEX config_items_description_trgm_idx ON config_items USING gin (description gin_trgm_ops);
+    CREATE INDEX config_items_namespace_trgm_idx ON config_items USING gin ((tags ->> 'namespace') gin_trgm_ops);
+  END IF;
+END $$;
 
 CREATE VIEW config_detail AS
   SELECT ci.*, ls.last_scraped_time, a.name AS agent_name,
