@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { ItemRef, ScrapedItem } from '../types.js';
-import { canonical, diffConfigs, normalise, type ConfigDiff } from './diff.js';
-import { newIds, resolveRefs, storedByExternalIds, storedByTypes, type ItemWrite, type StoredItem } from './queries.js';
+import { createHash } from 'node:crypto';
+import { canonical, diffConfigs, jsonbText, normalise, type ConfigDiff } from './diff.js';
+import { newIds, resolveRefs, storedByExternalIds, storedByTypes, storedConfigs, type ItemWrite, type StoredItem } from './queries.js';
 
 /** What the save does with one scraped item. */
 export interface PlannedItem {
@@ -53,7 +54,7 @@ async function loadStored(db: pg.Pool, scraperId: string, items: ScrapedItem[]):
 }
 
 /** The columns compared to decide whether a stored row is rewritten. */
-const COMPARED: (keyof ItemWrite)[] = [
+const COMPARED: (keyof ItemWrite & keyof StoredItem)[] = [
   'type', 'config_class', 'external_id', 'name', 'labels', 'tags', 'health', 'status', 'ready', 'description', 'icon',
   'source', 'parent_id', 'path', 'properties', 'cost_per_minute', 'cost_total_1d', 'cost_total_7d', 'cost_total_30d',
   'deleted_at', 'delete_reason',
@@ -121,13 +122,18 @@ export async function planItems(db: pg.Pool, scraperId: string, scraped: Scraped
   };
   items.forEach((_, i) => pathOf(i, 0));
 
+  // configs whose jsonb text differs from the stored one's (by md5) are read back and compared exactly
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  const suspects = matches.flatMap((s, i) => (s && md5(jsonbText(items[i].config ?? null)) !== s.config_md5 ? [s.id] : []));
+  const previous = await storedConfigs(db, suspects);
+
   const planned = items.map((item, i): PlannedItem => {
     const s = matches[i];
     const externalIds = [...new Set([item.externalId, ...(item.aliases ?? []), ...(s?.external_id ?? [])])];
     const observedDeleted = item.deletedAt !== undefined;
     const row: ItemWrite = {
       id: ids[i], type: item.type, config_class: item.configClass, external_id: externalIds, name: item.name ?? null,
-      config: normalise(item.config ?? null), labels: item.labels ? normalise(item.labels) as Record<string, string> : null,
+      config: item.config ?? null, labels: item.labels ? normalise(item.labels) as Record<string, string> : null,
       tags: item.tags ? normalise(item.tags) as Record<string, string> : null, health: item.health ?? null, status: item.status ?? null,
       ready: item.ready ?? null, description: item.description ?? null, icon: item.icon ?? null, source: item.source ?? null,
       parent_id: parentIds[i], path: paths[i] ?? null, properties: item.properties ? normalise(item.properties) as unknown[] : null,
@@ -139,7 +145,7 @@ export async function planItems(db: pg.Pool, scraperId: string, scraped: Scraped
       created_at: iso(item.createdAt),
     };
     if (!s) return { item, row, op: 'insert', diff: null, depth: depths[i] };
-    const diff = diffConfigs(normalise(s.config ?? null), row.config);
+    const diff = previous.has(s.id) ? diffConfigs(normalise(previous.get(s.id) ?? null), normalise(row.config)) : null;
     const op = diff || !sameColumns(row, s) ? 'update' : 'unchanged';
     return { item, row, op, diff, depth: depths[i] };
   });

@@ -34,12 +34,14 @@ export interface ItemRow {
   delete_reason: string | null;
 }
 
-export interface StoredItem extends ItemRow {
+export interface StoredItem extends Omit<ItemRow, 'config'> {
   scraper_id: string | null;
   created_at: string;
+  /** md5 of the stored config as PostgreSQL prints it: compared with the new config's, the config stays unread. */
+  config_md5: string | null;
 }
 
-const ITEM_COLUMNS = `id, scraper_id, type, config_class, external_id, name, config, labels, tags, health, status, ready, description,
+const ITEM_COLUMNS = `id, scraper_id, type, config_class, external_id, name, md5(config::text) AS config_md5, labels, tags, health, status, ready, description,
   icon, source, parent_id, path, properties, cost_per_minute::float8 AS cost_per_minute, cost_total_1d::float8 AS cost_total_1d,
   cost_total_7d::float8 AS cost_total_7d, cost_total_30d::float8 AS cost_total_30d, deleted_at, delete_reason, created_at`;
 
@@ -82,6 +84,13 @@ export async function resolveRefs(c: Q, scraperId: string, types: string[], exts
      ORDER BY u.type, u.ext, (ci.scraper_id IS NOT DISTINCT FROM $3::uuid) DESC, (ci.deleted_at IS NULL) DESC, ci.created_at DESC`,
     [types, exts, scraperId]);
   return rows;
+}
+
+/** The stored configs of these items (those whose md5 differs from the new config's). */
+export async function storedConfigs(c: Q, ids: string[]): Promise<Map<string, unknown>> {
+  if (!ids.length) return new Map();
+  const { rows } = await c.query<{ id: string; config: unknown }>('SELECT id, config FROM config_items WHERE id = ANY($1::uuid[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.config]));
 }
 
 /** `n` new ids from the same generator as the table's default (time-ordered). */
