@@ -27,7 +27,7 @@ export class CatalogScrapersPage {
 
   /** The Run now progress and result. */
   get runStatus(): Locator {
-    return this.page.getByRole('status', { name: 'Run now' });
+    return this.page.getByRole('status').filter({ hasText: /Running…|Run finished/ });
   }
 
   row(name: string): Locator {
@@ -56,6 +56,14 @@ export class CatalogScrapersPage {
 
   get editor(): Locator {
     return this.page.getByRole('group', { name: 'Scraper spec (YAML)' });
+  }
+
+  /**
+   * Waits for the Code tab's editor: Monaco is a lazy chunk of about 800 kB gzip whose first evaluation took 13 s on
+   * the shared 2-core machine under load, beyond the default expect timeout.
+   */
+  async editorLoaded() {
+    await expect(this.editor).toBeVisible({ timeout: 90_000 });
   }
 
   /** Replaces the Code tab's YAML with one line (Monaco re-indents typed newlines, so flow style it is). */

@@ -39,8 +39,11 @@ export const SCRAPER_KINDS: readonly ScraperKind[] = [
 export const FORM_TYPES = ['kubernetes', 'file', 'http', 'sql'] as const;
 export type FormType = (typeof FORM_TYPES)[number];
 
-/** Spec 001 §5 schedule options; a scraper with another schedule keeps it (offered as its own choice). */
-export const SCHEDULES = ['@every 30s', '@every 1m', '@every 5m', '@every 15m', '@every 30m', '@hourly', '@every 2h', '@every 4h', '@every 6h', '@every 8h', '@daily', '@weekly'] as const;
+/**
+ * Spec 001 §5 schedule options, and `@never` (issue 12: run by Run now only); a scraper with another schedule keeps it
+ * (offered as its own choice).
+ */
+export const SCHEDULES = ['@every 30s', '@every 1m', '@every 5m', '@every 15m', '@every 30m', '@hourly', '@every 2h', '@every 4h', '@every 6h', '@every 8h', '@daily', '@weekly', '@never'] as const;
 export const DEFAULT_SCHEDULE = '@every 1h';
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export const SQL_DRIVERS = ['postgres', 'mysql'] as const;
