@@ -115,6 +115,11 @@ async function main() {
     const app = await buildApp(config, { logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    // a reused database keeps the last run's bench admin: free its email for this run's
+    const stamp = Date.now();
+    await db.query(`UPDATE people SET email = $1 WHERE email = 'bench-admin@example.test'`, [`bench-admin-${stamp}@example.test`]);
+    await db.query(`UPDATE identities SET traits = jsonb_set(traits, '{email}', to_jsonb($1::text))
+      WHERE lower(traits ->> 'email') = 'bench-admin@example.test'`, [`bench-admin-${stamp}@example.test`]);
     const token = await adminToken(db);
     const ids = (await db.query('SELECT id FROM config_items WHERE deleted_at IS NULL ORDER BY random() LIMIT 200')).rows.map((r) => r.id as string);
 
