@@ -107,6 +107,15 @@ describe('file', () => {
     expect(r.deleteMissing).toBe(true);
   });
 
+  it('timestampFormat: createFields read with a Go layout; a field not in it falls through to the next', async () => {
+    await writeFile(join(dir, 'times.json'), JSON.stringify({ id: 't1', made: '16-03-2017 21:04:11', born: 'yesterday' }));
+    const rel = relative(process.cwd(), dir);
+    const r = await fileScraper.scrape(ctx(), { type: 'T', id: '$.id', paths: [`${rel}/times.json`], timestampFormat: '02-01-2006 15:04:05', createFields: ['$.born', '$.made'] });
+    expect(r.errors).toEqual([]);
+    expect(r.items[0].createdAt?.toISOString()).toBe('2017-03-16T21:04:11.000Z');
+    await rm(join(dir, 'times.json'));
+  });
+
   it('globs with ignore, multi-document YAML, items split, labels and tags from JSONPath; a bad file is an error and the run partial', async () => {
     await writeFile(join(dir, 'a.yaml'), 'kind: Team\nname: alpha\nregion: eu\nmembers: 3\n---\nkind: Team\nname: beta\nregion: us\n');
     await writeFile(join(dir, 'b.json'), JSON.stringify({ teams: [{ kind: 'Team', name: 'gamma', region: 'ap' }, { kind: 'Team', region: 'none' }] }));

@@ -1,5 +1,6 @@
 import type { CommonScraper } from '../../contracts/catalog.js';
 import { evalCel } from '../../lib/cel.js';
+import { goTimeParse } from '../../lib/go-template/go-time.js';
 import { celToNative } from '../../lib/cel-funcs.js';
 import { applyTransforms, type TransformResult } from './extract-transform.js';
 import { isJsonPath, jsonPathString, jsonPathValues } from './jsonpath.js';
@@ -37,11 +38,17 @@ function field(spec: string | undefined, config: unknown): string | undefined {
   return v === '' ? undefined : v;
 }
 
-/** The first of `fields` (JSONPath) that reads as a time. config-db parses with `timestampFormat` (RFC 3339 by default). */
-function timeOf(fields: string[] | undefined, config: unknown): Date | undefined {
+/** The first of `fields` (JSONPath) that reads as a time: with `timestampFormat` (a Go layout) or RFC 3339, as config-db. */
+function timeOf(fields: string[] | undefined, config: unknown, layout: string | undefined): Date | undefined {
   for (const f of fields ?? []) {
     const text = isJsonPath(f) ? jsonPathString(f, config) : undefined;
-    const t = text ? Date.parse(text) : NaN;
+    if (!text) continue;
+    let t = NaN;
+    try {
+      t = layout ? goTimeParse(layout, text).getTime() : Date.parse(text);
+    } catch {
+      // not in that layout: the next field may be
+    }
     if (!Number.isNaN(t)) return new Date(t);
   }
   return undefined;
@@ -93,7 +100,7 @@ function buildItem(block: CommonScraper, config: unknown, lifted: Lifted, source
   }
   const tags = tagsOf(block, config, labels);
   const health = field(block.health, config)?.toLowerCase() as Health | undefined;
-  const deletedAt = timeOf(block.deleteFields, config);
+  const deletedAt = timeOf(block.deleteFields, config, block.timestampFormat);
   return {
     externalId,
     name: lifted.name ?? field(block.name, config) ?? externalId,
@@ -106,7 +113,7 @@ function buildItem(block: CommonScraper, config: unknown, lifted: Lifted, source
     description: field(block.description, config),
     status: field(block.status, config),
     health: health && HEALTH.has(health) ? health : undefined,
-    createdAt: timeOf(block.createFields, config),
+    createdAt: timeOf(block.createFields, config, block.timestampFormat),
     deletedAt,
     deleteReason: deletedAt ? 'delete field' : undefined,
     source,
