@@ -43,6 +43,7 @@ export function useScraperColumns(): DataTableColumn<ScraperRow>[] {
         id: 'types',
         header: 'Types',
         sortFn: 'text',
+        meta: { width: '160px' },
         cell: ({ row }) => (
           <span className={s.types}>
             {typesOf(row.original.spec).map((t) => {
@@ -61,6 +62,7 @@ export function useScraperColumns(): DataTableColumn<ScraperRow>[] {
       col.accessor((r) => scraperSource(r).label, {
         id: 'source',
         header: 'Source',
+        meta: { width: '150px' },
         cell: ({ row, getValue }) => {
           const src = scraperSource(row.original);
           return src.href ? (
@@ -88,6 +90,7 @@ export function useScraperColumns(): DataTableColumn<ScraperRow>[] {
       col.accessor((r) => (typeof r.created_by === 'object' ? r.created_by?.name ?? '' : ''), {
         id: 'created_by',
         header: 'Created By',
+        meta: { width: '150px' },
         cell: ({ row }) => {
           const p = row.original.created_by;
           return p && typeof p === 'object' && <PersonAvatar person={{ ...p, avatar: p.avatar ?? null }} size={20} showName />;
