@@ -61,6 +61,20 @@ describe('POST /api/catalog/summary', () => {
     expect(ns.null).toMatchObject({ count: 2, changes: 2, namespace: null });
   });
 
+  it('keeps the rollups right through the upserts a scrape makes (a repeated event, an insight resolved and reopened)', async () => {
+    const strip = (rows: ConfigSummaryRow[]) => rows.map((r) => ({ g: r.group, c: r.changes, a: r.analysis, s: r.severity }));
+    await t.db.query(`INSERT INTO config_changes (config_id, change_type, severity, external_change_id) VALUES ($1, 'Pulled', 'low', 'evt-1')
+      ON CONFLICT (config_id, external_change_id) DO UPDATE SET count = config_changes.count + 1`, [IDS.pod]);
+    await t.db.query(`INSERT INTO config_analysis (config_id, analyzer, analysis_type, severity, status) VALUES ($1, 'crashloop', 'availability', 'critical', 'resolved')
+      ON CONFLICT (config_id, analyzer) DO UPDATE SET status = EXCLUDED.status`, [IDS.pod]);
+    expect(byGroup(await summary({}))['Kubernetes::Pod']).toMatchObject({ changes: 2, analysis: {} });
+    expect(strip(await summary({}))).toEqual(strip(await summary({ status: '!none' })));
+    await t.db.query(`UPDATE config_analysis SET status = 'open' WHERE config_id = $1 AND analyzer = 'crashloop'`, [IDS.pod]);
+    expect(byGroup(await summary({}))['Kubernetes::Pod']).toMatchObject({ analysis: { availability: 1 }, severity: { critical: 1 } });
+    expect(strip(await summary({}))).toEqual(strip(await summary({ status: '!none' })));
+    await t.db.query(`UPDATE config_changes SET count = 4 WHERE external_change_id = 'evt-1'`);
+  });
+
   it('moves counts when an item is deleted or restored', async () => {
     await t.db.query('UPDATE config_items SET deleted_at = now() WHERE id = $1', [IDS.pod]);
     expect(byGroup(await summary({}))['Kubernetes::Pod']).toBeUndefined();
