@@ -26,7 +26,9 @@ function useItemColumns() {
   const [, navigate] = useLocation();
   return useMemo(
     () => [
+      // the server pages by name: the headers offer no other sort
       col.accessor('name', {
+        enableSorting: false,
         header: 'Name',
         cell: (c) => {
           const r = c.row.original;
@@ -50,11 +52,11 @@ function useItemColumns() {
           );
         },
       }),
-      col.accessor('type', { header: 'Type', meta: { width: '220px' } }),
-      col.accessor('status', { header: 'Status', meta: { width: '140px' }, cell: (c) => (c.row.original.deleted_at ? 'Deleted' : c.getValue()) }),
-      col.accessor('cost_total_30d', { header: 'Cost (30d)', meta: { width: '110px' }, cell: (c) => formatCurrency(c.getValue() ?? null) }),
-      col.accessor('created_at', { header: 'Created', meta: { width: '110px' }, cell: (c) => <Age value={c.getValue()} /> }),
-      col.accessor('updated_at', { header: 'Updated', meta: { width: '110px' }, cell: (c) => <Age value={c.getValue()} /> }),
+      col.accessor('type', { enableSorting: false, header: 'Type', meta: { width: '220px' } }),
+      col.accessor('status', { enableSorting: false, header: 'Status', meta: { width: '140px' }, cell: (c) => (c.row.original.deleted_at ? 'Deleted' : c.getValue()) }),
+      col.accessor('cost_total_30d', { enableSorting: false, header: 'Cost (30d)', meta: { width: '110px' }, cell: (c) => formatCurrency(c.getValue() ?? null) }),
+      col.accessor('created_at', { enableSorting: false, header: 'Created', meta: { width: '110px' }, cell: (c) => <Age value={c.getValue()} /> }),
+      col.accessor('updated_at', { enableSorting: false, header: 'Updated', meta: { width: '110px' }, cell: (c) => <Age value={c.getValue()} /> }),
     ],
     [s, navigate],
   );

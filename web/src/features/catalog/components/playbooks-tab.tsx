@@ -30,11 +30,11 @@ const RUN_COLOR: Record<string, 'success' | 'danger' | 'brand' | 'warning' | 'in
 };
 
 const COLUMNS = [
-  col.accessor((r) => r.playbook?.title || r.playbook?.name || '', { id: 'playbook', header: 'Playbook' }),
-  col.accessor('status', { header: 'Status', meta: { width: '130px' }, cell: (c) => <StatusBadge status={c.getValue()} color={RUN_COLOR[c.getValue()] ?? 'informative'} /> }),
-  col.accessor('created_at', { header: 'Started', meta: { width: '120px' }, cell: (c) => <Age value={c.row.original.start_time ?? c.getValue()} /> }),
-  col.accessor((r) => duration(r), { id: 'duration', header: 'Duration', meta: { width: '110px' } }),
-  col.accessor('error', { header: 'Error' }),
+  col.accessor((r) => r.playbook?.title || r.playbook?.name || '', { id: 'playbook', enableSorting: false, header: 'Playbook' }),
+  col.accessor('status', { enableSorting: false, header: 'Status', meta: { width: '130px' }, cell: (c) => <StatusBadge status={c.getValue()} color={RUN_COLOR[c.getValue()] ?? 'informative'} /> }),
+  col.accessor('created_at', { enableSorting: false, header: 'Started', meta: { width: '120px' }, cell: (c) => <Age value={c.row.original.start_time ?? c.getValue()} /> }),
+  col.accessor((r) => duration(r), { id: 'duration', enableSorting: false, header: 'Duration', meta: { width: '110px' } }),
+  col.accessor('error', { enableSorting: false, header: 'Error' }),
 ];
 
 /** The Playbooks tab: the item's playbook runs, newest first, 50 a page from the server. */
