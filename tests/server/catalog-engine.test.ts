@@ -151,6 +151,16 @@ describe('saveResult: deletion', () => {
     expect((await itemRow(s, 'keep')).deleted_at).toBeNull();
   });
 
+  it('keeps items the live watcher saved while a run was listing its source', async () => {
+    const s = await makeScraper();
+    const startedAt = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    await saveResult(t.db, s, result({ complete: false, items: [item('watched', {})] }));
+    await saveResult(t.db, s, result({ items: [item('listed', {})], deleteMissing: true }), { startedAt });
+    expect((await itemRow(s, 'watched')).deleted_at).toBeNull();
+
+  });
+
   it('deletes items not returned once they have not been scraped for staleItemAge', async () => {
     const s = await makeScraper();
     const t0 = Date.now();

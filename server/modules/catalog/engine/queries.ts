@@ -265,16 +265,17 @@ export async function deleteUnreportedRelationships(
  * once they have not been scraped for `staleMs`. Answers the deleted rows' types.
  */
 export async function deleteMissingItems(
-  c: Q, scraperId: string, seen: string[], at: Date, opts: { immediately: boolean; staleMs: number },
+  c: Q, scraperId: string, seen: string[], at: Date, opts: { immediately: boolean; staleMs: number; keepScrapedSince: Date },
 ): Promise<{ type: string }[]> {
   const { rows } = await c.query<{ type: string }>(
     `UPDATE config_items ci SET deleted_at = $3, delete_reason = $4
-     WHERE ci.scraper_id = $1 AND ci.deleted_at IS NULL AND ci.id NOT IN (SELECT unnest($2::uuid[]))
-       AND ($5::boolean OR coalesce(
-         (SELECT l.last_scraped_time FROM config_items_last_scraped_time l WHERE l.config_id = ci.id), ci.created_at)
-         < $3::timestamptz - make_interval(secs => $6::double precision / 1000))
+     FROM (SELECT ci2.id, coalesce(l.last_scraped_time, ci2.created_at) AS seen_at FROM config_items ci2
+           LEFT JOIN config_items_last_scraped_time l ON l.config_id = ci2.id
+           WHERE ci2.scraper_id = $1 AND ci2.deleted_at IS NULL) s
+     WHERE ci.id = s.id AND ci.id NOT IN (SELECT unnest($2::uuid[])) AND s.seen_at < $7
+       AND ($5::boolean OR s.seen_at < $3::timestamptz - make_interval(secs => $6::double precision / 1000))
      RETURNING ci.type`,
-    [scraperId, seen, at, opts.immediately ? 'not found' : 'stale', opts.immediately, opts.staleMs]);
+    [scraperId, seen, at, opts.immediately ? 'not found' : 'stale', opts.immediately, opts.staleMs, opts.keepScrapedSince]);
   return rows;
 }
 

@@ -117,7 +117,7 @@ export async function runScraper(deps: RunDeps, scraper: ScraperRow): Promise<Ru
     errors = result.errors;
     const retention = RetentionSpec.safeParse(scraper.spec.retention ?? {});
     const stale = retention.success && retention.data.staleItemAge ? parseLongDuration(retention.data.staleItemAge) : null;
-    summary = await saveResult(deps.db, scraper.id, result, { staleItemAgeMs: stale ?? DEFAULT_STALE_ITEM_AGE_MS });
+    summary = await saveResult(deps.db, scraper.id, result, { staleItemAgeMs: stale ?? DEFAULT_STALE_ITEM_AGE_MS, startedAt: job.start });
     saved = result.items.length;
     if (retention.success) {
       try {

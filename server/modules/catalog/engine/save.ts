@@ -13,6 +13,11 @@ export interface SaveOptions {
   staleItemAgeMs?: number;
   /** The time the save stamps (last_scraped_time, deletions, diffs); tests move it. */
   now?: Date;
+  /**
+   * When the extraction began: an item saved since (by the live watcher, while this run listed its source) is not
+   * "missing" from this result, only newer than it.
+   */
+  startedAt?: Date;
 }
 
 export const DEFAULT_STALE_ITEM_AGE_MS = 24 * 3_600_000;
@@ -35,7 +40,22 @@ function chunks<T>(rows: T[], size = BATCH): T[][] {
  * result (the live watcher's single object) only adds and updates. Writes go in transactions of BATCH rows; each
  * touched table is announced once on the live-update bus. Answers the counts per config type.
  */
-export async function saveResult(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: SaveOptions = {}): Promise<ScrapeSummary> {
+export function saveResult(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: SaveOptions = {}): Promise<ScrapeSummary> {
+  // saves of one scraper (a scheduled run and the live watcher's objects) go one after the other: two at once could
+  // both find an item new and insert it twice
+  const before = saving.get(scraperId) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(() => save(db, scraperId, result, opts));
+  const tail = mine.catch(() => undefined);
+  saving.set(scraperId, tail);
+  void tail.then(() => {
+    if (saving.get(scraperId) === tail) saving.delete(scraperId);
+  });
+  return mine;
+}
+
+const saving = new Map<string, Promise<unknown>>();
+
+async function save(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: SaveOptions): Promise<ScrapeSummary> {
   const now = opts.now ?? new Date();
   const at = now.toISOString();
   // a run with errors (a bad item, an unreadable file) is partial whatever the extractor says: what it missed may exist
@@ -158,6 +178,7 @@ export async function saveResult(db: pg.Pool, scraperId: string, result: ScrapeR
     // ---- items the source no longer has ----
     const gone = await deleteMissingItems(db, scraperId, planned.map((p) => p.row.id), now, {
       immediately: result.deleteMissing === true, staleMs: opts.staleItemAgeMs ?? DEFAULT_STALE_ITEM_AGE_MS,
+      keepScrapedSince: opts.startedAt ?? now,
     });
     for (const g of gone) {
       const t = count(g.type);
