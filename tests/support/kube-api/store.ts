@@ -179,7 +179,12 @@ export class Store {
     return [...this.bucket(def).entries()]
       .filter(([, o]) => (!namespace || o.metadata.namespace === namespace) && labels(o.metadata.labels ?? {}) && fields(o))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, o]) => ({ key: k, obj: this.present(def, o) }));
+      // presented (cloned) only when read: a paged list reads one page, not the whole collection per page
+      .map(([k, o]) => {
+        let presented: KubeObject | undefined;
+        const present = () => (presented ??= this.present(def, o));
+        return { key: k, get obj() { return present(); } };
+      });
   }
 
   // -------------------------------------------------------------------------------------------------------------

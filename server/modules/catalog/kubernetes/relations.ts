@@ -20,6 +20,9 @@ export class KubeIndex {
   private readonly byKindNs = new Map<string, KubeItem[]>();
   private readonly childrenOf = new Map<string, KubeItem[]>();
   private readonly podsOnNode = new Map<string, KubeItem[]>();
+  private readonly refs = new WeakMap<KubeItem, { pvcs: string[]; configMaps: string[] }>();
+  /** `<kind>/<namespace>/<name>` → the Pods that mount or read it; built on first use. */
+  private referencing: Map<string, KubeItem[]> | null = null;
 
   constructor(objects: Iterable<KubeItem>) {
     for (const o of objects) {
@@ -51,6 +54,33 @@ export class KubeIndex {
 
   podsOn(node: string): readonly KubeItem[] {
     return this.podsOnNode.get(node) ?? [];
+  }
+
+  /** A Pod's PVCs and ConfigMaps, read once per Pod. */
+  podRefs(pod: KubeItem): { pvcs: string[]; configMaps: string[] } {
+    let r = this.refs.get(pod);
+    if (!r) this.refs.set(pod, (r = podReferences(pod)));
+    return r;
+  }
+
+  /** The Pods that mount or read a PVC or ConfigMap (one pass over the Pods, not one per ConfigMap). */
+  podsReferencing(kind: 'PersistentVolumeClaim' | 'ConfigMap', namespace: string | undefined, name: string): readonly KubeItem[] {
+    if (!this.referencing) {
+      const m = new Map<string, KubeItem[]>();
+      for (const pod of this.byUid.values()) {
+        if (pod.kind !== 'Pod') continue;
+        const r = this.podRefs(pod);
+        const ns = pod.metadata.namespace ?? '';
+        for (const [k, names] of [['PersistentVolumeClaim', r.pvcs], ['ConfigMap', r.configMaps]] as const) {
+          for (const n of names) {
+            const key = `${k}/${ns}/${n}`;
+            (m.get(key) ?? m.set(key, []).get(key)!).push(pod);
+          }
+        }
+      }
+      this.referencing = m;
+    }
+    return this.referencing.get(`${kind}/${namespace ?? ''}/${name}`) ?? [];
   }
 
   all(): IterableIterator<KubeItem> {
@@ -132,7 +162,7 @@ export function linksOf(o: KubeItem, index: KubeIndex): ScrapedRelationship[] {
         const sel = serviceSelector(svc);
         if (sel && selects(sel, o.metadata.labels)) link(svc, o, 'ServicePod');
       }
-      const { pvcs, configMaps } = podReferences(o);
+      const { pvcs, configMaps } = index.podRefs(o);
       for (const n of pvcs) link(o, index.named('PersistentVolumeClaim', ns, n), 'PodPersistentVolumeClaim');
       for (const n of configMaps) link(o, index.named('ConfigMap', ns, n), 'PodConfigMap');
       break;
@@ -150,13 +180,9 @@ export function linksOf(o: KubeItem, index: KubeIndex): ScrapedRelationship[] {
       for (const n of ingressServices(o)) link(o, index.named('Service', ns, n), 'IngressService');
       break;
     case 'PersistentVolumeClaim':
-    case 'ConfigMap': {
-      const field = o.kind === 'ConfigMap' ? 'configMaps' : 'pvcs';
-      for (const pod of index.ofKind('Pod', ns)) {
-        if (podReferences(pod)[field].includes(o.metadata.name ?? '')) link(pod, o, `Pod${o.kind}`);
-      }
+    case 'ConfigMap':
+      for (const pod of index.podsReferencing(o.kind, ns, o.metadata.name ?? '')) link(pod, o, `Pod${o.kind}`);
       break;
-    }
   }
   return out;
 }
