@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -44,7 +44,9 @@ const asConfigDb = (i: ScrapedItem) => ({ config_class: i.configClass, config_ty
 
 beforeAll(async () => {
   t = await createTestApp();
-  dir = await mkdtemp(join(tmpdir(), 'catalog-file-'));
+  // inside the working directory (data/ is git-ignored): a file scraper reads nothing outside it
+  await mkdir(join(process.cwd(), 'data'), { recursive: true });
+  dir = await mkdtemp(join(process.cwd(), 'data', 'catalog-file-'));
   http = await startHttpServer((req, res) => void route(req, res));
   if (!mariadbMissing) maria = await startMariaDb({ password: PASSWORD });
   closedPort = await new Promise<number>((r) => {
@@ -142,6 +144,30 @@ describe('file', () => {
     expect(split.items.map((i) => i.externalId)).toEqual(['gamma']);
     expect(split.errors).toEqual([expect.stringMatching(/b\.json items\[1\]: id \$\.name selected nothing/)]);
     expect(split.complete).toBe(false);
+  });
+
+  it('nothing outside the working directory: absolute paths, .., dot-files and links out are errors, never read', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'catalog-outside-'));
+    await writeFile(join(outside, 'secret.json'), JSON.stringify({ id: 'leak' }));
+    await writeFile(join(dir, '.env.json'), JSON.stringify({ id: 'dot' }));
+    // a link to a file is not a file to fast-glob (links are not followed); a linked directory named in the glob is
+    await symlink(join(outside, 'secret.json'), join(dir, 'link.json'));
+    await symlink(outside, join(dir, 'linked'));
+    const rel = relative(process.cwd(), dir);
+    const r = await fileScraper.scrape(ctx(), {
+      type: 'T', id: '$.id',
+      paths: [join(outside, '*.json'), `${rel}/../../../${outside}/*.json`, `${rel}/.env.json`, `${rel}/link.json`, `${rel}/linked/secret.json`],
+    });
+    expect(r.items).toEqual([]);
+    expect(r.complete).toBe(false);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/must be relative/), expect.stringMatching(/no \.\./), expect.stringMatching(/dot-files/),
+      expect.stringMatching(/linked\/secret\.json: links outside/),
+    ]);
+    await rm(join(dir, 'link.json'));
+    await rm(join(dir, 'linked'));
+    await rm(join(dir, '.env.json'));
+    await rm(outside, { recursive: true, force: true });
   });
 
   it('a CEL transform that fails on a document is an error; nothing matched is a complete empty run', async () => {

@@ -64,6 +64,7 @@ describe('POST /api/db/config_scrapers judges the spec', () => {
     ['a bad JSONPath id', { http: [{ url: 'http://x', id: '$.items[0', type: 'T' }] }, 'spec.http[0].id', /unclosed "\["/],
     ['a bad items JSONPath', { file: [{ ...fileBlock, items: '$.a[?(@.x ==)]' }] }, 'spec.file[0].items', /Expected expression/],
     ['a bad exclude JSONPath', { file: [{ ...fileBlock, transform: { exclude: [{ jsonpath: '$.a)' }] } }] }, 'spec.file[0].transform.exclude[0].jsonpath', /unbalanced/],
+    ['a file path outside the working directory', { file: [{ ...fileBlock, paths: ['ok/*.json', '/etc/*'] }] }, 'spec.file[0].paths[1]', /relative/],
     ['a file block without paths', { file: [{ type: 'File', id: '$.id' }] }, 'spec.file[0].paths', /paths/],
     ['an sql block without a query', { sql: [{ connection: 'postgres://x/y' }] }, 'spec.sql[0].query', /./],
     ['a bad retention age', { retention: { staleItemAge: 'a while' }, file: [fileBlock] }, 'spec.retention.staleItemAge', /invalid age/],

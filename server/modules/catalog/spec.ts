@@ -132,10 +132,28 @@ function blockProblems(b: CommonScraper, at: Path, add: (p: Path, m: string) => 
   t.changes?.exclude?.forEach((e, i) => cel(e, [...tr, 'changes', 'exclude', i]));
 }
 
+/**
+ * A file scraper reads files on the console's host into the catalog, which every role reads: its globs stay inside
+ * the console's working directory (relative, no `..`, no dot-files such as `.env`), whoever writes the spec.
+ */
+export function filePathProblem(glob: string): string | null {
+  const g = glob.trim().replaceAll('\\', '/');
+  if (g.startsWith('/') || /^[A-Za-z]:/.test(g) || g.startsWith('~')) return 'must be relative to the console\'s working directory';
+  if (g.split('/').some((seg) => seg === '..')) return 'must stay inside the console\'s working directory (no ..)';
+  if (g.split('/').some((seg) => seg.startsWith('.') && seg !== '.')) return 'dot-files and dot-directories are not read';
+  return null;
+}
+
 /** What a type's block needs beyond the shape. */
 function typeProblems(key: string, b: Obj, at: Path, add: (p: Path, m: string) => void): void {
   const has = (f: string) => (typeof b[f] === 'string' && (b[f] as string).trim() !== '') || (Array.isArray(b[f]) && (b[f] as unknown[]).length > 0);
   if (key === 'file' && !has('paths') && !has('url')) add([...at, 'paths'], 'paths (globs) or url is required');
+  if (key === 'file' && Array.isArray(b.paths)) {
+    b.paths.forEach((p, i) => {
+      const problem = typeof p === 'string' ? filePathProblem(p) : null;
+      if (problem) add([...at, 'paths', i], problem);
+    });
+  }
   if (key === 'http' && !has('url') && !has('connection')) add([...at, 'url'], 'url or connection is required');
   if (key === 'kubernetes' && Array.isArray(b.relationships)) {
     b.relationships.forEach((r, i) => {

@@ -1,14 +1,16 @@
-import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import { parseAllDocuments } from 'yaml';
 import { FileScraper } from '../../../contracts/catalog.js';
 import { extractDocuments, type SourceDocument } from '../extract.js';
+import { filePathProblem } from '../spec.js';
 import { emptyResult, type ScrapeContext, type ScrapeResult, type ScraperType } from '../types.js';
 
 /**
  * `spec.file[]`: files matched by `paths` (fast-glob globs, relative to the console's working directory, as
- * config-db reads them relative to its own), minus `ignore`; each JSON or YAML document (`---` separated) is one
+ * config-db reads them relative to its own, and never outside it: no absolute paths, `..`, dot-files or links out),
+ * minus `ignore`; each JSON or YAML document (`---` separated) is one
  * document for extract.ts. A file that cannot be read or parsed is an error and the run is partial (nothing of
  * this scraper is then deleted); `url` (a remote file) is not supported here.
  */
@@ -39,11 +41,20 @@ async function scrapeFiles(ctx: ScrapeContext, raw: Record<string, unknown>): Pr
     result.errors.push(`url ${block.url}: remote files are not supported; use paths (or an http scraper)`);
     result.complete = false;
   }
-  const cwd = process.cwd();
+  const cwd = await realpath(process.cwd());
   let files: string[] = [];
-  if (block.paths?.length) {
+  // the same rule as at save (a spec stored before it, or written straight into the table, is judged again here)
+  const globs = (block.paths ?? []).filter((g) => {
+    const problem = filePathProblem(g);
+    if (problem) {
+      result.errors.push(`paths ${g}: ${problem}`);
+      result.complete = false;
+    }
+    return !problem;
+  });
+  if (globs.length) {
     try {
-      files = (await fg(block.paths, { cwd, ignore: block.ignore ?? [], onlyFiles: true, dot: false, followSymbolicLinks: false, absolute: false })).sort();
+      files = (await fg(globs, { cwd, ignore: block.ignore ?? [], onlyFiles: true, dot: false, followSymbolicLinks: false, absolute: false })).sort();
     } catch (err) {
       result.errors.push(`paths: ${(err as Error).message}`);
       result.complete = false;
@@ -58,7 +69,9 @@ async function scrapeFiles(ctx: ScrapeContext, raw: Record<string, unknown>): Pr
       break;
     }
     try {
-      const path = resolve(cwd, file);
+      const path = await realpath(resolve(cwd, file));
+      // a symbolic link matched inside the directory may point anywhere: only what really lies inside is read
+      if (!path.startsWith(cwd + sep)) throw new Error('links outside the console\'s working directory are not read');
       if ((await stat(path)).size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
       const text = await readFile(path, { encoding: 'utf8', signal: ctx.signal });
       const format = block.format ?? (file.toLowerCase().endsWith('.json') ? 'json' : undefined);
