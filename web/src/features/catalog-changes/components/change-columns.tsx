@@ -82,12 +82,13 @@ export function useChangeColumns({ onFilter, hideConfig }: ChangeColumnOptions):
       col.accessor((c) => c.name ?? '', {
         id: 'name',
         header: 'Config',
+        meta: { width: '300px' },
         cell: ({ row }) => <ConfigCell row={row.original} />,
       }),
       col.accessor((c) => c.change_type ?? '', {
         id: 'change_type',
         header: 'Change Type',
-        meta: { width: '160px' },
+        meta: { width: '130px' },
         cell: ({ getValue }) =>
           getValue() && <FilterValue value={getValue()} title={`Show only ${getValue()} changes`} onClick={() => onFilter('changeType', getValue())} />,
       }),
