@@ -134,13 +134,16 @@ function blockProblems(b: CommonScraper, at: Path, add: (p: Path, m: string) => 
 
 /**
  * A file scraper reads files on the console's host into the catalog, which every role reads: its globs stay inside
- * the console's working directory (relative, no `..`, no dot-files such as `.env`), whoever writes the spec.
+ * the console's working directory (relative, no `..`, no `.git`, no dot-files such as `.env`), whoever writes the spec.
  */
 export function filePathProblem(glob: string): string | null {
   const g = glob.trim().replaceAll('\\', '/');
   if (g.startsWith('/') || /^[A-Za-z]:/.test(g) || g.startsWith('~')) return 'must be relative to the console\'s working directory';
   if (g.split('/').some((seg) => seg === '..')) return 'must stay inside the console\'s working directory (no ..)';
-  if (g.split('/').some((seg) => seg.startsWith('.') && seg !== '.')) return 'dot-files and dot-directories are not read';
+  const segs = g.split('/');
+  if (segs.includes('.git')) return '.git is not read (its config may hold credentials)';
+  // a wildcard never matches a dot-file (fast-glob's dot: false); naming one (.env, .npmrc) is refused too
+  if (/^\.[^.*?[{]/.test(segs[segs.length - 1])) return 'dot-files (.env, .npmrc...) are not read';
   return null;
 }
 
