@@ -53,7 +53,8 @@ export class CatalogChangesPage {
 
   async chooseIn(bar: Locator, filter: string, option: string) {
     await bar.getByRole('combobox', { name: filter }).click();
-    await this.page.getByRole('option', { name: option, exact: true }).click();
+    // a multi-select's options are menuitemcheckboxes (Fluent's Option)
+    await this.page.getByRole('option', { name: option, exact: true }).or(this.page.getByRole('menuitemcheckbox', { name: option, exact: true })).click();
     // a multi-select stays open: close it
     await this.page.keyboard.press('Escape');
   }
