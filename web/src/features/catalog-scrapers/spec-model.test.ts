@@ -147,10 +147,10 @@ describe('yamlToSpec and splitServerDetails', () => {
 
   it('puts the paths the form shows at their fields and lists every problem by its path', () => {
     expect(
-      splitServerDetails({ 'spec.sql.0.query': 'a query is required', 'spec.aws': 'the aws scraper is not supported', name: 'already taken', 'spec.sql.1.query': 'x' }),
+      splitServerDetails({ 'spec.sql[0].query': 'a query is required', 'spec.aws': 'the aws scraper is not supported', name: 'already taken', 'spec.sql.1.query': 'x' }),
     ).toEqual({
       fields: { 'sql.query': 'a query is required', name: 'already taken' },
-      listed: ['spec.sql.0.query: a query is required', 'spec.aws: the aws scraper is not supported', 'name: already taken', 'spec.sql.1.query: x'],
+      listed: ['spec.sql[0].query: a query is required', 'spec.aws: the aws scraper is not supported', 'name: already taken', 'spec.sql.1.query: x'],
     });
     expect(splitServerDetails(null)).toEqual({ fields: {}, listed: [] });
   });

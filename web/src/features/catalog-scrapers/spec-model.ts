@@ -206,7 +206,7 @@ const FORM_PATHS: Record<string, string> = {
 };
 
 /**
- * A 400's `details` (`{ "spec.sql.0.query": "…" }`): the Form fields it names (shown at the field), and every
+ * A 400's `details` (`{ "spec.sql[0].query": "…" }`): the Form fields it names (shown at the field), and every
  * problem by the path the server named (listed above the form, so the Code tab shows them too).
  */
 export function splitServerDetails(details: unknown): { fields: Record<string, string>; listed: string[] } {
@@ -214,7 +214,8 @@ export function splitServerDetails(details: unknown): { fields: Record<string, s
   const listed: string[] = [];
   if (!isObj(details)) return { fields, listed };
   for (const [path, msg] of Object.entries(details)) {
-    const bare = path.replace(/^spec\./, '');
+    // the server names list entries with brackets (`spec.sql[0].query`); the form's map uses dots
+    const bare = path.replace(/^spec\./, '').replace(/\[(\d+)\]/g, '.$1');
     const key = path === 'name' || path === 'namespace' ? path : FORM_PATHS[bare];
     if (key) fields[key] = str(msg);
     listed.push(`${path}: ${str(msg)}`);
