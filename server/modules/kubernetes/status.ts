@@ -174,6 +174,8 @@ export class StatusWriter {
       return { ...base, status: 'Invalid', message: 'the spec did not validate', errorMessage: t.error.slice(0, 2000) };
     }
     base.persistedID = t.rowId;
+    // a valid ScrapeConfig's errorMessage is its last run's (catalog/engine/cr-status.ts), not the validation's
+    if (t.kind.table === 'config_scrapers') return { ...base, status: 'Ready', message: null };
     if (t.kind.table !== 'canaries') return { ...base, status: 'Ready', message: null, errorMessage: null };
     if (!t.rowId) return base;
     const withResult = checks.filter((c) => c.last_runtime);

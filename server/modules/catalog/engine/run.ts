@@ -8,6 +8,7 @@ import { parseGoDuration } from '../../health/schedule.js';
 import type { ValueFromResolver } from '../../health/value-from.js';
 import { SCRAPER_TYPES } from '../scrapers.js';
 import { emptyResult, type ScrapeContext, type ScrapeResult, type ScrapeSummary } from '../types.js';
+import { writeRunStatus } from './cr-status.js';
 import { applyRetention } from './retention.js';
 import { DEFAULT_STALE_ITEM_AGE_MS, saveResult } from './save.js';
 
@@ -39,6 +40,11 @@ export interface RunOutcome {
 export const DEFAULT_RUN_TIMEOUT_MS = 15 * 60_000;
 /** Errors kept in a job's details: enough to see what went wrong, not a copy of a broken source. */
 const MAX_ERRORS = 50;
+
+/** Advisory-lock class (the first key of the two-key form) of scraper runs; the second key is hashtext(scraper id). */
+export const SCRAPE_LOCK_CLASS = 72_401_183;
+/** How often a run waiting for another replica's run of the same scraper tries the lock again. */
+export const SCRAPE_LOCK_RETRY_MS = 200;
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
 
@@ -100,11 +106,52 @@ async function extract(deps: RunDeps, scraper: ScraperRow, signal: AbortSignal):
 }
 
 /**
+ * Holds the scraper's run lock (a session advisory lock on a client of its own, across replicas on one database)
+ * for `fn`: a run already under way elsewhere is waited for, as ScrapeRunner waits for one in this process. Resolves
+ * null, without running `fn`, when the signal aborts while waiting.
+ */
+async function withRunLock<T>(db: pg.Pool, scraperId: string, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T | null> {
+  const client = await db.connect();
+  let held = false;
+  try {
+    while (!signal?.aborted) {
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [SCRAPE_LOCK_CLASS, scraperId]);
+      if ((held = rows[0].ok)) break;
+      await new Promise((r) => setTimeout(r, SCRAPE_LOCK_RETRY_MS));
+    }
+    if (!held) return null;
+    return await fn();
+  } finally {
+    let broken: Error | undefined;
+    if (held) {
+      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [SCRAPE_LOCK_CLASS, scraperId])
+        .catch((err: Error) => (broken = err)); // a destroyed connection drops its locks with it
+    }
+    client.release(broken);
+  }
+}
+
+/**
  * One run of a scraper: every block of its spec through its extractor (SCRAPER_TYPES), one save, the spec's retention,
  * and one job_history row (`Scraper`, `config_scraper`, the scraper's id): SUCCESS, WARNING when there were errors but
  * items were saved, FAILED when nothing was. Never throws: a failure is the run's status.
+ *
+ * One run per scraper across replicas: the run holds the scraper's advisory lock, and a Run Now on another replica
+ * waits for it and then runs (as one on this replica does), so each caller gets the outcome of a run that began after
+ * its request. A scraper from a ScrapeConfig CR then gets the run on the CR's status (cr-status.ts).
  */
 export async function runScraper(deps: RunDeps, scraper: ScraperRow): Promise<RunOutcome> {
+  const fail = (error: string): RunOutcome => ({ job_history_id: null, status: 'FAILED', errors: [error], scrape_summary: { config_types: {} } });
+  try {
+    return (await withRunLock(deps.db, scraper.id, deps.signal, () => runLocked(deps, scraper))) ?? fail('the run was stopped');
+  } catch (err) {
+    // only the lock's own queries get here (runLocked never throws): the database is out of reach
+    deps.log.warn({ err, scraper: scraper.id }, 'catalog: scraper run could not start');
+    return fail(message(err));
+  }
+}
+
+async function runLocked(deps: RunDeps, scraper: ScraperRow): Promise<RunOutcome> {
   const job = startJob(deps.db, { name: 'Scraper', resourceType: 'config_scraper', resourceId: scraper.id });
   const signals = [AbortSignal.timeout(timeoutOf(scraper.spec)), ...(deps.signal ? [deps.signal] : [])];
   const signal = AbortSignal.any(signals);
@@ -144,5 +191,6 @@ export async function runScraper(deps: RunDeps, scraper: ScraperRow): Promise<Ru
   } catch (err) {
     deps.log.warn({ err, scraper: scraper.id }, 'catalog: could not record a scraper run');
   }
+  await writeRunStatus(deps, scraper.id, { status, saved, errors, finishedAt: new Date() });
   return { job_history_id: id, status, errors: details.errors, scrape_summary: summary };
 }
