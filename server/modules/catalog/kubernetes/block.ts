@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnvVar } from '../../kubernetes/kinds.js';
+import { ScrapeEnvVar as EnvVar } from '../../../contracts/catalog.js';
 
 /** A list of name patterns; the reference also takes a single string. */
 const Patterns = z.union([z.string().transform((s) => [s]), z.array(z.string())]).optional();
