@@ -12,7 +12,9 @@ describe('the landing page (where / goes)', () => {
 
   it('skips what the user may not open, and pages that are not built', () => {
     expect(homePath(sessionStub({ off: ['health'] }))).toBe(paths.incidents);
-    expect(homePath(sessionStub({ deny: ['canaries', 'incident'] }))).not.toMatch(/^\/(logs|playbooks|catalog|topology)/);
+    // the catalog is built: the next page such a user can open (logs, playbooks and topology are not built yet)
+    expect(homePath(sessionStub({ deny: ['canaries', 'incident'] }))).toBe(paths.catalog);
+    expect(homePath(sessionStub({ deny: ['canaries', 'incident'], off: ['config'] }))).not.toMatch(/^\/(logs|playbooks|catalog|topology)/);
     expect(homePath(sessionStub({ mode: 'check-runner' }))).toBe(paths.health);
   });
 
