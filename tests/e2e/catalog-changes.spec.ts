@@ -1,39 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import pg from 'pg';
-import { adminApi, deleteProperty, setProperty, type ApiSession } from './api';
+import type pg from 'pg';
+import { adminApi, type ApiSession } from './api';
+import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
 import { CatalogChangesPage } from './pages/catalog-changes-page';
 import { signIn } from './pages/sign-in';
-
-// Catalog rows are written by scrapers only (read-only in /api/db): the suite seeds them with SQL into the e2e
-// server's own database, the embedded PostgreSQL whose `properties` holds a marker this run set through the API.
-async function e2eDatabase(admin: ApiSession): Promise<pg.Client> {
-  const marker = `changes-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  await setProperty(admin, 'e2e.changes.marker', marker);
-  try {
-    for (const dir of readdirSync(tmpdir()).filter((d) => d.startsWith('console-e2e-')).map((d) => join(tmpdir(), d))) {
-      const pidFile = join(dir, 'pg', 'postmaster.pid');
-      const pwFile = join(dir, 'pg-password');
-      if (!existsSync(pidFile) || !existsSync(pwFile)) continue;
-      const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3]);
-      const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: readFileSync(pwFile, 'utf8').trim(), database: 'console' });
-      try {
-        await client.connect();
-        const { rows } = await client.query('SELECT value FROM properties WHERE name = $1', ['e2e.changes.marker']);
-        if (rows[0]?.value === marker) return client;
-      } catch {
-        // another run's database, or one that is stopping
-      }
-      await client.end().catch(() => {});
-    }
-  } finally {
-    await deleteProperty(admin, 'e2e.changes.marker');
-  }
-  throw new Error('the e2e server database was not found under the temporary directory');
-}
 
 const u = `${Date.now().toString(36)}`;
 const shots = '.tmp/screenshots';
@@ -42,6 +14,7 @@ let admin: ApiSession;
 let db: pg.Client;
 const longMessage = `<p>Container <b>web</b> uses the image tag <code>latest</code>.</p> ${'Pin the image to a digest. '.repeat(40)}`;
 
+// catalog rows are written by scrapers only (read-only in /api/db): seeded with SQL into the e2e server's database
 test.beforeAll(async () => {
   admin = await adminApi();
   db = await e2eDatabase(admin);
