@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention } from '../../server/modules/catalog/engine/retention.js';
 import { ScrapeRunner } from '../../server/modules/catalog/engine/runner.js';
-import { scraperSchedule } from '../../server/modules/catalog/engine/scheduler.js';
+import { CatalogScheduler, configFeatureOn, scraperSchedule } from '../../server/modules/catalog/engine/scheduler.js';
 import { saveResult } from '../../server/modules/catalog/engine/save.js';
 import { SCRAPER_TYPES } from '../../server/modules/catalog/scrapers.js';
 import { emptyResult, type ScrapedItem, type ScrapeResult, type ScraperType } from '../../server/modules/catalog/types.js';
@@ -218,6 +218,39 @@ describe('live updates', () => {
       expect(counts.config_analysis).toBeUndefined();
     } finally {
       off();
+    }
+  });
+});
+
+describe('config feature flag', () => {
+  it('config.disable pauses scheduled runs: a due scraper waits, and runs once config is enabled again', async () => {
+    const log = { info() {}, warn() {}, debug() {}, error() {} };
+    // a scheduler of its own, ticking fast, reading the flag as the app's does (configFeatureOn); the app's own
+    // scheduler reads the same property, so it does not run the scraper either
+    let reads = 0;
+    const scheduler = new CatalogScheduler(t.db, new ScrapeRunner({ db: t.db, log }), {
+      log, tickMs: 20, reloadMs: 60_000, enabled: async () => (reads++, configFeatureOn(t.db)),
+    });
+    const jobs = async (id: string) => (await t.db.query(
+      `SELECT count(*)::int AS n FROM job_history WHERE resource_id = $1`, [id])).rows[0].n as number;
+    next = async () => result({ items: [item('paused')] });
+    await t.db.query(`INSERT INTO properties (name, value) VALUES ('config.disable', 'true')`);
+    let id: string;
+    try {
+      id = await makeScraper({ schedule: '@every 1h', enginetest: [{ paused: true }] });
+      await scheduler.start(); // loads the new scraper: due at once
+      await until(async () => reads >= 5 || undefined, 'five ticks with the scraper due');
+      expect(await jobs(id)).toBe(0);
+      expect(scheduler.nextRunOf(id)).not.toBeNull(); // still due, not skipped to its next occurrence
+      expect(scheduler.nextRunOf(id)!).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await t.db.query(`DELETE FROM properties WHERE name = 'config.disable'`);
+    }
+    try {
+      await until(async () => (await jobs(id)) >= 1 || undefined, 'a run once config is enabled');
+      expect(scheduler.nextRunOf(id)!).toBeGreaterThan(Date.now() + 30 * 60_000); // then on its hourly schedule
+    } finally {
+      await scheduler.stop();
     }
   });
 });

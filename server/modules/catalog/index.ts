@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
-import { CatalogScheduler, type CatalogSchedulerOptions } from './engine/scheduler.js';
+import { CatalogScheduler, configFeatureOn, type CatalogSchedulerOptions } from './engine/scheduler.js';
 import { ScrapeRunner } from './engine/runner.js';
 import { configRoutes } from './routes.js';
 
@@ -36,7 +36,8 @@ export const catalogModule: FastifyPluginAsync<CatalogModuleOptions> = async (ap
     const follow = (leads: boolean) => {
       change = change.then(async () => {
         if (leads && !scheduler && !closing) {
-          scheduler = new CatalogScheduler(app.db, runner, { ...(opts.scheduler || {}), log: app.log });
+          // config.disable pauses the scheduled runs (Run Now is refused by the routes), and they resume when it is lifted
+          scheduler = new CatalogScheduler(app.db, runner, { enabled: () => configFeatureOn(app.db), ...(opts.scheduler || {}), log: app.log });
           await scheduler.start();
         } else if (!leads && scheduler) {
           const s = scheduler;

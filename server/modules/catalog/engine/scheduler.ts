@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { featureStates } from '../../../contracts/rbac.js';
 import { recordJob } from '../../../lib/job-history.js';
+import { propertyMap } from '../../auth/queries.js';
 import { nextRun, parseSchedule, type Schedule } from '../../health/schedule.js';
 import { liveScrapers, scrapersSignature, type LiveScraper } from './queries.js';
 import type { ScrapeRunner } from './runner.js';
@@ -17,6 +19,16 @@ export interface CatalogSchedulerOptions {
   /** How often config_scrapers is polled for changes made elsewhere (another replica, a CR sync). */
   reloadMs?: number;
   now?: () => number;
+  /**
+   * Whether scheduled runs may start (the `config` feature, read when something is due): while it answers false,
+   * due scrapers stay due and run once it answers true again.
+   */
+  enabled?: () => Promise<boolean>;
+}
+
+/** The `config` feature flag (`config.disable`), read on each call as requireFeature does: every replica sees a change. */
+export async function configFeatureOn(db: pg.Pool): Promise<boolean> {
+  return featureStates(await propertyMap(db)).config;
 }
 
 interface Entry {
@@ -42,6 +54,8 @@ const versionOf = (s: LiveScraper) => createHash('sha1').update(JSON.stringify([
  * A scraper runs once as soon as it is loaded, created or its spec changes, then on its schedule; `@never` only by
  * Run Now. A scraper still running when due skips that occurrence (ScrapeRunner: one run at a time, bounded
  * concurrency). Changes to config_scrapers are picked up from a polled signature, and at once through reload().
+ * While `enabled` answers false (the `config` feature is off) nothing starts; the scrapers due meanwhile run once
+ * when it is back on, then on their schedules.
  */
 export class CatalogScheduler {
   private readonly entries = new Map<string, Entry>();
@@ -51,6 +65,8 @@ export class CatalogScheduler {
   private loading: Promise<void> | null = null;
   private again = false;
   private started = false;
+  private ticking = false;
+  private paused = false;
   private readonly now: () => number;
 
   constructor(private readonly db: pg.Pool, private readonly runner: ScrapeRunner, private readonly opts: CatalogSchedulerOptions) {
@@ -148,6 +164,34 @@ export class CatalogScheduler {
   }
 
   private tick(): void {
+    if (!this.started || this.ticking) return;
+    if (![...this.entries.values()].some((e) => e.next !== null && e.next <= this.now())) return;
+    this.ticking = true;
+    void this.isEnabled().then((on) => {
+      if (on === null) return; // not known this tick: the due scrapers stay due for the next
+      if (on === this.paused) {
+        this.opts.log.warn({}, on ? 'catalog scheduler: config is enabled again, scheduled runs resume'
+          : 'catalog scheduler: config is disabled (config.disable), scheduled runs wait until it is enabled');
+      }
+      this.paused = !on;
+      if (on) this.runDue();
+    }).finally(() => {
+      this.ticking = false;
+    });
+  }
+
+  /** The feature flag; null when it could not be read. */
+  private async isEnabled(): Promise<boolean | null> {
+    if (!this.opts.enabled) return true;
+    try {
+      return await this.opts.enabled();
+    } catch (err) {
+      this.opts.log.warn({ err }, 'catalog scheduler: could not read the config feature flag');
+      return null;
+    }
+  }
+
+  private runDue(): void {
     if (!this.started) return;
     const now = this.now();
     for (const e of this.entries.values()) {
