@@ -74,6 +74,20 @@ test('grouping and filters live in the URL; a shared link restores them; an item
   await expect(page).toHaveURL(/health=unhealthy/);
   await expect(catalog.count('shop', 1)).toBeVisible();
 
+  // labels are tri-state: excluding app=web leaves nothing of this run, including it brings both items back
+  await catalog.goto(`?search=${u}`);
+  await catalog.filters.getByRole('button', { name: 'Labels' }).click();
+  await page.getByRole('textbox', { name: 'Filter labels' }).fill('app=web');
+  await page.getByRole('button', { name: 'Exclude app=web' }).click();
+  await expect(page).toHaveURL(/labels=app%253Dweb%3A-1/);
+  await expect(page.getByText('No result')).toBeVisible();
+  await page.getByRole('button', { name: 'Include app=web' }).click();
+  await expect(page).toHaveURL(/labels=app%253Dweb%3A1/);
+  // the picker is modal: the table is back in reach once it closes
+  await page.keyboard.press('Escape');
+  await expect(catalog.count('Kubernetes::Deployment', 1)).toBeVisible();
+  await expect(catalog.count('Kubernetes::Pod', 1)).toBeVisible();
+
   await catalog.goto(`?search=${u}&type=Kubernetes::Deployment`);
   await expect(catalog.count('Kubernetes::Deployment', 1)).toBeVisible(LOAD);
   await expect(catalog.group('Kubernetes::Pod')).toHaveCount(0);
