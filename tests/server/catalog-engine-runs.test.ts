@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
 import { applyRetention } from '../../server/modules/catalog/engine/retention.js';
 import { ScrapeRunner } from '../../server/modules/catalog/engine/runner.js';
 import { CatalogScheduler, configFeatureOn, scraperSchedule } from '../../server/modules/catalog/engine/scheduler.js';
@@ -251,6 +252,45 @@ describe('config feature flag', () => {
       expect(scheduler.nextRunOf(id)!).toBeGreaterThan(Date.now() + 30 * 60_000); // then on its hourly schedule
     } finally {
       await scheduler.stop();
+    }
+  });
+});
+
+describe('replicas', () => {
+  it('runs one scraper once at a time across two replicas: a Run Now on the second waits for the first (advisory lock)', async () => {
+    // a second replica: its own pool, the same database
+    const second = await buildApp(t.config, { logger: false });
+    await second.ready();
+    try {
+      const id = await makeScraper();
+      let active = 0;
+      let most = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      next = async () => {
+        active++;
+        most = Math.max(most, active);
+        await gate;
+        active--;
+        return result({ items: [item('r')] });
+      };
+      const a = runNow(id);
+      const b = second.inject({ method: 'POST', url: `/api/config/run/${id}`, headers: admin });
+      // both runs have reached the lock (one holds it, the other tries it again and again), and one is extracting
+      const atLock = async () => (await t.db.query(
+        `SELECT count(DISTINCT pid)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND query LIKE 'SELECT pg_try_advisory_lock%'`)).rows[0].n as number;
+      await until(async () => (active === 1 && (await atLock()) === 2) || undefined, 'both runs at the lock, one running');
+      release();
+      const [ra, rb] = await Promise.all([a, b]);
+      expect([ra.statusCode, rb.statusCode]).toEqual([200, 200]);
+      expect(most).toBe(1);
+      const { rows } = await t.db.query<{ time_start: Date; time_end: Date }>(
+        `SELECT time_start, time_end FROM job_history WHERE resource_id = $1 ORDER BY time_start`, [id]);
+      expect(rows).toHaveLength(2);
+      expect(rows[0].time_end.getTime()).toBeLessThanOrEqual(rows[1].time_start.getTime());
+    } finally {
+      await second.close();
     }
   });
 });
