@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Action, Feature, Resource } from '@contracts/rbac-table';
 import { paths } from './paths';
+import { groupPage } from './routes/route-group';
 
 /** A signed-in route: what it needs, and its page once the feature is built. */
 export interface AppRoute {
@@ -18,8 +19,11 @@ export interface AppRoute {
   page?: LazyExoticComponent<ComponentType<{ params: Record<string, string | undefined> }>>;
 }
 
-// the catalog item's six tab routes share one module: one dynamic import (and one list of its chunks) in the entry
-const loadConfigItemPage = () => import('./routes/catalog-item-page');
+// an area's pages load through one route module each (route-group.ts): one dynamic import per area in the entry
+const catalogPage = (name: keyof typeof import('./routes/catalog-routes').CATALOG_PAGES) =>
+  groupPage(() => import('./routes/catalog-routes').then((m) => m.CATALOG_PAGES), name);
+const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETTINGS_PAGES) =>
+  groupPage(() => import('./routes/settings-routes').then((m) => m.SETTINGS_PAGES), name);
 
 /**
  * Every signed-in route of both route tables, most specific first (the first match wins). Public routes (sign-in,
@@ -61,47 +65,47 @@ export const ROUTES: AppRoute[] = [
 
   {
     path: paths.catalogChanges, title: 'Catalog Changes', resource: 'database', feature: 'config',
-    page: lazy(() => import('./routes/catalog-changes-page').then((m) => ({ default: m.CatalogChangesPage }))),
+    page: catalogPage('CatalogChangesPage'),
   },
   {
     path: paths.catalogInsights, title: 'Catalog Insights', resource: 'database', feature: 'config',
-    page: lazy(() => import('./routes/catalog-insights-page').then((m) => ({ default: m.CatalogInsightsPage }))),
+    page: catalogPage('CatalogInsightsPage'),
   },
   {
     path: paths.catalogScraper, title: 'Catalog Scraper', resource: 'config_scrapers', feature: 'config',
-    page: lazy(() => import('./routes/catalog-scrapers-page').then((m) => ({ default: m.CatalogScraperPage }))),
+    page: catalogPage('CatalogScraperPage'),
   },
   {
     path: paths.catalogScrapers, title: 'Catalog Scrapers', resource: 'config_scrapers', feature: 'config',
-    page: lazy(() => import('./routes/catalog-scrapers-page').then((m) => ({ default: m.CatalogScrapersPage }))),
+    page: catalogPage('CatalogScrapersPage'),
   },
   {
     path: paths.configChanges, title: 'Config Changes', resource: 'database', feature: 'config',
-    page: lazy(() => loadConfigItemPage().then((m) => ({ default: m.ConfigChangesPage }))),
+    page: catalogPage('ConfigChangesPage'),
   },
   {
     path: paths.configInsights, title: 'Config Insights', resource: 'database', feature: 'config',
-    page: lazy(() => loadConfigItemPage().then((m) => ({ default: m.ConfigInsightsPage }))),
+    page: catalogPage('ConfigInsightsPage'),
   },
   {
     path: paths.configRelationships, title: 'Config Relationships', resource: 'database', feature: 'config',
-    page: lazy(() => loadConfigItemPage().then((m) => ({ default: m.ConfigRelationshipsPage }))),
+    page: catalogPage('ConfigRelationshipsPage'),
   },
   {
     path: paths.configPlaybooks, title: 'Config Playbooks', resource: 'playbooks', feature: 'config',
-    page: lazy(() => loadConfigItemPage().then((m) => ({ default: m.ConfigPlaybooksPage }))),
+    page: catalogPage('ConfigPlaybooksPage'),
   },
   {
     path: paths.configChecks, title: 'Config Checks', resource: 'canaries', feature: 'config',
-    page: lazy(() => loadConfigItemPage().then((m) => ({ default: m.ConfigChecksPage }))),
+    page: catalogPage('ConfigChecksPage'),
   },
   {
     path: paths.config, title: 'Catalog Item', resource: 'database', feature: 'config',
-    page: lazy(() => loadConfigItemPage().then((m) => ({ default: m.ConfigPage }))),
+    page: catalogPage('ConfigPage'),
   },
   {
     path: paths.catalog, title: 'Catalog', resource: 'database', feature: 'config',
-    page: lazy(() => import('./routes/catalog-page').then((m) => ({ default: m.CatalogPage }))),
+    page: catalogPage('CatalogPage'),
   },
 
   { path: paths.playbookRun, title: 'Playbook Run', resource: 'playbook_runs', feature: 'playbooks' },
@@ -111,49 +115,49 @@ export const ROUTES: AppRoute[] = [
 
   {
     path: paths.settingsConnections, title: 'Connections', resource: 'connections', feature: 'settings.connections',
-    page: lazy(() => import('./routes/settings-connections-page').then((m) => ({ default: m.SettingsConnectionsPage }))),
+    page: settingsPage('SettingsConnectionsPage'),
   },
   {
     path: paths.settingsUsers, title: 'Users', resource: 'identities', feature: 'settings.users',
-    page: lazy(() => import('./routes/settings-users-page').then((m) => ({ default: m.SettingsUsersPage }))),
+    page: settingsPage('SettingsUsersPage'),
   },
   {
     path: paths.settingsJobs, title: 'Job History', resource: 'database', feature: 'settings.job_history',
-    page: lazy(() => import('./routes/settings-jobs-page').then((m) => ({ default: m.SettingsJobsPage }))),
+    page: settingsPage('SettingsJobsPage'),
   },
   {
     path: paths.settingsFeatureFlags, title: 'Feature Flags', resource: 'feature_flags', feature: 'settings.feature_flags',
-    page: lazy(() => import('./routes/settings-feature-flags-page').then((m) => ({ default: m.SettingsFeatureFlagsPage }))),
+    page: settingsPage('SettingsFeatureFlagsPage'),
   },
   { path: paths.settingsEventQueue, title: 'Event Queue', resource: 'database', feature: 'settings.event_queue_status' },
   { path: paths.settingsAgents, title: 'Agents', resource: 'agents', feature: 'agents' },
   {
     path: paths.settingsIntegration, title: 'Integration', resource: 'integrations', action: 'write',
     feature: 'settings.integrations',
-    page: lazy(() => import('./routes/settings-integrations-page').then((m) => ({ default: m.SettingsIntegrationPage }))),
+    page: settingsPage('SettingsIntegrationPage'),
   },
   {
     path: paths.settingsIntegrations, title: 'Integrations', resource: 'integrations', feature: 'settings.integrations',
-    page: lazy(() => import('./routes/settings-integrations-page').then((m) => ({ default: m.SettingsIntegrationsPage }))),
+    page: settingsPage('SettingsIntegrationsPage'),
   },
   // the cluster connection and the watched custom resources: for those who may act in the cluster as the writer
   {
     path: paths.settingsKubernetes, title: 'Kubernetes', resource: 'kubernetes-proxy', action: 'write',
-    page: lazy(() => import('./routes/settings-kubernetes-page').then((m) => ({ default: m.SettingsKubernetesPage }))),
+    page: settingsPage('SettingsKubernetesPage'),
   },
   // /settings/{table}, /settings/{table}/new and /settings/{table}/{id}, after every specific settings route: the page
   // resolves the table against the descriptor table (its flag, read, and write for /new)
   {
     path: paths.settingsTableNew, title: 'Settings',
-    page: lazy(() => import('./routes/settings-resources-page').then((m) => ({ default: m.SettingsResourceNewPage }))),
+    page: settingsPage('SettingsResourceNewPage'),
   },
   {
     path: paths.settingsTableItem, title: 'Settings',
-    page: lazy(() => import('./routes/settings-resources-page').then((m) => ({ default: m.SettingsResourcePage }))),
+    page: settingsPage('SettingsResourcePage'),
   },
   {
     path: paths.settingsTable, title: 'Settings',
-    page: lazy(() => import('./routes/settings-resources-page').then((m) => ({ default: m.SettingsResourceListPage }))),
+    page: settingsPage('SettingsResourceListPage'),
   },
 ];
 

@@ -21,14 +21,15 @@ const LinkToIncidentDialog = lazy(() =>
 
 const TABS = { changes: ConfigChangesTab, insights: ConfigInsightsTab, relationships: ConfigRelationshipsTab };
 
-function renderTab(tab: keyof typeof TABS, configId: string) {
+/** The lazy tabs; Unlink on Relationships only for those who may write the catalog (the server refuses others). */
+const tabRenderer = (canWrite: boolean) => (tab: keyof typeof TABS, configId: string) => {
   const Tab = TABS[tab];
   return (
     <Suspense fallback={<Spinner size="small" label="Loading…" />}>
-      <Tab configId={configId} />
+      {tab === 'relationships' ? <ConfigRelationshipsTab configId={configId} canWrite={canWrite} /> : <Tab configId={configId} />}
     </Suspense>
   );
-}
+};
 
 /** The selected lines become a `config` evidence (spec 000 "Link to Incident"): the item, the lines by number. */
 function AttachLines({ selection, currentUserId }: { selection: SelectedConfigLines; currentUserId: string }) {
@@ -75,7 +76,7 @@ function ConfigItemPage({ params, tab }: { params: Record<string, string | undef
     <ConfigDetailView
       configId={params.id ?? ''}
       tab={tab}
-      renderTab={renderTab}
+      renderTab={tabRenderer(session.can('database', 'write') && session.enabled('config'))}
       renderAttach={canLink ? (selection) => <AttachLines selection={selection} currentUserId={session.user.id} /> : undefined}
     />
   );
