@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../../config.js';
 import { saveResult } from '../engine/save.js';
+import { configFeatureOn } from '../engine/scheduler.js';
 import { KubernetesLive } from './live.js';
 
 export interface KubernetesLiveModuleOptions {
@@ -22,7 +23,12 @@ export const kubernetesLiveModule: FastifyPluginAsync<KubernetesLiveModuleOption
     kube: app.hasDecorator('kube') ? app.kube.cluster?.kc : undefined,
     log: app.log.child({ module: 'catalog-live' }),
     isLeader: () => (leadership ? leadership.isLeader() : true),
-    save: (id, result) => saveResult(app.db, id, result),
+    // `config` disabled pauses the catalog: a refused save keeps its marks and is retried, so the changes land once
+    // the feature is back on (the informers keep their caches meanwhile)
+    save: async (id, result) => {
+      if (!(await configFeatureOn(app.db))) throw new Error('the catalog (feature config) is disabled');
+      return saveResult(app.db, id, result);
+    },
     pollMs: opts.pollMs,
   });
   // a scraper saved anywhere (CR sync, /api/db) is watched, re-watched or dropped at once, not at the next poll
