@@ -159,9 +159,21 @@ export interface ChangeWrite {
   external_created_by: string | null;
 }
 
-/** Inserts changes; a repeat of (config_id, external_change_id) raises its count instead of adding a row. */
+/**
+ * Inserts changes; a repeat of (config_id, external_change_id) raises its count instead of adding a row. A count the
+ * source gives (an Event's) is the truth: a repeat keeps the larger, so scraping the same Event twice (a watch, then
+ * a scheduled run) does not count it twice. Without one, a repeat adds one. Two statements, since ON CONFLICT sees
+ * only the inserted value, not whether the source gave it.
+ */
 export async function upsertChanges(c: Q, rows: ChangeWrite[]): Promise<void> {
-  if (!rows.length) return;
+  const counted = rows.filter((r) => r.count !== null);
+  const uncounted = rows.filter((r) => r.count === null);
+  if (counted.length) await upsertChangeRows(c, counted, 'greatest(cc.count, excluded.count)');
+  if (uncounted.length) await upsertChangeRows(c, uncounted, 'cc.count + 1');
+}
+
+// `repeat` is one of the two constant expressions above, never input
+async function upsertChangeRows(c: Q, rows: ChangeWrite[], repeat: string): Promise<void> {
   await c.query(
     `INSERT INTO config_changes AS cc (config_id, external_change_id, change_type, severity, source, summary, patches, diff,
        details, created_at, first_observed, count, external_created_by)
@@ -171,7 +183,7 @@ export async function upsertChanges(c: Q, rows: ChangeWrite[]): Promise<void> {
        source text, summary text, patches jsonb, diff text, details jsonb, created_at timestamptz, first_observed timestamptz,
        count integer, external_created_by text)
      ON CONFLICT (config_id, external_change_id) DO UPDATE SET
-       count = CASE WHEN excluded.count > 1 THEN greatest(cc.count, excluded.count) ELSE cc.count + 1 END,
+       count = ${repeat},
        created_at = greatest(cc.created_at, excluded.created_at), severity = excluded.severity,
        summary = excluded.summary, details = excluded.details, source = excluded.source`,
     [JSON.stringify(rows)]);
