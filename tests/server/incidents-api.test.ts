@@ -144,6 +144,10 @@ describe('Link to Incident and attach as evidence (spec §2)', () => {
 describe('reading (spec §7)', () => {
   let ids: { incident: string; root: string; factor: string; evidence: string };
   beforeAll(async () => {
+    // config evidence points at a real catalog item (evidences_config_id_fkey)
+    await t.db.query(
+      `INSERT INTO config_items (id, config_class, type, name) VALUES ('0190f0a0-0000-4000-8000-0000000000c1', 'Ingress', 'Kubernetes::Ingress', 'web')
+       ON CONFLICT (id) DO NOTHING`);
     const { incident, hypothesis, evidence } = await createSequence(commander, 'Ingress 502s', {
       type: 'config', description: 'ingress config', config_id: '0190f0a0-0000-4000-8000-0000000000c1',
     });
