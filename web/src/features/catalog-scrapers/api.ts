@@ -2,6 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { z } from 'zod';
 import { api, ApiError, contentRangeTotal } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
+import { JobRow } from '../jobs/api';
+import { LIST_SELECT } from '../jobs/model';
 
 /**
  * Query keys under `['db', <relation>]`: a live change of config_scrapers or job_history refreshes the list, the
@@ -136,33 +138,10 @@ export function useDeleteScraper() {
   });
 }
 
-/** `details` of a scraper's job row: errors and, per config type, what the run did. */
-export const JobDetails = z
-  .object({ errors: z.unknown().optional(), scrape_summary: z.unknown().optional(), summary: z.unknown().optional() })
-  .passthrough();
-
-/** A scraper's run (a `job_histories` row, the same columns the Job History page reads). */
-export const ScraperJob = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  agent: z.object({ id: z.string().nullable(), name: z.string().nullable() }).nullable(),
-  hostname: z.string().nullable(),
-  resource_id: z.string().nullable(),
-  resource_type: z.string().nullable(),
-  resource_name: z.string().nullable(),
-  status: z.string().nullable(),
-  time_start: z.string().nullable(),
-  time_end: z.string().nullable(),
-  duration_millis: z.number().nullable(),
-  success_count: z.number().nullable(),
-  error_count: z.number().nullable(),
-  created_at: z.string(),
-  details: JobDetails.nullable(),
-});
-export type ScraperJob = z.infer<typeof ScraperJob>;
-
-const JOB_SELECT =
-  'id,name,agent,hostname,resource_id,resource_type,resource_name,status,time_start,time_end,duration_millis,success_count,error_count,created_at,details';
+/** A scraper's run: a `job_histories` row as the Job History page reads it (same schema, same columns). */
+export const ScraperJob = JobRow;
+export type ScraperJob = JobRow;
+const JOB_SELECT = LIST_SELECT;
 
 /** One page of a scraper's runs, newest first, with the exact total. */
 export function useScraperJobs(id: string, pageIndex: number, pageSize: number) {

@@ -1,5 +1,4 @@
 import { Button, Caption1, makeStyles, Subtitle2, Text, tokens } from '@fluentui/react-components';
-import type { TypeTile } from '../descriptors';
 
 const useStyles = makeStyles({
   grid: {
@@ -23,28 +22,43 @@ const useStyles = makeStyles({
   muted: { color: tokens.colorNeutralForeground3 },
 });
 
-export interface TypeTilesProps {
+/** What a tile shows; `supported: false` shows it disabled with "Not supported" (a type the server refuses). */
+export interface TileLike {
+  label: string;
+  description: string;
+  supported?: boolean;
+}
+
+export interface TypeTilesProps<T extends TileLike> {
   /** "Select Topology Type" and the like. */
   heading: string;
-  tiles: readonly TypeTile[];
-  onPick: (tile: TypeTile) => void;
+  tiles: readonly T[];
+  onPick: (tile: T) => void;
 }
 
 /** A new scraper's or topology's first step: pick a type; its spec template starts the editor. */
-export function TypeTiles({ heading, tiles, onPick }: TypeTilesProps) {
+export function TypeTiles<T extends TileLike>({ heading, tiles, onPick }: TypeTilesProps<T>) {
   const s = useStyles();
   return (
     <section aria-label={heading}>
       <Subtitle2 as="h2">{heading}</Subtitle2>
       <ul className={s.grid}>
-        {tiles.map((t) => (
-          <li key={t.label}>
-            <Button className={s.tile} onClick={() => onPick(t)} aria-label={t.label}>
-              <Text weight="semibold">{t.label}</Text>
-              <Caption1 className={s.muted}>{t.description}</Caption1>
-            </Button>
-          </li>
-        ))}
+        {tiles.map((t) => {
+          const refused = t.supported === false;
+          return (
+            <li key={t.label}>
+              <Button
+                className={s.tile}
+                onClick={() => onPick(t)}
+                disabledFocusable={refused}
+                aria-label={refused ? `${t.label} (not supported)` : t.label}
+              >
+                <Text weight="semibold">{t.label}</Text>
+                <Caption1 className={s.muted}>{refused ? 'Not supported' : t.description}</Caption1>
+              </Button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
