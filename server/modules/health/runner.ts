@@ -13,7 +13,7 @@ import { dependenciesOf, dependsOnOf, fillOutputs, inDependencyOrder, OutputRefE
 import { liveCheckSpecs, liveChecksOf, recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
 import { recordTransformed, transformOutcome, type TransformedCheck } from './transform.js';
-import { runJavascript } from './transform-js.js';
+import { runJavascript } from '../../lib/js-sandbox.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';
 import { formatDuration } from '../../contracts/duration.js';
 
@@ -247,7 +247,7 @@ function goBool(text: string): boolean | undefined {
 /**
  * The steps shared by every result, run or pushed: thresholdMillis, then the test (`test.expr` must be true;
  * `test.javascript` or `test.template` must give "true") and the display (`display.expr`, `display.javascript` or
- * `display.template` sets the message). Scripts run in the QuickJS sandbox (transform-js.ts) over the same variables
+ * `display.template` sets the message). Scripts run in the QuickJS sandbox (server/lib/js-sandbox.ts) over the same variables
  * as CEL. `lastResult` is what last_result reads. Mutates and returns `out`.
  */
 export async function applyCommon(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Outcome, RunnableCheck } from './runner.js';
 import { parseCheck } from './spec.js';
 import { transformOutcome, transformProblems } from './transform.js';
-import { runJavascript } from './transform-js.js';
+import { runJavascript } from '../../lib/js-sandbox.js';
 
 // transformOutcome over a check's parsed spec and a made-up result; storing is tested in
 // tests/server/health-transform.test.ts.

@@ -8,13 +8,13 @@ import { recordResult } from './queries.js';
 import type { Outcome, RunnableCheck } from './runner.js';
 import type { CommonCheck, TransformDeleteStrategy, TransformSpec } from './spec.js';
 import { lastResultForCel, type LastResult } from './last-result.js';
-import { runJavascript } from './transform-js.js';
+import { runJavascript } from '../../lib/js-sandbox.js';
 import { removeTransformedChecks, staleTransformedChecks, upsertTransformedChecks } from './transform-queries.js';
 
 /**
  * A check's `transform`, as canary-checker runs it (checks/common.go transform(), checks/runchecks.go
  * TransformResults): after the check has run, `expr` (CEL), `template` (Go template) or `javascript` (QuickJS
- * sandbox, transform-js.ts) turns its result into JSON that either
+ * sandbox, server/lib/js-sandbox.ts) turns its result into JSON that either
  * - is one object without a name: it changes the check's own result (pass, message, error, detail, data...), or
  * - is a list of named results: each becomes a "transformed" check of the canary (a `checks` row with
  *   `transformed = true`), created, updated, or removed (per `transformDeleteStrategy`) when a later run no longer

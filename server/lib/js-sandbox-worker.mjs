@@ -1,4 +1,4 @@
-// The worker thread that runs `transform.javascript` (see transform-js.ts). Plain JavaScript, not TypeScript: a
+// The worker thread that runs `transform.javascript` (see js-sandbox.ts). Plain JavaScript, not TypeScript: a
 // worker is started from a file by Node itself, outside tsx and vitest's module transforms.
 //
 // Each script runs in a fresh QuickJS runtime (WebAssembly): no `process`, `require`, file system, network or timers,

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * A check's scripts (`transform.javascript`, `test.javascript`, `display.javascript`) in a sandbox: QuickJS
+ * User-written JavaScript (a check's `transform.javascript`, `test.javascript`, `display.javascript`; a scraper's
+ * `transform.javascript`) in a sandbox: QuickJS
  * (WebAssembly, quickjs-emscripten) in one worker thread, so a script has no host objects (no `process`, `require`,
  * file system, network, timers) and a slow one never blocks the server's event loop. Limits: JS_MEMORY_BYTES for the script's heap, JS_TIME_MS checked by the interpreter, and a
  * hard stop (the worker is terminated) JS_KILL_GRACE_MS later for a native operation that never yields.
@@ -42,7 +43,7 @@ const queue: Job[] = [];
 let nextId = 1;
 
 function spawn(): Worker {
-  const w = new Worker(new URL('./transform-worker.mjs', import.meta.url), {
+  const w = new Worker(new URL('./js-sandbox-worker.mjs', import.meta.url), {
     // QuickJS's heap is WebAssembly memory, bounded by its own limit; this bounds the worker's own JavaScript
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
   });
