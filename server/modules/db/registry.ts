@@ -37,6 +37,12 @@ export interface RelationSpec {
     creatorByTrigger?: true;
     /** The settings page's feature flag: while it is off, writes are refused with 403 (reads go on; issue 11). */
     feature?: Feature;
+    /**
+     * Rows belong to the person named in this column: every signed-in person writes (no write permission on the
+     * resource is needed), created_by is stamped as on any table, and an update or delete that would touch another
+     * person's row is refused with 403 unless the caller is an admin (./write-service.ts; saved views, 0053).
+     */
+    owner?: 'created_by';
   };
 }
 
@@ -184,6 +190,8 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
       creatorByTrigger: true,
     },
   },
+  // Saved views (0053_saved_query.sql): everyone reads; each person creates, renames and deletes their own.
+  saved_query: { resource: 'database', write: { ops: ['insert', 'update', 'delete'], readOnly: STAMPS, immutable: ['id'], owner: 'created_by' } },
 };
 
 /** Functions defined by migrations and exposed through /rpc (0003_db_api.sql). */

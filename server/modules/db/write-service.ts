@@ -10,7 +10,7 @@ import { parseQuery } from './parse/query.js';
 import type { WriteOp } from './registry.js';
 import type { Relation, SchemaCache } from './schema-cache.js';
 import { BuildContext, plan, requireRead } from './sql/plan.js';
-import { deleteSql, insertSql, updateSql, type WriteOutput } from './sql/write.js';
+import { deleteSql, insertSql, updateSql, type OwnerCheck, type WriteOutput } from './sql/write.js';
 import { checkCreatorPatch, insertRows, isRow, stampCreator, type Row } from './write-body.js';
 import { writeThrough } from './write-through.js';
 import type { RelationWriters } from './writers.js';
@@ -59,8 +59,10 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
   if (!rel) throw unknownRelation(req.target);
   const prefer = parsePrefer(req.prefer);
   const op: WriteOp = req.method === 'POST' ? (prefer.resolution ? 'upsert' : 'insert') : req.method === 'PATCH' ? 'update' : 'delete';
-  // Permission first: a caller without write access learns nothing about the relation's write policy.
-  if (!req.can(rel.spec.resource, 'write')) throw forbidden(rel.name, rel.spec.resource, 'write');
+  // Permission first: a caller without write access learns nothing about the relation's write policy. Rows with an
+  // owner are every signed-in person's to write: whose rows they may change is checked with the statement below.
+  const owned = rel.spec.write?.owner !== undefined && req.actor !== undefined;
+  if (!owned && !req.can(rel.spec.resource, 'write')) throw forbidden(rel.name, rel.spec.resource, 'write');
   if (!rel.spec.write?.ops.includes(op)) {
     throw new ApiError(405, 'PGRST117', `${op} is not allowed on '${rel.name}'`, null,
       rel.spec.write ? `Allowed: ${rel.spec.write.ops.join(', ')}` : `'${rel.name}' is read-only`);
@@ -81,6 +83,9 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
     return writeThrough(db, cache, rel, req, query, prefer, writers.get(rel.name));
   }
   const singular = wantsSingular(req.accept);
+  // Admins change anyone's rows; everyone else is held to their own (counted in the write's statement, see `others`).
+  const owner: OwnerCheck | undefined = rel.spec.write.owner && !req.roles?.includes('admin')
+    ? { column: rel.spec.write.owner, actor: req.actor ?? '' } : undefined;
   const out: WriteOutput = representation || singular ? { kind: 'rows', node } : { kind: 'none' };
   let sql: string;
   let headersOnly: ReturnType<typeof plan> | undefined;
@@ -125,14 +130,15 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
       for (const c of columns) checkColumn(rel, c, 'update');
       const json = JSON.stringify(req.body);
       if (json.includes('\\u0000')) throw badBody('NUL characters are not allowed in values');
-      sql = updateSql(ctx, node, columns, json, out);
+      sql = updateSql(ctx, node, columns, json, out, owner);
     } else {
-      sql = deleteSql(ctx, node, out);
+      sql = deleteSql(ctx, node, out, owner);
     }
   }
   // Prefer: handling=strict, max-affected=n bounds updates and deletes; the transaction is rolled back past it.
   const bounded = (op === 'update' || op === 'delete') && prefer.maxAffected !== null;
-  const check = singular || bounded ? (row: Row) => {
+  const check = singular || bounded || owner ? (row: Row) => {
+    if (Number(row.others ?? 0) > 0) throw notYours(rel.name, Number(row.others));
     if (singular && Number(row.n) !== 1) throw new ApiError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.n} rows`);
     if (bounded) checkMaxAffected(prefer, Number(row.n));
   } : undefined;
@@ -144,6 +150,11 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
     if (first) res.headers.location = `/${rel.name}?${rel.pk.map((c) => `${c}=eq.${encodeURIComponent(String(first[c]))}`).join('&')}`;
   }
   return res;
+}
+
+function notYours(relation: string, n: number): ApiError {
+  return new ApiError(403, '42501', `permission denied for ${relation}`, `${n} of the rows to change belong to someone else`,
+    'Only the person who created a row (or an admin) may change or delete it.');
 }
 
 function respond(req: DbRequest, prefer: Preferences, op: WriteOp, row: Row, withBody: boolean): DbResponse {

@@ -1,3 +1,4 @@
+import { whereTerms } from './filter.js';
 import { ident } from './params.js';
 import type { BuildContext, PlanNode } from './plan.js';
 import { objectSql, whereSql } from './render.js';
@@ -5,10 +6,26 @@ import { objectSql, whereSql } from './render.js';
 /** What the final SELECT of a write returns as `body`: nothing, the shaped rows, or just the primary keys. */
 export type WriteOutput = { kind: 'none' } | { kind: 'rows'; node: PlanNode };
 
-function finish(ctx: BuildContext, cte: string, node: PlanNode, out: WriteOutput, upsert: boolean): string {
+/** An owned relation's update or delete: the column naming a row's owner, and the person acting. */
+export interface OwnerCheck {
+  column: string;
+  actor: string;
+}
+
+/**
+ * `others`: how many rows the write's filters match that the actor does not own. It reads the table itself, which in
+ * the same statement is the snapshot before the write: an update cannot hand itself a row by rewriting its owner.
+ */
+function othersSql(ctx: BuildContext, node: PlanNode, owner: OwnerCheck): string {
+  const mine = `${node.alias}.${ident(owner.column)}::text IS DISTINCT FROM ${ctx.params.text(owner.actor)}`;
+  return `, (SELECT count(*) FROM ${ident(node.rel.name)} AS ${node.alias} WHERE ${[...whereTerms(ctx, node), mine].join(' AND ')}) AS others`;
+}
+
+function finish(ctx: BuildContext, cte: string, node: PlanNode, out: WriteOutput, upsert: boolean, owner?: OwnerCheck): string {
   const body = out.kind === 'rows' ? `coalesce(json_agg(${objectSql(ctx, out.node)}), '[]')::text` : 'NULL::text';
   const inserted = upsert ? `, count(*) FILTER (WHERE ${node.alias}._ins) AS inserted` : '';
-  return `WITH _w AS (${cte}) SELECT ${body} AS body, count(*) AS n${inserted} FROM _w ${node.alias}`;
+  const others = owner ? othersSql(ctx, node, owner) : '';
+  return `WITH _w AS (${cte}) SELECT ${body} AS body, count(*) AS n${inserted}${others} FROM _w ${node.alias}`;
 }
 
 export interface InsertOptions {
@@ -58,15 +75,15 @@ export function insertSql(ctx: BuildContext, node: PlanNode, o: InsertOptions, o
 }
 
 /** UPDATE … SET col = body.col FROM json_populate_record(body) WHERE <filters> RETURNING. */
-export function updateSql(ctx: BuildContext, node: PlanNode, columns: string[], json: string, out: WriteOutput): string {
+export function updateSql(ctx: BuildContext, node: PlanNode, columns: string[], json: string, out: WriteOutput, owner?: OwnerCheck): string {
   const t = ident(node.rel.name);
   const set = columns.map((c) => `${ident(c)} = _j.${ident(c)}`).join(', ');
   const cte = `UPDATE ${t} AS ${node.alias} SET ${set} FROM json_populate_record(NULL::${t}, ${ctx.params.add(json)}::json) _j ${whereSql(ctx, node)} RETURNING ${node.alias}.*`;
-  return finish(ctx, cte, node, out, false);
+  return finish(ctx, cte, node, out, false, owner);
 }
 
 /** DELETE … WHERE <filters> RETURNING. */
-export function deleteSql(ctx: BuildContext, node: PlanNode, out: WriteOutput): string {
+export function deleteSql(ctx: BuildContext, node: PlanNode, out: WriteOutput, owner?: OwnerCheck): string {
   const cte = `DELETE FROM ${ident(node.rel.name)} AS ${node.alias} ${whereSql(ctx, node)} RETURNING ${node.alias}.*`;
-  return finish(ctx, cte, node, out, false);
+  return finish(ctx, cte, node, out, false, owner);
 }
