@@ -11,6 +11,8 @@ export interface WatcherOptions {
   minGapMs?: number;
   /** Lists the collection at `path` instead of CustomObjectsApi (built-in kinds; the catalog reads raw JSON). */
   list?: (path: string) => Promise<KubernetesListObject<KubeObject>>;
+  /** Only objects matching these (the API server filters lists and watches; one that stops matching is DELETED). */
+  selectors?: { labelSelector?: string; fieldSelector?: string };
 }
 
 export interface WatcherEvents {
@@ -37,7 +39,7 @@ class PacedWatch extends Watch {
   private lastStart = 0;
   closed = false;
 
-  constructor(kc: KubeConfig, private readonly minGapMs: number, private readonly onOpen: () => void) {
+  constructor(kc: KubeConfig, private readonly minGapMs: number, private readonly onOpen: () => void, private readonly selectors: Record<string, string> = {}) {
     super(kc);
   }
 
@@ -52,7 +54,7 @@ class PacedWatch extends Watch {
     let ended = false;
     let watchdog: NodeJS.Timeout | undefined;
     const timeoutSeconds = 240 + Math.floor(Math.random() * 120);
-    const ctl = await super.watch(path, { ...params, allowWatchBookmarks: true, timeoutSeconds }, cb, (err) => {
+    const ctl = await super.watch(path, { ...params, ...this.selectors, allowWatchBookmarks: true, timeoutSeconds }, cb, (err) => {
       ended = true;
       clearTimeout(watchdog);
       done(err);
@@ -108,13 +110,15 @@ export class KindWatcher {
     const { group, version, plural } = kind;
     const root = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const path = namespace ? `${root}/namespaces/${namespace}/${plural}` : `${root}/${plural}`;
-    this.paced = new PacedWatch(kc, minGap, () => this.healthy());
+    const selectors = Object.fromEntries(Object.entries(opts.selectors ?? {}).filter(([, v]) => v)) as Record<string, string>;
+    const query = Object.keys(selectors).length ? `?${new URLSearchParams(selectors)}` : '';
+    this.paced = new PacedWatch(kc, minGap, () => this.healthy(), selectors);
     const list = async (): Promise<KubernetesListObject<KubeObject>> => {
       const wait = this.lastList + minGap - Date.now();
       if (wait > 0) await sleep(jitter(wait));
       this.lastList = Date.now();
       const out = await withTimeout(
-        opts.list ? opts.list(path) : namespace ? api.listNamespacedCustomObject({ group, version, namespace, plural }) : api.listClusterCustomObject({ group, version, plural }),
+        opts.list ? opts.list(path + query) : namespace ? api.listNamespacedCustomObject({ group, version, namespace, plural, ...selectors }) : api.listClusterCustomObject({ group, version, plural, ...selectors }),
         LIST_TIMEOUT_MS, `list ${plural}`,
       ) as KubernetesListObject<KubeObject>;
       // ListWatch applies the list right after this resolves; tell the owner once that is done

@@ -75,6 +75,9 @@ class BlockWatch {
         return l;
       };
       const ns = k.namespaced && this.block.namespace ? this.block.namespace : null;
+      // the block's selectors narrow every kind but Events, as its lists do; an object that stops matching (a label
+      // removed) comes as a DELETED event and is saved as gone, as the next list would find it
+      const selectors = k === EVENTS_KIND ? undefined : { labelSelector: this.block.selector, fieldSelector: this.block.fieldSelector };
       const w: KindWatcher = new KindWatcher(kc, k, ns, {
         log: this.opts.log,
         onKey: () => {},
@@ -83,7 +86,7 @@ class BlockWatch {
         onObject: (phase, o) => {
           if (w.synced) this.mark(w, k, phase, o);
         },
-      }, { ...this.opts.watcher, list });
+      }, { ...this.opts.watcher, list, selectors });
       this.watchers.push(w);
       w.start();
     }
@@ -177,8 +180,8 @@ class BlockWatch {
 /**
  * Live kubernetes scrapers: on the leader, every kubernetes block of every live scraper watches each kind it scrapes
  * (the reference watches seven), so a change reaches config_items in about a second; the scheduled scrape becomes a
- * reconciliation pass (deletions missed while the console was down, anything a watch missed). Blocks with `selector`
- * or `fieldSelector` are left to the schedule (a watch of everything would add what the scrape leaves out).
+ * reconciliation pass (deletions missed while the console was down, anything a watch missed). A block's `selector`
+ * and `fieldSelector` go to the API server with each watch, so a watch sees what the block's lists see.
  */
 export class KubernetesLive {
   private readonly running = new Map<string, { fingerprint: string; blocks: BlockWatch[] }>();
@@ -248,7 +251,6 @@ export class KubernetesLive {
         } catch {
           continue; // the scheduled run reports a bad block
         }
-        if (block.selector || block.fieldSelector) continue;
         blocks.push(new BlockWatch(this.opts, row.id, row.namespace ?? 'default', block));
       }
       this.running.set(row.id, { fingerprint: fingerprintOf(row), blocks });
