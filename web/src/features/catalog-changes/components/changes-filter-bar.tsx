@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Dropdown, Field, Input, makeStyles, Option, Switch, Tag, TagGroup, tokens } from '@fluentui/react-components';
 import { CalendarLtr20Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { ViewsMenu } from '../../../components/saved-views/views-menu';
 import { timeRangeLabel, type TimeRange } from '../../../lib/time-range';
 import { useChangeTypes, useConfigTags, useConfigTypes } from '../api';
 import {
@@ -171,6 +172,7 @@ export function ChangesFilterBar({ value, range, onChange, onRange, showDeleted,
             Reset
           </Button>
         )}
+        {!item && <ViewsMenu path="/catalog/changes" />}
       </div>
       {active.length > 0 && (
         <TagGroup

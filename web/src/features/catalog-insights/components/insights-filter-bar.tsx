@@ -1,5 +1,6 @@
 import { Button, Dropdown, Field, makeStyles, Option, tokens } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
+import { ViewsMenu } from '../../../components/saved-views/views-menu';
 import { useAnalysisTypes, useAnalyzers, useInsightConfigTypes } from '../api';
 import { ALL, INSIGHT_FILTER_DEFAULTS, INSIGHT_SEVERITIES, INSIGHT_STATUSES, type InsightFilters } from '../model';
 
@@ -70,6 +71,7 @@ export function InsightsFilterBar({ value, onChange, item }: InsightsFilterBarPr
           Reset
         </Button>
       )}
+      {!item && <ViewsMenu path="/catalog/insights" />}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import {
   TagGroup, Text, tokens, Tooltip,
 } from '@fluentui/react-components';
 import { Checkmark16Regular, Dismiss16Regular, Tag16Regular } from '@fluentui/react-icons';
+import { ViewsMenu } from '../../../components/saved-views/views-menu';
 import { useFilterOptions } from '../api';
 import { cycleLabel, formatLabelFilters, parseLabelFilters, type CatalogFilters, type LabelFilter } from '../filters';
 
@@ -144,6 +145,7 @@ export function CatalogFilterBar({ value, onChange }: CatalogFilterBarProps) {
         <Field label="Search" className={s.search}>
           <SearchBox placeholder="Search by name or type" value={search} onChange={(_, d) => setSearch(d.value)} />
         </Field>
+        <ViewsMenu path="/catalog" />
       </div>
       {labels.length > 0 && (
         <TagGroup
