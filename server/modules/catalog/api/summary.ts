@@ -1,14 +1,16 @@
 import type pg from 'pg';
 import type { ConfigSummaryRequest, ConfigSummaryRow } from '../../../contracts/catalog-api.js';
 import { badParam, likePattern, listCondition, Params, windowSeconds } from './filters.js';
+import { itemRollupGroups } from './summary-rollup.js';
 
 /**
  * POST /api/catalog/summary: live (or all) items grouped by type, config_class or tag values, with health counts,
  * changes in a window, open insights by type and severity, and costs.
  *
- * Counts come from config_summary_rollup (kept by triggers, 0051) when the request groups by one key, over live
- * items, with a whole-day window and no other filter: the common screen, answered without touching the change and
- * insight tables. Anything else joins them exactly.
+ * The common screen (one grouping key, live items, a whole-day window, no other filter) is answered from rollups
+ * kept by triggers: items, health, costs and latest times from config_item_rollup(_latest) (0052), changes and open
+ * insights from config_summary_rollup (0051); no item, change or insight row is read. Anything else reads the
+ * tables exactly.
  */
 
 const COST_COLUMNS = { '1h': '(ci.cost_per_minute * 60)', '1d': 'ci.cost_total_1d', '7d': 'ci.cost_total_7d', '30d': 'ci.cost_total_30d' } as const;
@@ -68,18 +70,11 @@ export function summarySql(req: ConfigSummaryRequest): { sql: string; values: un
   const pl = plan(req);
   const p = pl.params;
   const cost = req.cost ? COST_COLUMNS[req.cost] : null;
-  const base = `SELECT ${groupKey(pl)} AS gk, ci.health, count(*) AS n, max(ci.created_at) AS created_at,
-      max(ci.updated_at) AS updated_at, sum(ci.cost_per_minute) AS cpm, sum(ci.cost_total_1d) AS c1d,
-      sum(ci.cost_total_7d) AS c7d, sum(ci.cost_total_30d) AS c30d${cost ? `, sum(${cost}) AS cx` : ''}
-    FROM config_items ci ${whereSql(pl)} GROUP BY 1, 2`;
-  const groups = `SELECT gk, sum(n)::int AS count, max(created_at) AS created_at, max(updated_at) AS updated_at,
-      sum(cpm)::float8 AS cost_per_minute, sum(c1d)::float8 AS cost_total_1d, sum(c7d)::float8 AS cost_total_7d,
-      sum(c30d)::float8 AS cost_total_30d${cost ? ', sum(cx)::float8 AS cost_extra' : ''},
-      coalesce(jsonb_object_agg(health, n) FILTER (WHERE health IS NOT NULL), '{}') AS health
-    FROM base GROUP BY gk`;
+  let groups: string;
   let counts: string;
   if (pl.rollupDim) {
     const dim = p.add(pl.rollupDim);
+    groups = itemRollupGroups(dim, pl.rollupDim.startsWith('tag:') ? p.add(pl.rollupDim.slice(4)) : null, req.cost);
     const fromDay = p.add(new Date(Date.now() - (pl.sinceSeconds - 86400) * 1000).toISOString().slice(0, 10));
     // Items without the grouping tag form the null group: every live item has a type, so theirs is the type total
     // less the tag's.
@@ -95,9 +90,20 @@ export function summarySql(req: ConfigSummaryRequest): { sql: string; values: un
       analysis AS (SELECT gk, v AS by_type FROM (${byKind('analysis', '', (n) => `jsonb_object_agg(bucket, ${n})`)}) a),
       severity AS (SELECT gk, v AS by_severity FROM (${byKind('severity', '', (n) => `jsonb_object_agg(bucket, ${n})`)}) s)`;
   } else {
+    // One pass over the matching items feeds both the item side and the joins.
+    const base = `SELECT gk, ci.health, count(*) AS n, max(ci.created_at) AS created_at,
+        max(ci.updated_at) AS updated_at, sum(ci.cost_per_minute) AS cpm, sum(ci.cost_total_1d) AS c1d,
+        sum(ci.cost_total_7d) AS c7d, sum(ci.cost_total_30d) AS c30d${cost ? `, sum(${cost}) AS cx` : ''}
+      FROM items ci GROUP BY 1, 2`;
+    groups = `items AS MATERIALIZED (SELECT ci.id, ${groupKey(pl)} AS gk, ci.health, ci.created_at, ci.updated_at,
+        ci.cost_per_minute, ci.cost_total_1d, ci.cost_total_7d, ci.cost_total_30d FROM config_items ci ${whereSql(pl)}),
+      base AS (${base}), groups AS (SELECT gk, sum(n)::int AS count, max(created_at) AS created_at,
+        max(updated_at) AS updated_at, sum(cpm)::float8 AS cost_per_minute, sum(c1d)::float8 AS cost_total_1d,
+        sum(c7d)::float8 AS cost_total_7d, sum(c30d)::float8 AS cost_total_30d${cost ? ', sum(cx)::float8 AS cost_extra' : ''},
+        coalesce(jsonb_object_agg(health, n) FILTER (WHERE health IS NOT NULL), '{}') AS health
+      FROM base GROUP BY gk)`;
     const since = p.add(pl.sinceSeconds);
-    counts = `items AS MATERIALIZED (SELECT ci.id, ${groupKey(pl)} AS gk FROM config_items ci ${whereSql(pl)}),
-      changes AS (SELECT i.gk, count(*)::int AS n FROM items i JOIN config_changes cc ON cc.config_id = i.id
+    counts = `changes AS (SELECT i.gk, count(*)::int AS n FROM items i JOIN config_changes cc ON cc.config_id = i.id
         WHERE cc.created_at >= now() - make_interval(secs => ${since}) GROUP BY i.gk),
       open AS (SELECT i.gk, coalesce(ca.analysis_type, '') AS analysis_type, coalesce(ca.severity, '') AS severity
         FROM items i JOIN config_analysis ca ON ca.config_id = i.id AND ca.status = 'open'),
@@ -106,7 +112,7 @@ export function summarySql(req: ConfigSummaryRequest): { sql: string; values: un
       severity AS (SELECT gk, jsonb_object_agg(severity, n) AS by_severity
         FROM (SELECT gk, severity, count(*)::int AS n FROM open GROUP BY 1, 2) s GROUP BY gk)`;
   }
-  const sql = `WITH base AS (${base}), groups AS (${groups}), ${counts}
+  const sql = `WITH ${groups}, ${counts}
     SELECT g.*, coalesce(c.n, 0) AS changes, coalesce(a.by_type, '{}') AS analysis,
            coalesce(s.by_severity, '{}') AS severity
     FROM groups g LEFT JOIN changes c ON c.gk = g.gk
