@@ -54,6 +54,14 @@ export interface FunctionSpec {
 
 const ALL_WRITES: readonly WriteOp[] = ['insert', 'update', 'delete', 'upsert'];
 const STAMPS = ['created_at', 'updated_at'];
+// every components column but hidden and parent_id, the two a person may change (0060_topology.sql)
+const COMPONENT_FIXED = [
+  'id', 'agent_id', 'topology_id', 'external_id', 'config_id', 'name', 'text', 'topology_type', 'namespace', 'labels',
+  'silenced', 'is_pushed', 'status', 'status_expr', 'health_expr', 'health', 'description', 'lifecycle', 'tooltip',
+  'status_reason', 'schedule', 'icon', 'type', 'owner', 'selectors', 'log_selectors', 'component_checks', 'configs',
+  'properties', 'path', 'summary', 'is_leaf', 'cost_per_minute', 'cost_total_1d', 'cost_total_7d', 'cost_total_30d',
+  'created_by', 'created_at', 'updated_at', 'deleted_at', 'properties_values',
+];
 const CONNECTION_MASKS = {
   url: 'connection_url_masked', username: 'connection_secret_masked', password: 'connection_secret_masked',
   certificate: 'connection_secret_masked', properties: 'connection_properties_masked',
@@ -110,6 +118,24 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   teams_with_status: { resource: 'database', base: 'teams' },
   // a union of scrapers, topologies and logging backends: created_by and agent_id embed as the tables' do
   integrations_with_status: { resource: 'integrations', base: 'topologies' },
+  // Topology (0060_topology.sql): components and their links are written by the topology runner. By hand: "Show
+  // hidden" toggles and moves (hidden, parent_id) by PATCH, every other column refused; a trigger refuses a move that
+  // makes a cycle (400 naming the ids). Manual config links are config_component_relationships above.
+  components: { resource: 'topologies', write: { ops: ['update'], immutable: COMPONENT_FIXED, feature: 'topology' } },
+  component_relationships: { resource: 'topologies' },
+  check_component_relationships: { resource: 'topologies' },
+  team_components: { resource: 'topologies' },
+  topology: { resource: 'topologies', base: 'components' },
+  checks_by_component: { resource: 'topologies', base: 'check_component_relationships' },
+  check_summary_by_component: { resource: 'topologies' },
+  incident_summary_by_component: { resource: 'topologies' },
+  analysis_summary_by_component: { resource: 'topologies' },
+  component_names: { resource: 'topologies', base: 'components' },
+  component_names_all: { resource: 'topologies', base: 'components' },
+  component_labels: { resource: 'topologies' },
+  component_labels_keys: { resource: 'topologies' },
+  components_with_logs: { resource: 'topologies', base: 'components' },
+  component_types: { resource: 'topologies' },
   job_history_latest_status: { resource: 'database', base: 'job_history' },
   incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.rules' } },
   logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.logging_backends' } },

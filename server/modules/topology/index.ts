@@ -1,0 +1,10 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { topologyRoutes } from './routes.js';
+
+/**
+ * Topology (issue 13): the component tree API over 0060_topology.sql (tables, views, the health roll-up in
+ * triggers). The runner that builds components from Topology specs registers here next. One register line in app.ts.
+ */
+export const topologyModule: FastifyPluginAsync = async (app) => {
+  await app.register(topologyRoutes);
+};
