@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deploymentTree, expandAll, item } from './graph-fixtures';
 import { buildGraph, typeNodeId, type GraphConfig } from './graph-model';
-
-const item = (id: string, type: string, related: string[] = [], deleted = false): GraphConfig => ({
-  id, name: id, type, related_ids: related, deleted_at: deleted ? '2026-11-26T00:00:00Z' : null,
-});
 
 describe('buildGraph', () => {
   // a namespace with 5 pods, 2 services and 3 config maps; a deleted pod; a pod that links back (a cycle)
@@ -58,5 +55,35 @@ describe('buildGraph', () => {
     // the deployments show, each with two collapsed groups of 9
     expect(all.nodes.filter((n) => n.kind === 'config').length).toBe(51);
     expect(all.nodes.filter((n) => n.kind === 'type' && n.collapsed).length).toBe(100);
+  });
+
+  it('keeps deleted items out of a 1,000-item graph, fully expanded, and their links with them', () => {
+    const rows = deploymentTree({ crossLinks: true, deletedEvery: 4 });
+    const deleted = new Set(rows.filter((r) => r.deleted_at).map((r) => r.id));
+    expect(deleted.size).toBe(25 * 10);
+    const { model } = expandAll(rows, 'ns');
+    expect(model.deleted).toBe(deleted.size);
+    expect(model.hidden).toBe(0);
+    expect(model.nodes.filter((n) => n.kind === 'config')).toHaveLength(rows.length - deleted.size);
+    expect(model.nodes.some((n) => deleted.has(n.id))).toBe(false);
+    expect(model.edges.some((e) => deleted.has(e.source) || deleted.has(e.target))).toBe(false);
+    // the replica sets' pod groups count the live pods only
+    const pods = model.nodes.find((n) => n.id === typeNodeId('dep-0-rs', 'Kubernetes::Pod'));
+    expect(pods).toMatchObject({ kind: 'type', childCount: 28, collapsed: false });
+  });
+
+  it('expands and collapses one group of a 1,000-item graph without touching the others', () => {
+    const rows = deploymentTree();
+    const { model: all, toggled } = expandAll(rows, 'ns');
+    expect(all.nodes.length).toBe(1 + 1 + 25 * 3 + 25 * 38);
+    const group = typeNodeId('dep-7-rs', 'Kubernetes::Pod');
+    const fewer = new Set(toggled);
+    fewer.delete(group);
+    const one = buildGraph(rows, 'ns', fewer);
+    expect(one.nodes.length).toBe(all.nodes.length - 38);
+    expect(one.hidden).toBe(38);
+    expect(one.nodes.find((n) => n.id === group)).toMatchObject({ collapsed: true, childCount: 38 });
+    expect(one.nodes.some((n) => n.id === 'dep-8-pod-0')).toBe(true);
+    expect(one.nodes.some((n) => n.id === 'dep-7-pod-0')).toBe(false);
   });
 });

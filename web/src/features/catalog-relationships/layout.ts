@@ -11,6 +11,8 @@ export interface LayoutResponse {
   positions: Record<string, { x: number; y: number }>;
   /** How long the layout took in the worker. */
   ms: number;
+  /** elk's layered layout for a small graph, the tidy tree for a large one (layout-graph.ts). */
+  algorithm?: 'layered' | 'tree';
   error?: string;
 }
 
