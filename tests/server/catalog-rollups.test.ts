@@ -123,3 +123,57 @@ describe('catalog item rollups (0052)', () => {
     await expectRollupsExact('group emptied');
   });
 });
+
+describe('catalog change rollup by hour (0052)', () => {
+  const changes = async (body: Record<string, unknown>) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/catalog/changes', headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    expect(res.statusCode, res.payload).toBe(200);
+    const { summary, total } = res.json() as { summary: Record<string, number>; total: number };
+    return { summary, total };
+  };
+  const iso = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  const windows = [{}, { from: 'now-30d' }, { from: 'now-45d' }, { from: iso(3 * 60 + 17), to: iso(47) }, { to: iso(125) }, { from: iso(20) }];
+
+  /** Window-only searches (answered from the rollup) equal the same with a filter that excludes nothing (exact). */
+  async function expectCountsExact(step: string) {
+    const rows = await t.db.query<{ live: boolean; n: string }>(`SELECT live, sum(n) AS n FROM config_change_rollup GROUP BY live`);
+    expect(rows.rows.length, step).toBeGreaterThan(0);
+    for (const w of windows) {
+      for (const include_deleted_configs of [false, true]) {
+        const body = { ...w, include_deleted_configs };
+        const fast = await changes(body);
+        expect(fast, `${step} ${JSON.stringify(body)}`).toEqual(await changes({ ...body, type: '!__none__' }));
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    const live = (await t.db.query<{ id: string }>(`SELECT id FROM config_items ORDER BY id`)).rows.map((r) => r.id);
+    // 300 changes over 40 days, across items and hours, one statement; some without a change type
+    await t.db.query(`INSERT INTO config_changes (config_id, change_type, created_at)
+      SELECT ($1::uuid[])[1 + g % cardinality($1::uuid[])], CASE WHEN g % 11 = 0 THEN NULL ELSE (ARRAY['diff', 'Pulled', 'BackOff'])[1 + g % 3] END,
+             now() - make_interval(mins => g * 193)
+      FROM generate_series(0, 299) g`, [live]);
+    await t.db.query(`INSERT INTO config_changes (config_id, change_type, created_at) VALUES ($1, 'diff', now() - interval '5 minutes')`, [live[0]]);
+  });
+
+  it('count inserted changes by hour, live and deleted items apart', async () => {
+    await expectCountsExact('insert');
+    expect((await changes({ from: 'now-45d' })).total).toBeGreaterThan(200);
+  });
+
+  it('follow changes moved in time, items deleted, restored and removed, and retention deletes', async () => {
+    await t.db.query(`UPDATE config_changes SET created_at = created_at - interval '90 minutes', change_type = 'Moved' WHERE change_type = 'Pulled' AND created_at > now() - interval '3 days'`);
+    const [first, second] = (await t.db.query<{ id: string }>(`SELECT config_id AS id FROM config_changes GROUP BY 1 ORDER BY count(*) DESC LIMIT 2`)).rows;
+    await t.db.query(`UPDATE config_items SET deleted_at = now() WHERE id = ANY($1::uuid[])`, [[first.id, second.id]]);
+    await expectCountsExact('item deleted');
+    await t.db.query(`UPDATE config_items SET deleted_at = NULL WHERE id = $1`, [second.id]);
+    await expectCountsExact('item restored');
+    await t.db.query(`DELETE FROM config_items WHERE id = ANY($1::uuid[])`, [[first.id, second.id]]);
+    await t.db.query(`DELETE FROM config_changes WHERE created_at < now() - interval '30 days'`);
+    await expectCountsExact('removed');
+    // the rollup holds exactly the changes there are
+    const { rows } = await t.db.query(`SELECT (SELECT sum(n) FROM config_change_rollup)::int AS kept, (SELECT count(*) FROM config_changes)::int AS counted`);
+    expect(rows[0].kept).toBe(rows[0].counted);
+  });
+});

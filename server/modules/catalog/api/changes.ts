@@ -4,6 +4,7 @@ import {
   CatalogChangesSearchRequest as RequestSchema, type CatalogChangesSearchResponse,
 } from '../../../contracts/catalog-api.js';
 import { dateMath } from '../../db/parse/search-filter.js';
+import { type ChangeWindow, hourlyCountSql } from './changes-count.js';
 import { badParam, isUuid, listCondition, Params, selectorCondition, severityCondition } from './filters.js';
 
 /**
@@ -40,8 +41,11 @@ function when(param: string, text: string | undefined, lenient: boolean): string
   throw badParam(param, 'expected RFC3339 or date math such as now-2d');
 }
 
-/** WHERE conditions and the related-config walk, all parameterised. */
-function conditions(req: Parsed, p: Params): string[] {
+/**
+ * WHERE conditions and the related-config walk, all parameterised; `window` is the created_at range applied and
+ * `filtered` whether any other condition than the window and hiding deleted items narrows it.
+ */
+function conditions(req: Parsed, p: Params): { where: string[]; window: ChangeWindow; filtered: boolean } {
   const lenient = req.lenient ?? false;
   const where: string[] = [];
   const guard = (fn: () => string | null) => {
@@ -105,21 +109,29 @@ function conditions(req: Parsed, p: Params): string[] {
     if (isUuid(agent)) where.push(`c.agent_id = ${p.add(agent)}::uuid`);
     else if (!lenient) throw badParam('agent_id', 'expected an agent id (uuid) or local');
   }
-  // Against the few deleted ids rather than the joined item's deleted_at: a count that reads no item column then
-  // skips the join to config_items altogether (the join is removed).
-  if (!req.include_deleted_configs) where.push('c.config_id NOT IN (SELECT d.id FROM config_items d WHERE d.deleted_at IS NOT NULL)');
 
   const fromText = req.from || (req.to ? undefined : 'now-2d');
   const from = when('from', fromText, lenient), to = when('to', req.to, lenient);
   if (from && to && from >= to && !lenient) throw badParam('from', "'from' must be before 'to'");
-  if (from) where.push(`c.created_at > ${p.add(from)}::timestamptz`);
-  if (to && (!from || from < to)) where.push(`c.created_at <= ${p.add(to)}::timestamptz`);
   const fromIns = when('from_inserted_at', req.from_inserted_at, lenient);
   const toIns = when('to_inserted_at', req.to_inserted_at, lenient);
   if (fromIns && toIns && fromIns >= toIns && !lenient) throw badParam('from_inserted_at', "'from_inserted_at' must be before 'to_inserted_at'");
   if (fromIns) where.push(`c.inserted_at > ${p.add(fromIns)}::timestamptz`);
   if (toIns) where.push(`c.inserted_at < ${p.add(toIns)}::timestamptz`);
-  return where;
+  const filtered = where.length > 0;
+  // Against the few deleted ids rather than the joined item's deleted_at: a count that reads no item column then
+  // skips the join to config_items altogether (the join is removed).
+  if (!req.include_deleted_configs) where.push('c.config_id NOT IN (SELECT d.id FROM config_items d WHERE d.deleted_at IS NOT NULL)');
+  const window: ChangeWindow = { from: null, to: null };
+  if (from) {
+    where.push(`c.created_at > ${p.add(from)}::timestamptz`);
+    window.from = from;
+  }
+  if (to && (!from || from < to)) {
+    where.push(`c.created_at <= ${p.add(to)}::timestamptz`);
+    window.to = to;
+  }
+  return { where, window, filtered };
 }
 
 function orderBy(req: Parsed): string {
@@ -144,13 +156,14 @@ export async function searchChanges(db: pg.Pool, input: CatalogChangesSearchRequ
   const page = req.page ?? 1;
   if (page < 1 || page > 1_000_000) throw badParam('page', 'expected a page number from 1');
   const p = new Params();
-  const where = conditions(req, p);
+  const { where, window, filtered } = conditions(req, p);
   const order = orderBy(req);
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const countSql = `SELECT c.change_type, count(*)::int AS n FROM catalog_changes c ${filter} GROUP BY c.change_type`;
+  const count = (!filtered && hourlyCountSql(where, window, p.values, !req.include_deleted_configs))
+    || { sql: `SELECT c.change_type, count(*)::int AS n FROM catalog_changes c ${filter} GROUP BY c.change_type`, values: p.values };
   const pageSql = `SELECT coalesce(json_agg(row_to_json(r)), '[]') AS rows FROM (
       SELECT ${COLUMNS} FROM catalog_changes c ${filter} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) r`;
-  const [counts, rows] = await Promise.all([db.query(countSql, p.values), db.query(pageSql, p.values)]);
+  const [counts, rows] = await Promise.all([db.query(count.sql, count.values), db.query(pageSql, p.values)]);
   const summary: Record<string, number> = {};
   let total = 0;
   for (const r of counts.rows as { change_type: string | null; n: number }[]) {
