@@ -83,6 +83,7 @@ describe('saved_query', () => {
       ['DELETE', `saved_query?id=eq.${theirs}`, undefined],
       ['DELETE', `saved_query?id=in.(${theirs},${mine})`, undefined],
       ['DELETE', 'saved_query?name=like.*', undefined],
+      ['DELETE', 'saved_query?or=(name.eq.theirs,name.eq.mine)', undefined],
     ] as const) {
       const res = await send('viewer', method, url, body);
       expect(res.statusCode, `${method} ${url} ${res.payload}`).toBe(403);
@@ -90,6 +91,18 @@ describe('saved_query', () => {
     // an editor's write permission on the database resource does not reach other people's views
     expect((await send('editor', 'DELETE', `saved_query?id=eq.${theirs}`)).statusCode).toBe(403);
     expect(await rows()).toEqual(before);
+  });
+
+  it('answers the changed row when asked, and lets any filter shape reach only own rows', async () => {
+    await insert('theirs', 'other');
+    const mine = await insert('mine', 'viewer');
+    const res = await send('viewer', 'PATCH', 'saved_query?or=(name.eq.mine,name.eq.nobody)&select=name', { name: 'renamed' },
+      { prefer: 'return=representation' });
+    expect(res.statusCode, res.payload).toBe(200);
+    expect(res.json()).toEqual([{ name: 'renamed' }]);
+    const del = await send('viewer', 'DELETE', `saved_query?id=eq.${mine}&name=not.is.null`, undefined, { accept: 'application/vnd.pgrst.object+json' });
+    expect(del.statusCode, del.payload).toBe(200);
+    expect((await rows()).map((r) => r.name)).toEqual(['theirs']);
   });
 
   it("lets an admin update and delete anyone's view", async () => {
