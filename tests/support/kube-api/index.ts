@@ -487,13 +487,17 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       metadata.remainingItemCount = items.length - limit;
       items = items.slice(0, limit);
     }
-    const objs = items.map((i) => i.obj);
     if (asTable) {
+      const objs = items.map((i) => i.obj);
       const table = toTable(def, objs, store.resourceVersion, q.get('includeObject') ?? 'Metadata');
       table.metadata = metadata;
       return { code: 200, body: table };
     }
-    return { code: 200, body: { kind: def.listKind, apiVersion: gvString(def.group, def.version), metadata, items: objs } };
+    // the page is serialised at once and kept by no one: a shallow copy stands in for the deep clone a read gets
+    // (10,000 objects listed in pages were mostly structuredClone time)
+    const gv = gvString(def.group, def.version);
+    const objs = items.map((i) => ({ ...i.raw, apiVersion: gv, kind: def.kind }));
+    return { code: 200, body: { kind: def.listKind, apiVersion: gv, metadata, items: objs } };
   }
 
   function startWatch(req: IncomingMessage, res: ServerResponse, def: ResourceDef, ns: string | undefined, q: URLSearchParams, asTable: boolean) {

@@ -183,7 +183,8 @@ export class Store {
       .map(([k, o]) => {
         let presented: KubeObject | undefined;
         const present = () => (presented ??= this.present(def, o));
-        return { key: k, get obj() { return present(); } };
+        // raw: the stored object itself, for a list answer that is serialised at once (no one keeps or edits it)
+        return { key: k, raw: o, get obj() { return present(); } };
       });
   }
 

@@ -163,18 +163,21 @@ export interface ChangeWrite {
  * Inserts changes; a repeat of (config_id, external_change_id) raises its count instead of adding a row. A count the
  * source gives (an Event's) is the truth: a repeat keeps the larger, so scraping the same Event twice (a watch, then
  * a scheduled run) does not count it twice. Without one, a repeat adds one. Two statements, since ON CONFLICT sees
- * only the inserted value, not whether the source gave it.
+ * only the inserted value, not whether the source gave it. Answers the item of each row written (inserted or changed).
  */
-export async function upsertChanges(c: Q, rows: ChangeWrite[]): Promise<void> {
+export async function upsertChanges(c: Q, rows: ChangeWrite[]): Promise<string[]> {
   const counted = rows.filter((r) => r.count !== null);
   const uncounted = rows.filter((r) => r.count === null);
-  if (counted.length) await upsertChangeRows(c, counted, 'greatest(cc.count, excluded.count)');
-  if (uncounted.length) await upsertChangeRows(c, uncounted, 'cc.count + 1');
+  const written: string[] = [];
+  if (counted.length) written.push(...await upsertChangeRows(c, counted, 'greatest(cc.count, excluded.count)'));
+  if (uncounted.length) written.push(...await upsertChangeRows(c, uncounted, 'cc.count + 1'));
+  return written;
 }
 
-// `repeat` is one of the two constant expressions above, never input
-async function upsertChangeRows(c: Q, rows: ChangeWrite[], repeat: string): Promise<void> {
-  await c.query(
+// `repeat` is one of the two constant expressions above, never input. A repeat that would leave the row as it is (the
+// same Event at the same count, scraped again) is not rewritten: an unchanged re-scrape writes no change rows.
+async function upsertChangeRows(c: Q, rows: ChangeWrite[], repeat: string): Promise<string[]> {
+  const { rows: written } = await c.query<{ config_id: string }>(
     `INSERT INTO config_changes AS cc (config_id, external_change_id, change_type, severity, source, summary, patches, diff,
        details, created_at, first_observed, count, external_created_by)
      SELECT r.config_id, r.external_change_id, r.change_type, r.severity, r.source, r.summary, r.patches, r.diff, r.details,
@@ -185,8 +188,13 @@ async function upsertChangeRows(c: Q, rows: ChangeWrite[], repeat: string): Prom
      ON CONFLICT (config_id, external_change_id) DO UPDATE SET
        count = ${repeat},
        created_at = greatest(cc.created_at, excluded.created_at), severity = excluded.severity,
-       summary = excluded.summary, details = excluded.details, source = excluded.source`,
+       summary = excluded.summary, details = excluded.details, source = excluded.source
+     WHERE (cc.count, cc.created_at, cc.severity, cc.summary, cc.details, cc.source)
+       IS DISTINCT FROM (${repeat}, greatest(cc.created_at, excluded.created_at), excluded.severity, excluded.summary,
+         excluded.details, excluded.source)
+     RETURNING cc.config_id`,
     [JSON.stringify(rows)]);
+  return written.map((r) => r.config_id);
 }
 
 /** Marks items deleted (an observed deletion, a `delete` change mapping); already deleted ones keep their time. */
@@ -248,7 +256,11 @@ export async function upsertRelationships(c: Q, scraperId: string, from: string[
   if (!from.length) return 0;
   const { rowCount } = await c.query(
     `INSERT INTO config_relationships AS cr (config_id, related_id, relation, scraper_id)
-     SELECT DISTINCT * FROM (SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::text[]), $4::uuid) AS u
+     SELECT DISTINCT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS u(config_id, related_id, relation)
+       CROSS JOIN (VALUES ($4::uuid)) AS s(scraper_id)
+     -- live links are left alone before ON CONFLICT would lock (and so write) every one of them again
+     WHERE NOT EXISTS (SELECT 1 FROM config_relationships x WHERE x.related_id = u.related_id AND x.config_id = u.config_id
+       AND x.relation = u.relation AND x.scraper_id = s.scraper_id AND x.deleted_at IS NULL)
      ON CONFLICT (related_id, config_id, relation, scraper_id)
        DO UPDATE SET deleted_at = NULL, updated_at = now() WHERE cr.deleted_at IS NOT NULL`,
     [from, to, relation, scraperId]);

@@ -111,6 +111,7 @@ async function save(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: 
   // ---- changes the source reported ----
   const byChangeKey = new Map<string, ChangeWrite>();
   const deletions = new Map<string, string[]>();
+  const typeOfChanged = new Map<string, string>();
   let plain = 0;
   for (const ch of result.changes) {
     if (ch.action === 'ignore') continue;
@@ -129,11 +130,13 @@ async function save(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: 
     if (prev && row.count === null) row.count = (prev.count ?? 1) + 1;
     byChangeKey.set(key, row);
     if (ch.action === 'delete') deletions.set(ch.changeType, [...(deletions.get(ch.changeType) ?? []), configId]);
-    count(typeOfId.get(configId) ?? ch.item.type).changes++;
+    typeOfChanged.set(configId, typeOfId.get(configId) ?? ch.item.type);
   }
   for (const batch of chunks([...byChangeKey.values()])) {
-    await inTransaction(db, (c) => upsertChanges(c, batch));
-    touched.add('config_changes');
+    // a change seen again as it was (the same Event at the same count) is neither written nor counted
+    const written = await inTransaction(db, (c) => upsertChanges(c, batch));
+    for (const id of written) count(typeOfChanged.get(id)!).changes++;
+    if (written.length) touched.add('config_changes');
   }
   // a `delete` mapping: the change is kept and its item deleted, the change type as the reason
   for (const [reason, ids] of deletions) {
