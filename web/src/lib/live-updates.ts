@@ -48,7 +48,9 @@ const RELATED: Record<string, readonly string[]> = {
   topologies: ['integrations_with_status'],
   config_scrapers: ['integrations_with_status'],
   logging_backends: ['integrations_with_status'],
-  job_history: ['integrations_with_status'],
+  // the scrapers' list and detail (/catalog/scrapers, under ['db', 'config_scrapers']) show each one's last run: a run
+  // that ends changes them (a canary's job refetches them too while one is open, as it does Integrations)
+  job_history: ['integrations_with_status', 'config_scrapers'],
   // catalog: a scrape announces each table it wrote once (not per row); the views over them and the item pages
   // (['db', 'config_items', ...]: summary, groups, detail badges) count changes, insights and links
   config_items: ['configs', 'config_detail', 'config_summary', 'config_names', 'config_types', 'catalog_changes', 'config_analysis_items'],

@@ -1,5 +1,7 @@
-import { parse, stringify } from 'yaml';
 import { z } from 'zod';
+
+// the spec's YAML and labels are every settings editor's; the ones importing them from here keep doing so
+export { labelsOf, specToYaml, yamlToSpec } from '../settings-resources/spec-yaml';
 
 type Spec = Record<string, unknown>;
 type Entry = Record<string, unknown>;
@@ -174,22 +176,6 @@ export function mergeFormIntoSpec(spec: Spec, f: ScraperFormModel): Spec {
   return out;
 }
 
-export const labelsOf = (f: ScraperFormModel): Record<string, string> =>
-  Object.fromEntries(f.labels.filter((l) => l.key).map((l) => [l.key, l.value]));
-
-export const specToYaml = (spec: Spec): string => (Object.keys(spec).length ? stringify(spec, { lineWidth: 0 }) : '');
-
-/** Spec 001 §5: the spec must parse as YAML into an object. */
-export function yamlToSpec(source: string): { spec: Spec } | { error: string } {
-  let v: unknown;
-  try {
-    v = source.trim() ? parse(source) : {};
-  } catch (err) {
-    return { error: `The spec is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
-  }
-  if (!isObj(v)) return { error: 'The spec must be a YAML object (key: value lines)' };
-  return { spec: v };
-}
 
 /** Form paths the server's 400 may name (`spec.sql.0.query` → `sql.query`); only the first entry is in the form. */
 const FORM_PATHS: Record<string, string> = {

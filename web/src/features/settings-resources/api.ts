@@ -61,7 +61,7 @@ export function useResources(d: ResourceDescriptor) {
             select: ['*', 'created_by(id,name,avatar)', d.listEmbeds].filter(Boolean).join(','),
             ...(d.table !== 'properties' && { deleted_at: 'is.null' }),
             order: 'name.asc',
-            limit: LIMIT,
+            limit: d.listLimit ?? LIMIT,
           },
           schema: z.array(ResourceRow),
           signal,

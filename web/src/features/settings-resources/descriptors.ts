@@ -49,6 +49,8 @@ export interface ResourceDescriptor {
   defaultNamespace?: string;
   /** The spec's JSON schema for the Code tab; absent: no markers. */
   schema?: () => Promise<Record<string, unknown>>;
+  /** The list's row limit: 100 unless set (spec 001 §2). */
+  listLimit?: number;
   /** Shown before a new one's form, in this order. */
   tiles?: readonly TypeTile[];
   /** Where a save or delete of one ends (spec 001 §4: topologies and scrapers go to Integrations). */
@@ -70,6 +72,14 @@ const crdSchema = (load: () => Promise<{ default: string }>) => async () => {
   return { ...crd.spec.versions[0].schema.openAPIV3Schema.properties.spec, $schema: 'http://json-schema.org/draft-07/schema#' };
 };
 
+/** A schema the server serves (`/api/schemas/{name}.schema.json`); while a server has none (404), no markers. */
+const serverSchema = (name: string) => async () => {
+  const { api, ApiError } = await import('../../lib/api-client');
+  return api
+    .get<Record<string, unknown>>(`/api/schemas/${name}.schema.json`)
+    .catch((err: unknown) => (err instanceof ApiError && err.status === 404 ? {} : Promise.reject(err)));
+};
+
 const INTEGRATIONS = '/settings/integrations';
 const BOTH: readonly ResourceColumnId[] = ['namespace', 'schedule'];
 
@@ -79,21 +89,6 @@ const TOPOLOGY_TILES: readonly TypeTile[] = [
   { label: 'Prometheus', description: 'Components from Prometheus queries', spec: { type: 'Prometheus', icon: 'prometheus', schedule: '@every 5m', components: [{ name: 'targets', type: 'PrometheusTarget' }] } },
   { label: 'HTTP', description: 'Components from an HTTP endpoint', spec: { type: 'HTTP', icon: 'http', schedule: '@every 5m', components: [{ name: 'endpoint', type: 'Endpoint' }] } },
   { label: 'Custom', description: 'Start from an empty topology', spec: { type: 'Custom', schedule: '@every 5m', components: [] } },
-];
-
-/** Scraper tiles: spec 001 §3's scraper spec types, each one entry of its list. */
-const SCRAPER_TILES: readonly TypeTile[] = [
-  { label: 'Kubernetes', description: 'Objects of a cluster', spec: { schedule: '@every 1h', kubernetes: [{ clusterName: 'local' }] } },
-  { label: 'Azure', description: 'Azure resources', spec: { schedule: '@every 1h', azure: [{ connection: '', subscriptionID: '' }] } },
-  { label: 'Kubernetes File', description: 'Files inside pods', spec: { schedule: '@every 1h', kubernetesFile: [{ selector: { kind: 'Pod' }, files: [] }] } },
-  { label: 'SQL', description: 'Rows of a SQL query', spec: { schedule: '@every 1h', sql: [{ connection: '', query: '' }] } },
-  { label: 'Trivy', description: 'Vulnerability scans', spec: { schedule: '@every 1h', trivy: [{ kubernetes: {} }] } },
-  { label: 'AWS', description: 'AWS resources', spec: { schedule: '@every 1h', aws: [{ region: ['eu-west-1'] }] } },
-  { label: 'File', description: 'Files from a path or git', spec: { schedule: '@every 1h', file: [{ type: '', paths: [] }] } },
-  { label: 'GitHub Actions', description: 'Workflow runs', spec: { schedule: '@every 1h', githubActions: [{ owner: '', repository: '' }] } },
-  { label: 'HTTP', description: 'JSON from an HTTP endpoint', spec: { schedule: '@every 1h', http: [{ url: '' }] } },
-  { label: 'Azure DevOps', description: 'Pipelines and runs', spec: { schedule: '@every 1h', azureDevops: [{ organization: '', projects: [] }] } },
-  { label: 'Custom', description: 'Start from an empty spec', spec: {} },
 ];
 
 /** The nine generic settings tables of spec 001 §2, one line each. */
@@ -107,8 +102,9 @@ export const RESOURCE_DESCRIPTORS: Readonly<Record<string, ResourceDescriptor>> 
     table: 'config_scrapers', title: 'Catalog Scrapers', singular: 'Catalog Scraper', resource: 'config_scrapers',
     feature: 'settings.config_scraper', listRelation: 'config_scrapers_with_status', hiddenColumns: BOTH,
     fields: ['name', 'namespace', 'labels', 'spec', 'source'], kind: 'ScrapeConfig', defaultNamespace: 'default',
-    schema: crdSchema(() => import('../../../../crds/scrapeconfigs.configs.flanksource.com.yaml?raw')),
-    tiles: SCRAPER_TILES, afterWrite: INTEGRATIONS, tabs: ['jobHistory'],
+    // the server's own schema of what it runs (GET /api/schemas/scrape_config.schema.json, from the zod spec it checks);
+    // the tiles are the scraper spec model's (catalog-scrapers/spec-model.ts); at most 500 rows, scrapers are few
+    schema: serverSchema('scrape_config'), afterWrite: INTEGRATIONS, tabs: ['jobHistory'], listLimit: 500,
     // spec 001 §2: /settings/{table} is for every table except scrapers, which live at /catalog/scrapers
     movedTo: (id) => (id ? `/catalog/scrapers/${encodeURIComponent(id)}` : '/catalog/scrapers'),
   },

@@ -4,7 +4,8 @@ import { Button, makeStyles, MessageBar, MessageBarActions, MessageBarBody, Mess
 import { Dismiss20Regular, Play20Regular } from '@fluentui/react-icons';
 import { JobStatusBadge } from '../../../components/status/job-status';
 import { formatDuration } from '../../../lib/format';
-import { scraperKeys, useRun, useRunScraper } from '../api';
+import { resourceKeys } from '../../settings-resources/api';
+import { SCRAPERS, useRun, useRunScraper } from '../api';
 import { errorsOf, scrapeSummaryOf } from '../job-summary';
 
 const useStyles = makeStyles({
@@ -34,7 +35,7 @@ export function RunProgress({ run }: { run: ReturnType<typeof useRunScraper> }) 
   const finished = !!job.data && job.data.status !== 'RUNNING';
   // the scraper's Last Run and status come from its view, which a job row's change does not refresh by itself
   useEffect(() => {
-    if (finished) void qc.invalidateQueries({ queryKey: scraperKeys.all });
+    if (finished) void qc.invalidateQueries({ queryKey: resourceKeys.all(SCRAPERS.table) });
   }, [finished, qc]);
   if (run.isIdle || run.isPending) return null;
   if (run.isError) {

@@ -5,7 +5,7 @@ import { dataTableColumns, type DataTableColumn } from '../../../components/data
 import { Age } from '../../../components/status/age';
 import { JobStatusBadge } from '../../../components/status/job-status';
 import { PersonAvatar } from '../../../components/status/person-avatars';
-import type { ScraperRow } from '../api';
+import type { ResourceRow as ScraperRow } from '../../settings-resources/api';
 import { scraperSource } from '../source';
 import { kindOf, typeLabel, typesOf } from '../spec-model';
 

@@ -1,19 +1,8 @@
-import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
-import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { Caption1 } from '@fluentui/react-components';
 import { SelectField, TextField } from '../../../components/forms/form-fields';
+import { FormSection as Section, LabelsSection, ScheduleField, useFormSectionStyles } from '../../settings-resources/components/form-sections';
 import { HTTP_METHODS, SCHEDULES, SQL_DRIVERS, type ScraperFormModel } from '../spec-model';
-
-const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px' },
-  row: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))', gap: tokens.spacingHorizontalM },
-  section: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, margin: 0, padding: 0, border: 'none' },
-  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS },
-  label: { display: 'grid', gridTemplateColumns: '1fr 1fr auto', gap: tokens.spacingHorizontalM, alignItems: 'start' },
-  remove: { marginTop: '26px' },
-  add: { alignSelf: 'flex-start' },
-  muted: { color: tokens.colorNeutralForeground3 },
-});
 
 type F = ScraperFormModel;
 
@@ -24,37 +13,21 @@ export interface ScraperFormFieldsProps {
   otherTypes: string[];
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const s = useStyles();
-  return (
-    <fieldset className={s.section}>
-      <legend className={s.legend}><Subtitle2>{title}</Subtitle2></legend>
-      {children}
-    </fieldset>
-  );
-}
-
 /**
  * The Form tab: name, namespace (fixed once saved), schedule (required), labels, and per type in the spec its main
  * fields (the first entry; items, transforms and further entries are the Code tab's).
  */
 export function ScraperFormFields({ editing, readOnly, otherTypes }: ScraperFormFieldsProps) {
-  const s = useStyles();
-  const { control, getValues } = useFormContext<F>();
-  const labels = useFieldArray({ control, name: 'labels' });
+  const s = useFormSectionStyles();
+  const { control } = useFormContext<F>();
   const [kubernetes, file, http, sql] = useWatch({ control, name: ['kubernetes', 'file', 'http', 'sql'] });
-  const current = getValues('schedule');
-  const schedules = [
-    ...(current && !(SCHEDULES as readonly string[]).includes(current) ? [{ value: current, label: current }] : []),
-    ...SCHEDULES.map((v) => ({ value: v, label: v })),
-  ];
   const lines = 'One per line.';
   return (
     <div className={s.root}>
       <div className={s.row}>
         <TextField<F> name="name" label="Name" required disabled={editing || readOnly} />
         <TextField<F> name="namespace" label="Namespace" disabled={editing || readOnly} hint={editing ? undefined : 'default when empty'} />
-        <SelectField<F> name="schedule" label="Schedule" required options={schedules} placeholder="Select a schedule" disabled={readOnly} />
+        <ScheduleField<F> schedules={SCHEDULES} required placeholder="Select a schedule" readOnly={readOnly} />
       </div>
       {kubernetes && (
         <Section title="Kubernetes">
@@ -94,23 +67,7 @@ export function ScraperFormFields({ editing, readOnly, otherTypes }: ScraperForm
           <TextField<F> name="sql.query" label="Query" required multiline disabled={readOnly} hint="One item per row." />
         </Section>
       )}
-      <Section title="Labels">
-        {labels.fields.map((f, i) => (
-          <div key={f.id} className={s.label}>
-            <TextField<F> name={`labels.${i}.key`} label="Key" disabled={readOnly} />
-            <TextField<F> name={`labels.${i}.value`} label="Value" disabled={readOnly} />
-            {!readOnly && (
-              <Button className={s.remove} appearance="subtle" icon={<Delete20Regular />} aria-label={`Remove label ${i + 1}`} onClick={() => labels.remove(i)} />
-            )}
-          </div>
-        ))}
-        {!labels.fields.length && <Caption1 className={s.muted}>No labels.</Caption1>}
-        {!readOnly && (
-          <Button className={s.add} size="small" icon={<Add20Regular />} onClick={() => labels.append({ key: '', value: '' })}>
-            Add label
-          </Button>
-        )}
-      </Section>
+      <LabelsSection<F> readOnly={readOnly} />
       <Caption1 className={s.muted}>
         {otherTypes.length ? `Also in this spec: ${otherTypes.join(', ')}. ` : ''}
         Items, transforms, further entries and other fields are edited in the Code tab.

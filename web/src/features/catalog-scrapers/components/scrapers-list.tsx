@@ -6,10 +6,11 @@ import { DataTable } from '../../../components/data-table/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { Page } from '../../../components/page';
 import { errorMessage } from '../../../lib/api-client';
-import { useScrapers, type ScraperRow } from '../api';
+import { useResources, type ResourceRow } from '../../settings-resources/api';
+import { SCRAPERS } from '../api';
 import { useScraperColumns } from './scraper-columns';
 
-const NONE: ScraperRow[] = [];
+const NONE: ResourceRow[] = [];
 
 export interface ScrapersListProps {
   /** Write on config_scrapers with the scraper feature on: Add. */
@@ -21,7 +22,7 @@ export interface ScrapersListProps {
 
 /** /catalog/scrapers: every live scraper with its types, source, schedule and last run; a row opens it. */
 export function ScrapersList({ canWrite, tabs, scraperHref }: ScrapersListProps) {
-  const rows = useScrapers();
+  const rows = useResources(SCRAPERS);
   const columns = useScraperColumns();
   const [, navigate] = useLocation();
   const add = scraperHref('new');

@@ -1,21 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { FormProvider } from 'react-hook-form';
-import {
-  Button,
-  makeStyles,
-  MessageBar,
-  MessageBarActions,
-  MessageBarBody,
-  MessageBarTitle,
-  Spinner,
-  Tab,
-  TabList,
-  tokens,
-} from '@fluentui/react-components';
-import { Delete20Regular } from '@fluentui/react-icons';
-import { YamlEditor, type YamlProblem } from '../../../components/code/yaml-editor';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
 import { useZodForm } from '../../../components/forms/form-dialog';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useCanarySchema, useDeleteCanary, useSaveCanary, type Canary } from './api';
@@ -30,18 +15,8 @@ import {
   yamlToSpec,
 } from './spec-model';
 import { CanaryFormFields } from './canary-form-fields';
+import { SpecEditorFrame, type SpecTab } from '../components/spec-editor-frame';
 
-const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  problems: { margin: 0, paddingInlineStart: tokens.spacingHorizontalXL },
-  actions: {
-    display: 'flex',
-    gap: tokens.spacingHorizontalS,
-    paddingTop: tokens.spacingVerticalM,
-    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
-  },
-  spacer: { flex: 1 },
-});
 
 const FORM_FIELDS = new Set(['http', 'tcp', 'schedule']);
 
@@ -75,7 +50,6 @@ export function canaryOrigin(canary: Canary | undefined): { readOnly: boolean; l
 
 /** The spec editor: Form and Code tabs over one spec, Save/Update, Cancel, Delete. */
 export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload }: CanaryEditorProps) {
-  const s = useStyles();
   const [, navigate] = useLocation();
   const editing = !!canary;
   const origin = canaryOrigin(canary);
@@ -94,18 +68,15 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload 
     ...toFormModel({ name: canary?.name ?? '', namespace: canary?.namespace ?? 'default', labels: canary?.labels ?? null }, base.current),
     ...(!canary && { http: [{ name: '', url: '', thresholdMillis: '', responseCodes: '' }] }),
   });
-  const [tab, setTab] = useState<'form' | 'code'>('form');
+  const [tab, setTab] = useState<SpecTab>('form');
   const [yaml, setYaml] = useState('');
-  const [markers, setMarkers] = useState<YamlProblem[]>([]);
   const [problems, setProblems] = useState<string[]>([]);
-  const [deleting, setDeleting] = useState(false);
 
   const otherTypes = useMemo(
     () => Object.keys(base.current).filter((k) => Array.isArray(base.current[k]) && !FORM_FIELDS.has(k) && k !== 'agentSelector'),
     // recomputed when the tab changes: that is when base moves
     [tab], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  const markerErrors = markers.filter((m) => m.severity === 'error');
 
   const toCode = () => {
     base.current = mergeFormIntoSpec(base.current, form.getValues());
@@ -123,7 +94,6 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload 
     form.setValue('http', m.http, opts);
     form.setValue('tcp', m.tcp, opts);
     setProblems([]);
-    setMarkers([]);
     setTab('form');
   };
 
@@ -167,118 +137,72 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload 
     send(form.getValues(), parsed.spec);
   };
 
-  const busy = save.isPending;
-  const blocked = tab === 'code' && (markerErrors.length > 0 || !schema.data);
   return (
-    <div className={s.root}>
-      {origin.link && (
-        <MessageBar intent="info">
-          <MessageBarBody>
-            <MessageBarTitle>Linked to {origin.link}</MessageBarTitle>
-            This health check is managed by its source; edit it there.
-          </MessageBarBody>
-        </MessageBar>
-      )}
-      {origin.kubernetes && (
-        <MessageBar intent="info">
-          <MessageBarBody>
-            <MessageBarTitle>Kubernetes {origin.kubernetes}</MessageBarTitle>
-            This health check comes from a custom resource: saving here updates the resource in the cluster.
-          </MessageBarBody>
-        </MessageBar>
-      )}
-      {conflict && (
-        <MessageBar intent="warning" layout="multiline" role="alert">
-          <MessageBarBody>
-            <MessageBarTitle>Changed in the cluster: not saved</MessageBarTitle>
-            {conflict}
-          </MessageBarBody>
-          {onReload && (
-            <MessageBarActions>
-              <Button onClick={onReload}>Reload</Button>
-            </MessageBarActions>
-          )}
-        </MessageBar>
-      )}
-      <TabList
-        selectedValue={tab}
-        onTabSelect={(_, d) => (d.value === 'code' ? tab !== 'code' && toCode() : tab !== 'form' && toForm())}
-        aria-label="Spec editor"
-        size="small"
-      >
-        <Tab value="form">Form</Tab>
-        <Tab value="code">Code</Tab>
-      </TabList>
-      {problems.length > 0 && (
-        <MessageBar intent="error" layout="multiline">
-          <MessageBarBody>
-            <MessageBarTitle>The health check was not saved</MessageBarTitle>
-            <ul className={s.problems} aria-label="Problems">
-              {problems.map((p) => <li key={p}>{p}</li>)}
-            </ul>
-          </MessageBarBody>
-        </MessageBar>
-      )}
-      <FormProvider {...form}>
-        <form
-          noValidate
-          aria-label="Health check"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void onSave();
-          }}
-        >
-          {tab === 'form' ? (
-            <CanaryFormFields editing={editing} readOnly={readOnly} otherTypes={otherTypes} />
-          ) : schema.data ? (
-            <YamlEditor
-              value={yaml}
-              onChange={setYaml}
-              schema={schema.data}
-              schemaId="inmemory://schema/canary.schema.json"
-              onValidate={setMarkers}
-              readOnly={readOnly}
-              height="480px"
-              label="Canary spec (YAML)"
-            />
-          ) : (
-            <Spinner size="small" label={schema.error ? `The spec schema could not be loaded: ${errorMessage(schema.error)}` : 'Loading the spec schema…'} />
-          )}
-          {tab === 'code' && markerErrors.length > 0 && (
-            <MessageBar intent="warning" role="status">
+    <SpecEditorFrame
+      form={form}
+      label="Health check"
+      what="health check"
+      tab={tab}
+      onTab={(t) => (t === 'code' ? toCode() : toForm())}
+      problems={problems}
+      banner={
+        <>
+          {origin.link && (
+            <MessageBar intent="info">
               <MessageBarBody>
-                {markerErrors.length === 1 ? '1 problem' : `${markerErrors.length} problems`} in the spec (line {markerErrors[0].line}: {markerErrors[0].message}); fix {markerErrors.length === 1 ? 'it' : 'them'} to save.
+                <MessageBarTitle>Linked to {origin.link}</MessageBarTitle>
+                This health check is managed by its source; edit it there.
               </MessageBarBody>
             </MessageBar>
           )}
-          <div className={s.actions}>
-            {!readOnly && (
-              <Button type="submit" appearance="primary" disabled={busy || blocked} icon={busy ? <Spinner size="tiny" /> : undefined}>
-                {busy ? 'Saving…' : editing ? 'Update' : 'Save'}
-              </Button>
-            )}
-            <Button onClick={() => navigate(listHref)}>{readOnly ? 'Back' : 'Cancel'}</Button>
-            <span className={s.spacer} />
-            {editing && !readOnly && (
-              <Button appearance="subtle" icon={<Delete20Regular />} onClick={() => setDeleting(true)}>
-                Delete
-              </Button>
-            )}
-          </div>
-        </form>
-      </FormProvider>
-      {deleting && canary && (
-        <ConfirmDialog
-          open
-          title="Delete Health Check"
-          description={`Delete ${canary.name}? Its checks stop running and leave the health dashboard.`}
-          confirmLabel="Delete"
-          danger
-          busy={remove.isPending}
-          onConfirm={() => remove.mutate(canary, { onSuccess: () => navigate(listHref, { replace: true }) })}
-          onCancel={() => setDeleting(false)}
-        />
-      )}
-    </div>
+          {origin.kubernetes && (
+            <MessageBar intent="info">
+              <MessageBarBody>
+                <MessageBarTitle>Kubernetes {origin.kubernetes}</MessageBarTitle>
+                This health check comes from a custom resource: saving here updates the resource in the cluster.
+              </MessageBarBody>
+            </MessageBar>
+          )}
+          {conflict && (
+            <MessageBar intent="warning" layout="multiline" role="alert">
+              <MessageBarBody>
+                <MessageBarTitle>Changed in the cluster: not saved</MessageBarTitle>
+                {conflict}
+              </MessageBarBody>
+              {onReload && (
+                <MessageBarActions>
+                  <Button onClick={onReload}>Reload</Button>
+                </MessageBarActions>
+              )}
+            </MessageBar>
+          )}
+        </>
+      }
+      fields={<CanaryFormFields editing={editing} readOnly={readOnly} otherTypes={otherTypes} />}
+      code={{
+        value: yaml,
+        onChange: setYaml,
+        schema: schema.data,
+        schemaState: schema.data ? 'ready' : schema.error ? { error: errorMessage(schema.error) } : 'loading',
+        schemaId: 'inmemory://schema/canary.schema.json',
+        label: 'Canary spec (YAML)',
+      }}
+      blockWithoutSchema
+      readOnly={readOnly}
+      editing={editing}
+      busy={save.isPending}
+      busyLabel="Saving…"
+      onSubmit={() => void onSave()}
+      backLabel={readOnly ? 'Back' : 'Cancel'}
+      onBack={() => navigate(listHref)}
+      remove={
+        canary && {
+          title: 'Delete Health Check',
+          description: `Delete ${canary.name}? Its checks stop running and leave the health dashboard.`,
+          busy: remove.isPending,
+          onConfirm: () => remove.mutate(canary, { onSuccess: () => navigate(listHref, { replace: true }) }),
+        }
+      }
+    />
   );
 }

@@ -1,21 +1,11 @@
 import { useFieldArray, useFormContext } from 'react-hook-form';
-import { Button, Caption1, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Button, Caption1, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
-import { NumberField, SelectField, TextField } from '../../../components/forms/form-fields';
+import { NumberField, TextField } from '../../../components/forms/form-fields';
+import { FormSection, LabelsSection, ScheduleField, useFormSectionStyles } from '../components/form-sections';
 import { SCHEDULES, type CanaryFormModel } from './spec-model';
 
 const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px' },
-  row: { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))', gap: tokens.spacingHorizontalM },
-  section: {
-    display: 'flex',
-    flexDirection: 'column',
-    gap: tokens.spacingVerticalS,
-    margin: 0,
-    padding: 0,
-    border: 'none',
-  },
-  legend: { padding: 0, marginBottom: tokens.spacingVerticalXS },
   item: {
     display: 'grid',
     alignItems: 'start',
@@ -27,10 +17,6 @@ const useStyles = makeStyles({
   },
   http: { gridTemplateColumns: 'minmax(140px, 1fr) minmax(220px, 2fr) 130px 150px auto' },
   tcp: { gridTemplateColumns: 'minmax(140px, 1fr) minmax(220px, 2fr) 130px auto' },
-  label: { display: 'grid', gridTemplateColumns: '1fr 1fr auto', gap: tokens.spacingHorizontalM, alignItems: 'start' },
-  remove: { marginTop: '26px' },
-  add: { alignSelf: 'flex-start' },
-  muted: { color: tokens.colorNeutralForeground3 },
 });
 
 export interface CanaryFormFieldsProps {
@@ -42,48 +28,23 @@ export interface CanaryFormFieldsProps {
 
 /** The Form tab: name, namespace, labels, schedule, and the HTTP and TCP checks. */
 export function CanaryFormFields({ editing, readOnly, otherTypes }: CanaryFormFieldsProps) {
-  const s = useStyles();
-  const { control, getValues } = useFormContext<CanaryFormModel>();
-  const labels = useFieldArray({ control, name: 'labels' });
+  const s = { ...useFormSectionStyles(), ...useStyles() };
+  const { control } = useFormContext<CanaryFormModel>();
   const http = useFieldArray({ control, name: 'http' });
   const tcp = useFieldArray({ control, name: 'tcp' });
-  const current = getValues('schedule');
-  const options = [
-    { value: '', label: 'No schedule (runs only on demand)' },
-    ...(current && !(SCHEDULES as readonly string[]).includes(current) ? [{ value: current, label: current }] : []),
-    ...SCHEDULES.map((v) => ({ value: v, label: v })),
-  ];
   return (
     <div className={s.root}>
       <div className={s.row}>
         <TextField<CanaryFormModel> name="name" label="Name" required disabled={editing || readOnly} hint={editing ? undefined : 'Lower-case letters, digits, "-" and "."'} />
         <TextField<CanaryFormModel> name="namespace" label="Namespace" required disabled={editing || readOnly} />
-        <SelectField<CanaryFormModel> name="schedule" label="Schedule" options={options} disabled={readOnly} />
+        <ScheduleField<CanaryFormModel> schedules={SCHEDULES} first={{ value: '', label: 'No schedule (runs only on demand)' }} readOnly={readOnly} />
       </div>
 
-      <fieldset className={s.section}>
-        <legend className={s.legend}><Subtitle2>Labels</Subtitle2></legend>
-        {labels.fields.map((f, i) => (
-          <div key={f.id} className={s.label}>
-            <TextField<CanaryFormModel> name={`labels.${i}.key`} label="Key" disabled={readOnly} />
-            <TextField<CanaryFormModel> name={`labels.${i}.value`} label="Value" disabled={readOnly} />
-            {!readOnly && (
-              <Button className={s.remove} appearance="subtle" icon={<Delete20Regular />} aria-label={`Remove label ${i + 1}`} onClick={() => labels.remove(i)} />
-            )}
-          </div>
-        ))}
-        {!labels.fields.length && <Caption1 className={s.muted}>No labels.</Caption1>}
-        {!readOnly && (
-          <Button className={s.add} size="small" icon={<Add20Regular />} onClick={() => labels.append({ key: '', value: '' })}>
-            Add label
-          </Button>
-        )}
-      </fieldset>
+      <LabelsSection<CanaryFormModel> readOnly={readOnly} />
 
-      <fieldset className={s.section}>
-        <legend className={s.legend}><Subtitle2>HTTP checks</Subtitle2></legend>
+      <FormSection title="HTTP checks">
         {http.fields.map((f, i) => (
-          <div key={f.id} className={`${s.item} ${s.http}`} role="group" aria-label={`HTTP check ${i + 1}`}>
+          <div key={f.id} className={mergeClasses(s.item, s.http)} role="group" aria-label={`HTTP check ${i + 1}`}>
             <TextField<CanaryFormModel> name={`http.${i}.name`} label="Name" required disabled={readOnly} />
             <TextField<CanaryFormModel> name={`http.${i}.url`} label="URL" required disabled={readOnly} placeholder="https://example.com/healthz" />
             <NumberField<CanaryFormModel> name={`http.${i}.thresholdMillis`} label="Threshold" unit="ms" disabled={readOnly} />
@@ -98,12 +59,11 @@ export function CanaryFormFields({ editing, readOnly, otherTypes }: CanaryFormFi
             Add HTTP check
           </Button>
         )}
-      </fieldset>
+      </FormSection>
 
-      <fieldset className={s.section}>
-        <legend className={s.legend}><Subtitle2>TCP checks</Subtitle2></legend>
+      <FormSection title="TCP checks">
         {tcp.fields.map((f, i) => (
-          <div key={f.id} className={`${s.item} ${s.tcp}`} role="group" aria-label={`TCP check ${i + 1}`}>
+          <div key={f.id} className={mergeClasses(s.item, s.tcp)} role="group" aria-label={`TCP check ${i + 1}`}>
             <TextField<CanaryFormModel> name={`tcp.${i}.name`} label="Name" required disabled={readOnly} />
             <TextField<CanaryFormModel> name={`tcp.${i}.endpoint`} label="Endpoint" required disabled={readOnly} placeholder="host:port" />
             <NumberField<CanaryFormModel> name={`tcp.${i}.thresholdMillis`} label="Threshold" unit="ms" disabled={readOnly} />
@@ -117,7 +77,7 @@ export function CanaryFormFields({ editing, readOnly, otherTypes }: CanaryFormFi
             Add TCP check
           </Button>
         )}
-      </fieldset>
+      </FormSection>
 
       {otherTypes.length > 0 && (
         <Caption1 className={s.muted}>

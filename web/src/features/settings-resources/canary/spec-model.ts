@@ -1,5 +1,7 @@
-import { parse, stringify } from 'yaml';
 import { z } from 'zod';
+
+// the spec's YAML and labels are every settings editor's; the ones importing them from here keep doing so
+export { labelsOf, specToYaml, yamlToSpec } from '../spec-yaml';
 
 /** Spec 001 "Schedule options"; a canary with any other schedule keeps it (shown as its own choice). */
 export const SCHEDULES = ['@every 30s', '@every 1m', '@every 5m', '@every 15m', '@every 30m', '@hourly', '@every 2h', '@every 4h', '@every 6h', '@every 8h', '@daily', '@weekly'] as const;
@@ -82,22 +84,6 @@ function setOrDrop(o: Entry, key: string, v: unknown) {
   else o[key] = v;
 }
 
-export const labelsOf = (f: CanaryFormModel): Record<string, string> =>
-  Object.fromEntries(f.labels.filter((l) => l.key).map((l) => [l.key, l.value]));
-
-export const specToYaml = (spec: Spec): string => (Object.keys(spec).length ? stringify(spec, { lineWidth: 0 }) : '');
-
-/** Spec 001 validation: the spec must parse as YAML into an object. */
-export function yamlToSpec(text: string): { spec: Spec } | { error: string } {
-  let v: unknown;
-  try {
-    v = text.trim() ? parse(text) : {};
-  } catch (err) {
-    return { error: `The spec is not valid YAML: ${(err as Error).message.split('\n')[0]}` };
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'The spec must be a YAML object (key: value lines)' };
-  return { spec: v as Spec };
-}
 
 /** A new canary: one HTTP check to fill in, every 5 minutes. */
 export const NEW_SPEC: Spec = { schedule: '@every 5m' };

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import {
   Breadcrumb,
@@ -39,23 +39,42 @@ export interface DetailFrameProps {
   extra?: ReactNode;
   onRefresh?: () => void;
   refreshing?: boolean;
+  /** The crumbs before the row's name, for a table with a page elsewhere (scrapers: Catalog › Scrapers). */
+  parents?: readonly { label: string; href: string }[];
+  /** A new one's page title; `Add {singular}` unless set. */
+  newTitle?: string;
 }
 
 /** The one frame of every /settings/{table}/{id} page: breadcrumb, loading, 'No resources found', tabs. */
-export function DetailFrame({ descriptor: d, state, tabs, defaultTab = 'spec', header, extra, onRefresh, refreshing }: DetailFrameProps) {
+export function DetailFrame({ descriptor: d, state, tabs, defaultTab = 'spec', header, extra, onRefresh, refreshing, parents, newTitle }: DetailFrameProps) {
   const s = useStyles();
   const [tab, setTab] = useState<string>(defaultTab);
   const list = listHref(d);
   const crumbs = (name?: string) => (
     <Breadcrumb aria-label="Breadcrumb" size="medium">
-      {/* there is no Settings index page: the sidebar's Settings group is the way up */}
-      <BreadcrumbItem>Settings</BreadcrumbItem>
-      <BreadcrumbDivider />
-      <BreadcrumbItem>
-        <Link href={list} asChild>
-          <BreadcrumbButton as="a" href={list}>{d.title}</BreadcrumbButton>
-        </Link>
-      </BreadcrumbItem>
+      {parents ? (
+        parents.map((p, i) => (
+          <Fragment key={p.href}>
+            {i > 0 && <BreadcrumbDivider />}
+            <BreadcrumbItem>
+              <Link href={p.href} asChild>
+                <BreadcrumbButton as="a" href={p.href}>{p.label}</BreadcrumbButton>
+              </Link>
+            </BreadcrumbItem>
+          </Fragment>
+        ))
+      ) : (
+        <>
+          {/* there is no Settings index page: the sidebar's Settings group is the way up */}
+          <BreadcrumbItem>Settings</BreadcrumbItem>
+          <BreadcrumbDivider />
+          <BreadcrumbItem>
+            <Link href={list} asChild>
+              <BreadcrumbButton as="a" href={list}>{d.title}</BreadcrumbButton>
+            </Link>
+          </BreadcrumbItem>
+        </>
+      )}
       {name && (
         <>
           <BreadcrumbDivider />
@@ -69,7 +88,7 @@ export function DetailFrame({ descriptor: d, state, tabs, defaultTab = 'spec', h
 
   if (state === 'new') {
     return (
-      <Page title={`Add ${d.singular}`}>
+      <Page title={newTitle ?? `Add ${d.singular}`}>
         {crumbs('New')}
         <div className={s.tabs} />
         {tabs.find((t) => t.value === 'spec')?.content}

@@ -26,6 +26,16 @@ export function SourceBanner({ link, singular }: { link: SourceLinkState; singul
       </MessageBar>
     );
   }
+  if (link.kind === 'gitops') {
+    return (
+      <MessageBar intent="info">
+        <MessageBarBody>
+          <MessageBarTitle>Linked to {link.link}</MessageBarTitle>
+          This {what} comes from a custom resource managed by GitOps: change it in its source repository.
+        </MessageBarBody>
+      </MessageBar>
+    );
+  }
   const title =
     link.kind === 'agent'
       ? `Linked to ${agent.data ?? link.agentId}`

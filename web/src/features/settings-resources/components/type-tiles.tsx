@@ -20,6 +20,13 @@ const useStyles = makeStyles({
     textAlign: 'start',
   },
   muted: { color: tokens.colorNeutralForeground3 },
+  step: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  actions: {
+    display: 'flex',
+    gap: tokens.spacingHorizontalS,
+    paddingTop: tokens.spacingVerticalM,
+    borderTop: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+  },
 });
 
 /** What a tile shows; `supported: false` shows it disabled with "Not supported" (a type the server refuses). */
@@ -61,5 +68,18 @@ export function TypeTiles<T extends TileLike>({ heading, tiles, onPick }: TypeTi
         })}
       </ul>
     </section>
+  );
+}
+
+/** A new one's first step as the editors show it: the tiles, and Back. */
+export function TypeTilesStep<T extends TileLike>({ onBack, ...tiles }: TypeTilesProps<T> & { onBack: () => void }) {
+  const s = useStyles();
+  return (
+    <div className={s.step}>
+      <TypeTiles {...tiles} />
+      <div className={s.actions}>
+        <Button onClick={onBack}>Back</Button>
+      </div>
+    </div>
   );
 }
