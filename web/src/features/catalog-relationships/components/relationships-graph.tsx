@@ -175,7 +175,13 @@ function Graph({ rows, rootId, direction, edgeStyle }: RelationshipsGraphProps) 
 
   const configs = model.nodes.filter((n) => n.kind === 'config').length;
   return (
-    <div className={s.frame} data-testid="relationships-graph" data-nodes={model.nodes.length} data-layout-ms={positions ? Math.round(positions.ms) : ''}>
+    <div
+      className={s.frame}
+      data-testid="relationships-graph"
+      data-nodes={model.nodes.length}
+      data-layout-ms={positions ? Math.round(positions.ms) : ''}
+      data-layout-algorithm={positions?.algorithm ?? ''}
+    >
       <Text className={s.status} role="status">
         {laidOut ? `${configs} items` : 'Laying out…'}
         {model.hidden > 0 && ` · ${model.hidden} in collapsed groups`}
