@@ -153,8 +153,24 @@ export const FileScraper = CommonScraper.extend({
   connection: z.string().optional(),
 }).loose();
 
+/**
+ * `pagination` (config-db's): after each page, `nextPageExpr` (CEL over `response` {body, headers, status, url}) gives
+ * the next page's URL, or a request {url, method, body, headers}, or null/"" to stop. Pages are merged into one list
+ * (`reduceExpr`, CEL over `acc` and `page`, returning the new list; by default a page's list, or its `value`/`items`
+ * list, is appended) or, with `perPage`, each page is a document of its own. At most `maxPages` pages (100 when 0 or
+ * unset), `delay` (a Go duration) apart.
+ */
+export const HttpPagination = z.object({
+  nextPageExpr: z.string().min(1, 'nextPageExpr is required'),
+  reduceExpr: z.string().optional(),
+  perPage: z.boolean().optional(),
+  maxPages: z.number().int().min(0).max(1000, 'at most 1000 pages').optional(),
+  delay: z.string().optional(),
+}).loose();
+
 export const HttpScraper = CommonScraper.extend({
   url: z.string().optional(),
+  pagination: HttpPagination.optional(),
   connection: z.string().optional(),
   method: z.string().optional(),
   headers: z.array(ScrapeEnvVar).optional(),
@@ -222,5 +238,6 @@ export type CommonScraper = z.infer<typeof CommonScraper>;
 export type TransformSpec = z.infer<typeof TransformSpec>;
 export type FileScraper = z.infer<typeof FileScraper>;
 export type HttpScraper = z.infer<typeof HttpScraper>;
+export type HttpPagination = z.infer<typeof HttpPagination>;
 export type SqlScraper = z.infer<typeof SqlScraper>;
 export type KubernetesScraper = z.infer<typeof KubernetesScraper>;

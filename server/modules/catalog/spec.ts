@@ -158,6 +158,23 @@ function typeProblems(key: string, b: Obj, at: Path, add: (p: Path, m: string) =
     });
   }
   if (key === 'http' && !has('url') && !has('connection')) add([...at, 'url'], 'url or connection is required');
+  if (key === 'file' && has('url') && !/^https?:\/\//i.test(String(b.url).trim())) {
+    add([...at, 'url'], 'only http and https URLs are fetched (one JSON or YAML file)');
+  }
+  if (key === 'http' && isObj(b.pagination)) {
+    const pg = b.pagination;
+    for (const f of ['nextPageExpr', 'reduceExpr']) {
+      const e = typeof pg[f] === 'string' && pg[f].trim() ? celSyntaxError(pg[f]) : null;
+      if (e) add([...at, 'pagination', f], `invalid CEL: ${e}`);
+    }
+    if (typeof pg.delay === 'string' && pg.delay.trim()) {
+      try {
+        parseGoDuration(pg.delay);
+      } catch (err) {
+        add([...at, 'pagination', 'delay'], (err as Error).message);
+      }
+    }
+  }
   if (key === 'kubernetes' && Array.isArray(b.relationships)) {
     b.relationships.forEach((r, i) => {
       if (!isObj(r)) return;

@@ -4,12 +4,13 @@ import { extractDocuments } from '../extract.js';
 import { emptyResult, type ScrapeContext, type ScrapeResult, type ScraperType } from '../types.js';
 import { parseDocuments } from './file.js';
 import { masked, safeUrl, withConnection, withValues } from './connection.js';
+import { paginate } from './http-pagination.js';
 
 /**
  * `spec.http[]`: one request (`url`, or the url and credentials of `connection://`), `method` (GET), `headers` and
  * `body`; `env` EnvVars (static or valueFrom a Secret/ConfigMap) fill `$(name)` in the url, headers and body. The
- * response (JSON, or YAML) is one document for extract.ts. Not 2xx, unreachable, slower than the run's timeout or
- * not JSON: an error, and a partial run. Secrets never reach an error: they are masked, and URLs lose userinfo and
+ * response (JSON, or YAML) is one document for extract.ts; with `pagination`, the pages' (http-pagination.ts). Not 2xx,
+ * unreachable, slower than the run's timeout or not JSON: an error, and a partial run. Secrets never reach an error: they are masked, and URLs lose userinfo and
  * query.
  */
 
@@ -23,9 +24,11 @@ const valueOf = (v: unknown): string | undefined => {
   return undefined;
 };
 
-async function readLimited(res: Response, signal: AbortSignal): Promise<string> {
+const tooLarge = (limit: number) => new Error(`response larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB${limit < MAX_RESPONSE_BYTES ? ' (all pages together)' : ''}`);
+
+async function readLimited(res: Response, signal: AbortSignal, limit: number): Promise<string> {
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESPONSE_BYTES) throw new Error(`response larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+  if (declared > limit) throw tooLarge(limit);
   const reader = res.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];
@@ -35,13 +38,69 @@ async function readLimited(res: Response, signal: AbortSignal): Promise<string> 
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
+    if (size > limit) {
       await reader.cancel();
-      throw new Error(`response larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A fetched response: its text (at most the limit), headers, status and final URL. */
+export interface FetchedText {
+  text: string;
+  headers: Headers;
+  status: number;
+  url: string;
+}
+
+/**
+ * One request as the http scraper (and the file scraper's `url`) makes it: redirects followed, the run's signal as
+ * its timeout, not 2xx an error (`HTTP 404 Not Found`), the body read up to `limit` bytes (32 MiB). Errors name no
+ * URL: the caller says where, masked.
+ */
+export async function fetchLimited(
+  url: string, init: { method?: string; headers?: Headers; body?: string; signal: AbortSignal }, limit = MAX_RESPONSE_BYTES,
+): Promise<FetchedText> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, signal: init.signal, redirect: 'follow' });
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    throw new Error(init.signal.aborted ? 'timed out' : e.cause?.code ?? e.cause?.message ?? e.message);
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`HTTP ${res.status} ${res.statusText}`);
+  }
+  const text = await readLimited(res, init.signal, limit);
+  return { text, headers: res.headers, status: res.status, url: res.url || url };
+}
+
+/**
+ * A response's documents: JSON (`format: json`, or text starting with `{` or `[`) or YAML, every document of it; a
+ * bare string or number is refused (YAML reads any text, an HTML page too, as a string).
+ */
+export function responseDocuments(text: string, format: string | undefined): unknown[] {
+  let docs: unknown[];
+  try {
+    docs = parseDocuments(text, format || (text.trimStart().startsWith('{') || text.trimStart().startsWith('[') ? 'json' : undefined));
+  } catch (err) {
+    throw new Error(`the response is not JSON or YAML: ${(err as Error).message.slice(0, 200)}`);
+  }
+  if (!docs.length || docs.some((d) => d === null || typeof d !== 'object')) throw new Error('the response is not a JSON or YAML object or list');
+  return docs;
+}
+
+/** A URL's userinfo, which fetch refuses, split off as basic-auth credentials. Throws on text that is not a URL. */
+export function splitUserinfo(url: string): { url: string; user?: string; password?: string } {
+  const u = new URL(url);
+  if (!u.username && !u.password) return { url };
+  const out = { user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
+  u.username = '';
+  u.password = '';
+  return { url: u.toString(), ...out };
 }
 
 async function scrapeHttp(ctx: ScrapeContext, raw: Record<string, unknown>): Promise<ScrapeResult> {
@@ -74,16 +133,11 @@ async function scrapeHttp(ctx: ScrapeContext, raw: Record<string, unknown>): Pro
   if (!url) return fail('url or connection is required');
   const where = safeUrl(url);
   // fetch refuses a URL with userinfo: those credentials become basic auth (unless the block names its own)
-  let inline: { user: string; password: string } | undefined;
+  let inline: ReturnType<typeof splitUserinfo>;
   try {
-    const u = new URL(url);
-    if (u.username || u.password) {
-      inline = { user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
-      secrets.push(inline.password, u.password);
-      u.username = '';
-      u.password = '';
-      url = u.toString();
-    }
+    inline = splitUserinfo(url);
+    url = inline.url;
+    if (inline.password) secrets.push(inline.password, encodeURIComponent(inline.password));
   } catch {
     return fail(`${where}: not a URL`);
   }
@@ -91,42 +145,27 @@ async function scrapeHttp(ctx: ScrapeContext, raw: Record<string, unknown>): Pro
   for (const h of (spec.headers as Obj[] | undefined) ?? []) {
     if (typeof h.name === 'string' && h.name) headers.set(h.name, fill(valueOf(h) ?? ''));
   }
-  const username = valueOf(spec.username) ?? inline?.user;
-  const password = valueOf(spec.password) ?? inline?.password;
+  const username = valueOf(spec.username) ?? inline.user;
+  const password = valueOf(spec.password) ?? inline.password;
   if ((username || password) && !headers.has('authorization')) {
     headers.set('authorization', `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`);
     if (password) secrets.push(password);
   }
   const method = (block.method ?? 'GET').toUpperCase();
-  let text: string;
-  try {
-    const res = await fetch(url, {
-      method,
-      headers,
-      body: block.body !== undefined && method !== 'GET' && method !== 'HEAD' ? fill(block.body) : undefined,
-      signal: ctx.signal,
-      redirect: 'follow',
-    });
-    if (!res.ok) {
-      await res.body?.cancel();
-      return fail(`${method} ${where}: HTTP ${res.status} ${res.statusText}`);
-    }
-    text = await readLimited(res, ctx.signal);
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const reason = ctx.signal.aborted ? 'timed out' : e.cause?.code ?? e.cause?.message ?? e.message;
-    return fail(masked(`${method} ${where}: ${reason}`, secrets));
-  }
+  const body = block.body !== undefined && method !== 'GET' && method !== 'HEAD' ? fill(block.body) : undefined;
   let docs: unknown[];
   try {
-    const type = block.format ?? '';
-    docs = parseDocuments(text, type || (text.trimStart().startsWith('{') || text.trimStart().startsWith('[') ? 'json' : undefined));
+    const first = await fetchLimited(url, { method, headers, body, signal: ctx.signal });
+    docs = responseDocuments(first.text, block.format);
+    if (block.pagination) {
+      const paged = await paginate(block.pagination, first, docs, { headers, signal: ctx.signal, format: block.format });
+      docs = paged.docs;
+      if (paged.truncated) fail(`pagination: stopped after maxPages (${paged.pages} pages) with more to read; nothing is deleted on this run's account`);
+    }
   } catch (err) {
-    return fail(`${method} ${where}: the response is not JSON or YAML: ${(err as Error).message.slice(0, 200)}`);
+    return fail(masked(`${method} ${where}: ${(err as Error).message}`, secrets));
   }
-  // YAML reads any text as a string: a page of HTML is not a document of items
-  if (!docs.length || docs.some((d) => d === null || typeof d !== 'object')) return fail(`${method} ${where}: the response is not a JSON or YAML object or list`);
-  const out = extractDocuments(block, docs.map((config) => ({ config, source: where })));
+  const out = await extractDocuments(block, docs.map((config) => ({ config, source: where })));
   result.items = out.items;
   result.changes = out.changes;
   result.relationships = out.relationships;
