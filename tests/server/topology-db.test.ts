@@ -12,7 +12,7 @@ let editor: Record<string, string>;
 let viewer: Record<string, string>;
 
 const get = (path: string, headers = viewer) => t.app.inject({ method: 'GET', url: `/api/db/${path}`, headers });
-const patch = (id: string, payload: unknown, headers = editor) => t.app.inject({
+const patch = (id: string, payload: Record<string, unknown>, headers = editor) => t.app.inject({
   method: 'PATCH', url: `/api/db/components?id=eq.${id}`, payload, headers: { ...headers, prefer: 'return=representation' },
 });
 

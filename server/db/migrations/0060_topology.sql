@@ -58,6 +58,8 @@ CREATE INDEX components_parent_id_idx ON components (parent_id) WHERE deleted_at
 CREATE INDEX components_roots_idx ON components (name) WHERE deleted_at IS NULL AND parent_id IS NULL;
 CREATE INDEX components_topology_id_idx ON components (topology_id);
 CREATE INDEX components_properties_values_idx ON components USING gin (properties_values);
+-- a subtree is a range of paths (GET /api/topology?id=): byte order, whatever the database's collation
+CREATE INDEX components_path_idx ON components ((path COLLATE "C")) WHERE deleted_at IS NULL;
 CREATE TRIGGER components_updated_at BEFORE UPDATE ON components FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 
 CREATE TABLE component_relationships (
@@ -126,6 +128,8 @@ CREATE FUNCTION components_parent_check() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   trail uuid[];
 BEGIN
+  -- a path written by components_moved below is already right (and its parent's may not be updated yet)
+  IF pg_trigger_depth() > 1 THEN RETURN NEW; END IF;
   IF NEW.parent_id IS NULL THEN
     NEW.path := '';
     RETURN NEW;
@@ -149,7 +153,7 @@ BEGIN
     FROM components p WHERE p.id = NEW.parent_id;
   RETURN NEW;
 END $$;
-CREATE TRIGGER components_parent_check BEFORE INSERT OR UPDATE OF parent_id ON components
+CREATE TRIGGER components_parent_check BEFORE INSERT OR UPDATE OF parent_id, path ON components
   FOR EACH ROW EXECUTE FUNCTION components_parent_check();
 
 CREATE FUNCTION components_moved() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -84,7 +84,10 @@ export function sortNodes(nodes: Node[], sortBy: string | undefined, order: 'asc
  */
 export function buildTopology(rows: ComponentRow[], q: TopologyQuery): TopologyResponse {
   const meta = metadata(rows);
-  const kept = q.type?.length ? rows.filter((r) => matchItems(r.doc.type, q.type)) : rows;
+  const kept = q.type?.length ? rows.filter((r) => matchItems(r.doc.type, q.type)) : [...rows];
+  // siblings in name order (code units: the same whatever the database's collation), then id
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  kept.sort((a, b) => a.lvl - b.lvl || cmp(a.doc.name, b.doc.name) || cmp(a.doc.id, b.doc.id));
   const nodes = new Map<string, Node>();
   for (const r of kept) nodes.set(r.doc.id, { ...(r.doc as Node), summary: (r.doc.summary as Node['summary']) ?? {} });
 
