@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { saveResult } from '../../server/modules/catalog/engine/save.js';
 import { KubernetesLive } from '../../server/modules/catalog/kubernetes/live.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
+import { until } from '../support/poll.js';
 import { createTestApp, type TestContext } from '../server/helpers.js';
 
 /**
@@ -15,7 +16,6 @@ import { createTestApp, type TestContext } from '../server/helpers.js';
  * started): everything in config_items here came through a watch.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const silent = { info() {}, warn() {}, debug() {}, error() {} };
 
 let kube: KubeApi;
@@ -25,17 +25,6 @@ let live: KubernetesLive;
 let byLabel: string;
 let byField: string;
 
-/** Polls `fn` until it returns something truthy (or gives up after `ms` and returns the last value). */
-async function until<T>(fn: () => Promise<T>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await fn();
-  while (!v && Date.now() < end) {
-    await sleep(100);
-    v = await fn();
-  }
-  return v;
-}
-
 async function pods(scraperId: string): Promise<{ name: string; deleted: boolean }[]> {
   const { rows } = await t.db.query(
     `SELECT name, deleted_at IS NOT NULL AS deleted FROM config_items WHERE scraper_id = $1 AND type = 'Kubernetes::Pod' ORDER BY name`, [scraperId]);
@@ -43,7 +32,7 @@ async function pods(scraperId: string): Promise<{ name: string; deleted: boolean
 }
 
 /** Every event seen so far is in the database. */
-const settled = () => until(async () => live.pending() === 0);
+const settled = () => until(async () => live.pending() === 0, 'every watch event saved');
 
 const pod = (name: string, labels: Record<string, string>) => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'sel', labels }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] },
@@ -68,7 +57,7 @@ beforeAll(async () => {
     watcher: { backoffMs: 100, maxBackoffMs: 2_000, minGapMs: 200 },
   });
   live.start();
-  expect(await until(async () => live.watching().includes(byLabel) && live.watching().includes(byField) && live.synced())).toBe(true);
+  await until(async () => live.watching().includes(byLabel) && live.watching().includes(byField) && live.synced(), 'both scrapers watched and listed');
 }, 120_000);
 
 afterAll(async () => {
@@ -82,7 +71,7 @@ it('a block with a label selector watches live: a labelled pod appears, an unlab
   kube.apply(pod('plain', { app: 'batch' }));
   kube.apply(pod('web-skip-1', { app: 'web' }));
   kube.apply(pod('web-1', { app: 'web' }));
-  expect(await until(async () => (await pods(byLabel)).some((p) => p.name === 'web-1'))).toBe(true);
+  await until(async () => (await pods(byLabel)).some((p) => p.name === 'web-1'), 'web-1 saved');
   await settled();
   expect(await pods(byLabel)).toEqual([{ name: 'web-1', deleted: false }]);
 });
@@ -90,16 +79,16 @@ it('a block with a label selector watches live: a labelled pod appears, an unlab
 it('a label removed takes the pod out of the scraper, as a list would', async () => {
   const web1 = kube.get('', 'v1', 'pods', 'sel', 'web-1')!;
   kube.apply({ ...web1, metadata: { ...web1.metadata, labels: { app: 'retired' } } });
-  expect(await until(async () => (await pods(byLabel)).find((p) => p.name === 'web-1')?.deleted)).toBe(true);
+  await until(async () => (await pods(byLabel)).find((p) => p.name === 'web-1')?.deleted, 'web-1 deleted');
   // labelled again: the watch adds it back, and the item comes back to life
   kube.apply({ ...web1, metadata: { ...web1.metadata, labels: { app: 'web' } } });
-  expect(await until(async () => (await pods(byLabel)).find((p) => p.name === 'web-1')?.deleted === false)).toBe(true);
+  await until(async () => (await pods(byLabel)).find((p) => p.name === 'web-1')?.deleted === false, 'web-1 back');
 });
 
 it('a block with a field selector watches only what the selector names', async () => {
   kube.apply(pod('db-1', {}));
   kube.apply(pod('db-0', {}));
-  expect(await until(async () => (await pods(byField)).some((p) => p.name === 'db-0'))).toBe(true);
+  await until(async () => (await pods(byField)).some((p) => p.name === 'db-0'), 'db-0 saved');
   await settled();
   expect(await pods(byField)).toEqual([{ name: 'db-0', deleted: false }]);
 });
