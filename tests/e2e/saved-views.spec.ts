@@ -58,7 +58,11 @@ test.describe('Saved views', () => {
     await page.reload();
     await expect(c.changeFilters).toBeVisible({ timeout: 30_000 });
     expect(c.url().searchParams.get('severity')).toBeNull();
-    await views.apply(`High replicas ${u}`);
+    // by keyboard: Enter opens the menu on its first item, the view; Enter applies it
+    await views.button.focus();
+    await page.keyboard.press('Enter');
+    await expect(views.item(`High replicas ${u}`)).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect.poll(() => c.url().searchParams.get('severity')).toBe('high');
     expect(c.url().searchParams.get('summary')).toBe('replicas');
     await expect(c.changeFilters.getByRole('combobox', { name: 'Severity' })).toHaveText('High');

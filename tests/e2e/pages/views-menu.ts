@@ -31,9 +31,4 @@ export class ViewsMenu {
     await this.dialog.getByRole('button', { name: 'Save' }).click();
     await expect(this.dialog).toBeHidden();
   }
-
-  async apply(name: string) {
-    await this.open();
-    await this.item(name).click();
-  }
 }
