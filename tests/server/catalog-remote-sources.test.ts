@@ -15,6 +15,7 @@ import { basicAuth, sendJson, startHttpServer, type HttpServer, type RecordedReq
 let api: HttpServer;
 let other: HttpServer;
 const PASSWORD = 'rf-S3cret!pw';
+let throttled = 0;
 
 const ctx = (signal: AbortSignal = new AbortController().signal): ScrapeContext => ({
   db: null as unknown as pg.Pool, scraperId: randomUUID(), namespace: 'default', signal, log: { info() {}, warn() {}, debug() {} },
@@ -56,6 +57,16 @@ function route(req: RecordedRequest, res: ServerResponse): unknown {
   // page 2 lives on another origin
   if (p === '/away') return sendJson(res, 200, { items: [{ id: 'a1' }], next: `${other.url}/away2` });
   if (p === '/away2') return sendJson(res, 200, { items: [{ id: 'a2' }], next: null });
+  // page 2 is throttled twice (429 with Retry-After: 0) before it answers
+  if (p === '/throttled') {
+    if (req.url.searchParams.get('page') !== '2') return sendJson(res, 200, { items: [{ id: 'r1' }], next: '/throttled?page=2' });
+    throttled++;
+    if (throttled <= 2) {
+      res.setHeader('retry-after', '0');
+      return sendJson(res, 429, { error: 'slow down' });
+    }
+    return sendJson(res, 200, { items: [{ id: 'r2' }], next: null });
+  }
   if (p === '/broken-second') return sendJson(res, 200, { items: [{ id: 'b1' }], next: '/missing' });
   return sendJson(res, 404, {});
 }
@@ -142,6 +153,13 @@ describe('http pagination', () => {
     expect(r.items.map((i) => i.externalId)).toEqual(['e1', 'e2', 'e3', 'e4']);
     expect(r.complete).toBe(false);
     expect(r.errors).toEqual(['pagination: stopped after maxPages (4 pages) with more to read; nothing is deleted on this run\'s account']);
+  });
+
+  it('a page answered 429 is asked again after its Retry-After', async () => {
+    const r = await httpScraper.scrape(ctx(), { type: 'R', id: '$.id', url: `${api.url}/throttled`, pagination: { nextPageExpr: 'response.body.next' } });
+    expect(r.errors).toEqual([]);
+    expect(r.items.map((i) => i.externalId)).toEqual(['r1', 'r2']);
+    expect(throttled).toBe(3);
   });
 
   it('a page on another origin gets no credentials; a failing page fails the run by its number', async () => {

@@ -2,14 +2,15 @@ import type { HttpPagination } from '../../../contracts/catalog.js';
 import { evalCel } from '../../../lib/cel.js';
 import { celToNative } from '../../../lib/cel-funcs.js';
 import { parseGoDuration } from '../../health/schedule.js';
-import { fetchLimited, MAX_RESPONSE_BYTES, responseDocuments, type FetchedText } from './http.js';
+import { fetchLimited, HttpStatusError, MAX_RESPONSE_BYTES, responseDocuments, type FetchedText } from './http.js';
 
 /**
  * config-db's http `pagination`: after each page `nextPageExpr` is evaluated (CEL) over `response` {body, headers,
  * status, url} and names the next request (a URL, or {url, method, body, headers}; null or "" ends). The pages are
  * merged by `reduceExpr` (CEL over `acc` and `page`, returning the new list), or by default a page that is a list, or
  * has a `value`/`items`/`Items` list, adds its elements and any other page adds itself; with `perPage` each page is a
- * document of its own. Bounds the reference does not have: at most 100 pages unless `maxPages` says (≤ 1000), 32 MiB
+ * document of its own. A page answered 429 is asked again up to 3 times (after Retry-After), as the reference does.
+ * Bounds the reference does not have: at most 100 pages unless `maxPages` says (≤ 1000), 32 MiB
  * for all pages together, and the block's headers (credentials) go only to the first URL's origin.
  */
 
@@ -71,6 +72,19 @@ function reduce(pagination: HttpPagination, acc: unknown[], page: unknown): unkn
   return [...acc, page];
 }
 
+/** Retries of a page answered 429, as the reference makes them: after Retry-After, or 1, 2, 4 s. */
+const RETRIES_ON_429 = 3;
+/** The longest Retry-After waited for (the run's timeout ends any wait sooner). */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+function retryDelay(retryAfter: string | null, attempt: number): number {
+  const seconds = Number(retryAfter);
+  if (retryAfter && Number.isFinite(seconds)) return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, seconds * 1000));
+  const at = retryAfter ? Date.parse(retryAfter) : NaN;
+  if (!Number.isNaN(at)) return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - Date.now()));
+  return 1000 * 2 ** attempt;
+}
+
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
   const t = setTimeout(done, ms);
   function done() {
@@ -111,7 +125,15 @@ export async function paginate(
     for (const [k, v] of Object.entries(next.headers)) headers.set(k, v);
     const n = bodies.length + 1;
     try {
-      page = await fetchLimited(next.url, { method: next.method, headers, body: next.body, signal: opts.signal }, MAX_RESPONSE_BYTES - used);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          page = await fetchLimited(next.url, { method: next.method, headers, body: next.body, signal: opts.signal }, MAX_RESPONSE_BYTES - used);
+          break;
+        } catch (err) {
+          if (!(err instanceof HttpStatusError) || err.status !== 429 || attempt >= RETRIES_ON_429 || opts.signal.aborted) throw err;
+          await sleep(retryDelay(err.retryAfter, attempt), opts.signal);
+        }
+      }
       used += Buffer.byteLength(page.text);
       bodies.push(bodyOf(responseDocuments(page.text, opts.format)));
     } catch (err) {

@@ -47,6 +47,13 @@ async function readLimited(res: Response, signal: AbortSignal, limit: number): P
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A response that was not 2xx (`HTTP 404 Not Found`), with its Retry-After for a 429. */
+export class HttpStatusError extends Error {
+  constructor(readonly status: number, statusText: string, readonly retryAfter: string | null) {
+    super(`HTTP ${status} ${statusText}`);
+  }
+}
+
 /** A fetched response: its text (at most the limit), headers, status and final URL. */
 export interface FetchedText {
   text: string;
@@ -72,7 +79,7 @@ export async function fetchLimited(
   }
   if (!res.ok) {
     await res.body?.cancel();
-    throw new Error(`HTTP ${res.status} ${res.statusText}`);
+    throw new HttpStatusError(res.status, res.statusText, res.headers.get('retry-after'));
   }
   const text = await readLimited(res, init.signal, limit);
   return { text, headers: res.headers, status: res.status, url: res.url || url };
