@@ -73,10 +73,63 @@ export const ChangeMappingSpec = z.object({
   config_type: z.string().optional(),
 }).loose();
 
+/**
+ * `transform.locations[]` / `transform.aliases[]`: for items whose type matches `type` (`AWS::*`, `!Kubernetes::Pod`,
+ * comma-separated) and where `filter` (CEL over the item) holds, each of `values` (a Go template over the item) is a
+ * location (a `config_locations` row) or an alias (one more external id). `withParent` names an ancestor type the
+ * templates see as `parent`.
+ */
+export const LocationOrAliasSpec = z.object({
+  type: z.string().optional(),
+  filter: z.string().optional(),
+  values: z.array(z.string()).optional(),
+  withParent: z.string().optional(),
+}).loose();
+
+/** duty's Link on a property: each text a Go template over the item. */
+export const PropertyLinkSpec = z.object({
+  type: z.string().optional(),
+  url: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  tooltip: z.string().optional(),
+  icon: z.string().optional(),
+}).loose();
+
+/** `properties[]` (duty's Property + `filter`): shown on the item; every text is a Go template over the item. */
+export const ConfigPropertySpec = z.object({
+  name: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  tooltip: z.string().optional(),
+  icon: z.string().optional(),
+  type: z.string().optional(),
+  color: z.string().optional(),
+  unit: z.string().optional(),
+  status: z.string().optional(),
+  lastTransition: z.string().optional(),
+  order: z.number().int().optional(),
+  headline: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  value: z.number().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  links: z.array(PropertyLinkSpec).optional(),
+  /** CEL over the item: the property is added only where it holds. */
+  filter: z.string().optional(),
+}).loose();
+
 export const TransformSpec = z.object({
   /** CEL over `config` (the document) returning the list of items (or their JSON). */
   expr: z.string().optional(),
+  /** JSONPath over the document: each value it selects is one item. */
   jsonpath: z.string().optional(),
+  /** JavaScript over `config` (and `result`) whose last value is the list of items (or their JSON). */
+  javascript: z.string().optional(),
+  /** A Go template over `.config` (and `.result`) whose output is the JSON list of items. */
+  gotemplate: z.string().optional(),
+  locations: z.array(LocationOrAliasSpec).optional(),
+  aliases: z.array(LocationOrAliasSpec).optional(),
   exclude: z.array(FieldExclusion).optional(),
   mask: z.array(MaskSpec).optional(),
   relationship: z.array(RelationshipSpec).optional(),
@@ -112,7 +165,7 @@ export const CommonScraper = z.object({
   labels: StringMap.optional(),
   // a list of tags as config-db writes them today, or the older map of name → value
   tags: z.union([z.array(TagSpec), StringMap]).optional(),
-  properties: z.array(z.object({ name: z.string().optional(), filter: z.string().optional() }).loose()).optional(),
+  properties: z.array(ConfigPropertySpec).optional(),
   transform: TransformSpec.optional(),
 }).loose();
 
@@ -236,6 +289,8 @@ export const ScrapeConfigShape = ScrapeConfigFields.loose();
 export type ScrapeConfigSpec = z.infer<typeof ScrapeConfigShape>;
 export type CommonScraper = z.infer<typeof CommonScraper>;
 export type TransformSpec = z.infer<typeof TransformSpec>;
+export type LocationOrAliasSpec = z.infer<typeof LocationOrAliasSpec>;
+export type ConfigPropertySpec = z.infer<typeof ConfigPropertySpec>;
 export type FileScraper = z.infer<typeof FileScraper>;
 export type HttpScraper = z.infer<typeof HttpScraper>;
 export type HttpPagination = z.infer<typeof HttpPagination>;

@@ -3,12 +3,14 @@ import type { CommonScraper } from '../../contracts/catalog.js';
 import { celToText, evalCel } from '../../lib/cel.js';
 import { celToNative } from '../../lib/cel-funcs.js';
 import { deleteAtPath, replaceAtPath } from './jsonpath.js';
+import { cleanAliases, locationValues, propertiesOf } from './transform-templates.js';
 import type { ItemRef, ScrapedChange, ScrapedItem, ScrapedRelationship } from './types.js';
 
 /**
  * The transforms of a scraper block that apply to items already built (by extract.ts for file/http/sql, by the
  * kubernetes extractor for its objects): `transform.exclude` (fields dropped), `transform.mask` (values replaced by
- * a fixed text or their md5), `transform.relationship` (links to items a selector names), and on the changes the
+ * a fixed text or their md5), `properties` (templated per item), `transform.locations` and `transform.aliases`
+ * (transform-templates.ts), `transform.relationship` (links to items a selector names), and on the changes the
  * source reported, `transform.changes.mapping` (type, severity, summary, action) and `transform.changes.exclude`.
  *
  * A failing expression spoils one item or change only: it is an error string, the rest goes on (config-db stops the
@@ -42,6 +44,9 @@ export function itemEnv(item: ScrapedItem): Obj {
     tags: item.tags ?? {},
     health: item.health ?? '',
     status: item.status ?? '',
+    description: item.description ?? '',
+    aliases: item.aliases ?? [],
+    source: item.source ?? '',
   };
 }
 
@@ -82,6 +87,54 @@ function cleanItems(block: CommonScraper, items: ScrapedItem[], errors: string[]
     }
   }
   return kept;
+}
+
+const refKey = (r: ItemRef) => `${r.type}\u0000${r.externalId}`;
+
+/**
+ * `properties`, `transform.locations` and `transform.aliases`, in place on each item (after excludes and masks, so a
+ * property never shows a value a mask hides). A failing filter or template is an error of the run; the item is kept:
+ * a property that failed is left out, locations that failed leave the stored ones as they are, aliases stay as built.
+ */
+function templateItems(block: CommonScraper, items: ScrapedItem[], errors: string[]): void {
+  const props = block.properties ?? [];
+  const locations = block.transform?.locations ?? [];
+  const aliases = block.transform?.aliases ?? [];
+  if (!props.length && !locations.length && !aliases.length) return;
+  const byRef = new Map(items.map((it) => [refKey({ type: it.type, externalId: it.externalId }), it]));
+  for (const item of items) {
+    const where = refText({ type: item.type, externalId: item.externalId });
+    const env = itemEnv(item);
+    const holds = (expr: string, on: Obj = env) => celTrue(expr, on);
+    // `withParent`: the nearest ancestor of that type among this result's items
+    const parentOf = (type: string) => {
+      let ref = item.parent;
+      for (let hops = 0; ref && hops < 50; hops++) {
+        const p = byRef.get(refKey(ref));
+        if (!p) return undefined;
+        if (p.type === type) return itemEnv(p);
+        ref = p.parent;
+      }
+      return undefined;
+    };
+    if (props.length) {
+      const errs: string[] = [];
+      const added = propertiesOf(props, env, holds, errs);
+      errors.push(...errs.map((e) => `${where}: ${e}`));
+      if (added.length) item.properties = [...(item.properties ?? []), ...added];
+    }
+    for (const [key, rules] of [['locations', locations], ['aliases', aliases]] as const) {
+      if (!rules.length) continue;
+      try {
+        const { values, unresolved } = locationValues(rules, item.type, env, holds, parentOf);
+        if (key === 'locations') item.locations = unresolved ? undefined : [...new Set(values)];
+        else item.aliases = cleanAliases([...(item.aliases ?? []), ...values]).filter((a) => a !== item.externalId);
+      } catch (err) {
+        errors.push(`${where}: transform.${key}: ${message(err)}`);
+        if (key === 'locations') item.locations = undefined;
+      }
+    }
+  }
 }
 
 /** A Lookup's value: static, a CEL expression over the item, or one of its labels. */
@@ -193,6 +246,7 @@ function mapChanges(block: CommonScraper, changes: ScrapedChange[], items: Scrap
 export function applyTransforms(block: CommonScraper, items: ScrapedItem[], changes: ScrapedChange[] = []): TransformResult {
   const errors: string[] = [];
   const kept = cleanItems(block, items, errors);
+  templateItems(block, kept, errors);
   const relationships = block.transform?.relationship?.length ? kept.flatMap((it) => relationshipsOf(block, it, errors)) : [];
   return { items: kept, changes: mapChanges(block, changes, kept, errors), relationships, errors };
 }

@@ -1,17 +1,16 @@
 import type { CommonScraper } from '../../contracts/catalog.js';
-import { evalCel } from '../../lib/cel.js';
 import { goTimeParse } from '../../lib/go-template/go-time.js';
-import { celToNative } from '../../lib/cel-funcs.js';
 import { applyTransforms, type TransformResult } from './extract-transform.js';
 import { isJsonPath, jsonPathString, jsonPathValues } from './jsonpath.js';
+import { runScript, scriptOf } from './transform-script.js';
 import type { Health, ScrapedItem } from './types.js';
 
 export { applyTransforms, type TransformResult } from './extract-transform.js';
 
 /**
  * Parsed JSON documents (a file, an HTTP response, an SQL row) into catalog items, as config-db's JSON processor
- * does: `items` (JSONPath) splits a document into several, `transform.expr` (CEL over `config`) may rewrite a document
- * into a list of items, then each item takes its `id`, `name`, `type`, `class`, `description`, `status`, `health`
+ * does: `items` (JSONPath) splits a document into several, a script (`transform.javascript`, `gotemplate`, `expr` or
+ * `jsonpath`: transform-script.ts) may rewrite a document into a list of items, then each item takes its `id`, `name`, `type`, `class`, `description`, `status`, `health`
  * (each a literal, or JSONPath when it starts with `$`), labels and tags, created/deleted times from
  * `createFields`/`deleteFields`, and the block's transforms (extract-transform.ts).
  *
@@ -54,22 +53,16 @@ function timeOf(fields: string[] | undefined, config: unknown, layout: string | 
   return undefined;
 }
 
-/** Fields a `transform.expr` output may set on an item itself (config-db lifts them from the returned map). */
-interface Lifted { id?: string; name?: string; type?: string; configClass?: string }
+/** Fields a script's output may set on an item itself (config-db lifts them from the returned map). */
+interface Lifted { id?: string; name?: string; type?: string; configClass?: string; description?: string; status?: string; aliases?: string[]; locations?: string[] }
 
 function lift(v: Obj): Lifted {
   const s = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
-  return { id: s(v.id), name: s(v.name), type: s(v.config_type), configClass: s(v.config_class) };
-}
-
-/** `transform.expr`: CEL over `config`, giving a list of item configs (or their JSON, as `.toJSON()` returns). */
-function runExpr(expr: string, config: unknown): Obj[] {
-  let out = celToNative(evalCel(expr, { config }));
-  if (typeof out === 'string') out = JSON.parse(out);
-  const list = Array.isArray(out) ? out : [out];
-  const bad = list.findIndex((x) => !isObj(x));
-  if (bad >= 0) throw new Error(`transform.expr must return a list of objects; element ${bad} is ${JSON.stringify(list[bad])?.slice(0, 60)}`);
-  return list as Obj[];
+  const list = (x: unknown) => (Array.isArray(x) && x.every((e) => typeof e === 'string') ? x as string[] : undefined);
+  return {
+    id: s(v.id), name: s(v.name), type: s(v.config_type), configClass: s(v.config_class), description: s(v.description),
+    status: s(v.status), aliases: list(v.aliases), locations: list(v.locations),
+  };
 }
 
 function tagsOf(block: CommonScraper, config: unknown, labels: Record<string, string>): Record<string, string> {
@@ -110,8 +103,10 @@ function buildItem(block: CommonScraper, config: unknown, lifted: Lifted, source
     // as config-db: the tags are labels too (a label of the block wins over a tag of the same name)
     labels: { ...tags, ...labels },
     tags,
-    description: field(block.description, config),
-    status: field(block.status, config),
+    description: lifted.description ?? field(block.description, config),
+    status: lifted.status ?? field(block.status, config),
+    aliases: lifted.aliases,
+    locations: lifted.locations,
     health: health && HEALTH.has(health) ? health : undefined,
     createdAt: timeOf(block.createFields, config, block.timestampFormat),
     deletedAt,
@@ -120,11 +115,12 @@ function buildItem(block: CommonScraper, config: unknown, lifted: Lifted, source
   };
 }
 
-/** Items of one document: split by `items`, rewritten by `transform.expr`, each built from the block's fields. */
-function itemsOf(block: CommonScraper, doc: SourceDocument, errors: string[]): ScrapedItem[] {
+/** Items of one document: split by `items`, rewritten by the block's script, each built from the block's fields. */
+async function itemsOf(block: CommonScraper, doc: SourceDocument, errors: string[]): Promise<ScrapedItem[]> {
+  const script = scriptOf(block.transform);
   let parts: { config: unknown; source: string }[] = [doc];
-  if (!block.items && !block.transform?.expr && Array.isArray(doc.config)) {
-    // a document that is a list (an API's JSON array) is a list of items; `items` or `transform.expr` see it whole
+  if (!block.items && !script && Array.isArray(doc.config)) {
+    // a document that is a list (an API's JSON array) is a list of items; `items` or a script see it whole
     parts = doc.config.map((config, i) => ({ config, source: `${doc.source}[${i}]` }));
   } else if (block.items) {
     try {
@@ -137,11 +133,12 @@ function itemsOf(block: CommonScraper, doc: SourceDocument, errors: string[]): S
   const out: ScrapedItem[] = [];
   for (const part of parts) {
     let configs: { config: unknown; lifted: Lifted; source: string }[] = [{ config: part.config, lifted: {}, source: part.source }];
-    if (block.transform?.expr) {
+    if (script) {
       try {
-        configs = runExpr(block.transform.expr, part.config).map((c, i) => ({ config: c, lifted: lift(c), source: `${part.source} expr[${i}]` }));
+        const list = (await runScript(block.transform, part.config, part.source)) ?? [];
+        configs = list.map((c, i) => ({ config: c, lifted: lift(c), source: `${part.source} ${script.kind}[${i}]` }));
       } catch (err) {
-        errors.push(`${part.source}: transform.expr: ${message(err)}`);
+        errors.push(`${part.source}: transform.${script.kind}: ${message(err)}`);
         continue;
       }
     }
@@ -156,10 +153,14 @@ function itemsOf(block: CommonScraper, doc: SourceDocument, errors: string[]): S
   return out;
 }
 
-/** Documents of one scraper block into items (and the relationships its transforms name). */
-export function extractDocuments(block: CommonScraper, docs: SourceDocument[]): TransformResult {
+/**
+ * Documents of one scraper block into items (and the relationships its transforms name). Async: a JavaScript
+ * transform runs in the sandbox's worker thread.
+ */
+export async function extractDocuments(block: CommonScraper, docs: SourceDocument[]): Promise<TransformResult> {
   const errors: string[] = [];
-  const items = docs.flatMap((d) => itemsOf(block, d, errors));
+  const items: ScrapedItem[] = [];
+  for (const d of docs) items.push(...await itemsOf(block, d, errors));
   const t = applyTransforms(block, items);
   return { ...t, errors: [...errors, ...t.errors] };
 }

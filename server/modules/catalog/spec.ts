@@ -3,8 +3,10 @@ import {
   REFERENCE_SCRAPER_KEYS, SCRAPER_BLOCKS, ScrapeConfigFields, ScrapeConfigShape, type CommonScraper,
 } from '../../contracts/catalog.js';
 import { celSyntaxError, parseLongDuration } from '../../lib/cel.js';
+import { goTemplateError } from '../../lib/go-template.js';
 import { parseGoDuration, parseSchedule } from '../health/schedule.js';
 import { isJsonPath, jsonPathError } from './jsonpath.js';
+import { scriptError, scriptsSet } from './transform-script.js';
 
 /**
  * The ScrapeConfig spec as the server judges it: the contract's shape (server/contracts/catalog.ts) plus what a shape
@@ -111,10 +113,33 @@ function blockProblems(b: CommonScraper, at: Path, add: (p: Path, m: string) => 
   } else if (isObj(b.tags)) {
     for (const [k, v] of Object.entries(b.tags)) if (isJsonPath(v)) jp(v, [...at, 'tags', k]);
   }
-  b.properties?.forEach((p, i) => cel(p.filter, [...at, 'properties', i, 'filter']));
+  const tpl = (v: unknown, where: Path) => {
+    if (typeof v !== 'string' || !v.includes('{{')) return;
+    const e = goTemplateError(v);
+    if (e) add(where, `invalid Go template: ${e}`);
+  };
+  b.properties?.forEach((p, i) => {
+    const pp = [...at, 'properties', i];
+    cel(p.filter, [...pp, 'filter']);
+    for (const [k, v] of Object.entries(p)) if (k !== 'filter') tpl(v, [...pp, k]);
+    p.links?.forEach((l, j) => isObj(l) && Object.entries(l).forEach(([k, v]) => tpl(v, [...pp, 'links', j, k])));
+  });
   const t = b.transform;
   if (!t) return;
   const tr = [...at, 'transform'];
+  const scripts = scriptsSet(t);
+  if (scripts.length > 1) add([...tr, scripts[1]], `set one script: ${scripts.join(' and ')} are set, and only ${scripts[0]} would run`);
+  for (const kind of ['javascript', 'gotemplate'] as const) {
+    const code = t[kind];
+    const e = typeof code === 'string' && code.trim() ? scriptError(kind, code) : null;
+    if (e) add([...tr, kind], e);
+  }
+  for (const key of ['locations', 'aliases'] as const) {
+    t[key]?.forEach((l, i) => {
+      cel(l.filter, [...tr, key, i, 'filter']);
+      l.values?.forEach((v, j) => tpl(v, [...tr, key, i, 'values', j]));
+    });
+  }
   cel(t.expr, [...tr, 'expr']);
   if (t.jsonpath) jp(t.jsonpath, [...tr, 'jsonpath']);
   t.exclude?.forEach((e, i) => jp(e.jsonpath, [...tr, 'exclude', i, 'jsonpath']));
@@ -174,6 +199,10 @@ function typeProblems(key: string, b: Obj, at: Path, add: (p: Path, m: string) =
         add([...at, 'pagination', 'delay'], (err as Error).message);
       }
     }
+  }
+  // a kubernetes block's items are built from the objects, never from a script's output
+  if (key === 'kubernetes' && isObj(b.transform)) {
+    for (const k of scriptsSet(b.transform)) add([...at, 'transform', k], `transform.${k} is not run on kubernetes objects; use transform.exclude, mask or relationship`);
   }
   if (key === 'kubernetes' && Array.isArray(b.relationships)) {
     b.relationships.forEach((r, i) => {

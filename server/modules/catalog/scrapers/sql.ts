@@ -103,7 +103,7 @@ async function scrapeSql(ctx: ScrapeContext, raw: Record<string, unknown>): Prom
     return fail(masked(`${driver} ${where}: ${reason}`, secrets));
   }
   if (rows.length > MAX_ROWS) return fail(`${driver} ${where}: the query returned ${rows.length} rows (at most ${MAX_ROWS})`);
-  const out = extractDocuments(block, rows.map((row, i) => ({ config: jsonRow(row), source: `row ${i}` })));
+  const out = await extractDocuments(block, rows.map((row, i) => ({ config: jsonRow(row), source: `row ${i}` })));
   result.items = out.items;
   result.changes = out.changes;
   result.relationships = out.relationships;
