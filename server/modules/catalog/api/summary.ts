@@ -105,8 +105,11 @@ export function summarySql(req: ConfigSummaryRequest): { sql: string; values: un
     const since = p.add(pl.sinceSeconds);
     counts = `changes AS (SELECT i.gk, count(*)::int AS n FROM items i JOIN config_changes cc ON cc.config_id = i.id
         WHERE cc.created_at >= now() - make_interval(secs => ${since}) GROUP BY i.gk),
+      -- per item through the open-insights index (OFFSET 0 keeps the lateral): a filtered set of items reads its
+      -- own insights instead of hashing every open one
       open AS (SELECT i.gk, coalesce(ca.analysis_type, '') AS analysis_type, coalesce(ca.severity, '') AS severity
-        FROM items i JOIN config_analysis ca ON ca.config_id = i.id AND ca.status = 'open'),
+        FROM items i JOIN LATERAL (SELECT a.analysis_type, a.severity FROM config_analysis a
+          WHERE a.config_id = i.id AND a.status = 'open' OFFSET 0) ca ON true),
       analysis AS (SELECT gk, jsonb_object_agg(analysis_type, n) AS by_type
         FROM (SELECT gk, analysis_type, count(*)::int AS n FROM open GROUP BY 1, 2) a GROUP BY gk),
       severity AS (SELECT gk, jsonb_object_agg(severity, n) AS by_severity
