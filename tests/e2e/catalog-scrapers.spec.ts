@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { adminApi, createUser, type ApiSession } from './api';
+import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
 import { CatalogScrapersPage } from './pages/catalog-scrapers-page';
 import { signIn } from './pages/sign-in';
@@ -217,7 +218,38 @@ test.describe('Catalog → Scrapers', () => {
     // the old settings addresses redirect to the catalog's
     await page.goto('/settings/config_scrapers');
     await expect(page).toHaveURL(/\/catalog\/scrapers$/);
+
+    // a run that ends shows on the open list without a reload (live job_history updates)
+    await expect(scrapers.row(name)).not.toContainText(/SUCCESS|FAILED/);
+    const run = await admin.api.post(`/api/config/run/${id}`, { headers: { 'x-csrf-token': admin.csrf }, timeout: 120_000 });
+    expect(run.status(), await run.text()).toBe(200);
+    const { status } = (await run.json()) as { status: string };
+    await expect(scrapers.row(name)).toContainText(status, { timeout: 30_000 });
     await page.goto(`/settings/config_scrapers/${id}`);
     await expect(page).toHaveURL(new RegExp(`/catalog/scrapers/${id}$`));
+  });
+
+  test('a ScrapeConfig that Flux applies is read-only from the start, linked to its kustomization', async ({ page }) => {
+    // a CR-sourced row as the informers write it (this server has no cluster): the CR's labels name its Flux owner
+    const db = await e2eDatabase(admin);
+    const name = `e2e-flux-${unique()}`;
+    try {
+      await db.query(
+        `INSERT INTO config_scrapers (name, namespace, labels, spec, source) VALUES ($1, 'apps', $2, $3, 'KubernetesCRD')`,
+        [name, { 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' }, { schedule: '@never', kubernetes: [{ clusterName: 'flux' }] }],
+      );
+    } finally {
+      await db.end();
+    }
+    await signIn(page);
+    const scrapers = new CatalogScrapersPage(page);
+    await scrapers.goto();
+    await expect(scrapers.row(name)).toContainText('Linked to Flux kustomization flux-system/apps');
+    await scrapers.row(name).click();
+    await expect(page.getByText('Linked to Flux kustomization flux-system/apps')).toBeVisible();
+    await expect(scrapers.field('Cluster name')).toBeDisabled();
+    await expect(scrapers.button('Update')).toHaveCount(0);
+    await expect(scrapers.button('Delete')).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -1,15 +1,15 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useZodForm } from '../../../components/forms/form-dialog';
 import { ApiError } from '../../../lib/api-client';
 import { useDeleteResource, useResourceSchema, useSaveResource, type ResourceRow } from '../../settings-resources/api';
-import { SpecEditorFrame, type SpecTab } from '../../settings-resources/components/spec-editor-frame';
+import { SpecEditorFrame } from '../../settings-resources/components/spec-editor-frame';
+import { useSpecTabs, type FormSpecModel } from '../../settings-resources/components/use-spec-tabs';
 import { SCRAPERS } from '../api';
 import {
   FORM_TYPES,
   labelsOf,
   mergeFormIntoSpec,
   ScraperFormModel,
-  specToYaml,
   splitServerDetails,
   SCRAPER_KINDS,
   templateOf,
@@ -46,35 +46,24 @@ export function ScraperEditor(props: ScraperEditorProps) {
   return <SpecEditor {...props} kind={kind} onTiles={() => setKind(null)} />;
 }
 
+/** The Form edits the schedule and its types' first entries; the rest of the spec is the Code tab's. */
+const SPEC_MODEL: FormSpecModel<ScraperFormModel> = {
+  merge: mergeFormIntoSpec,
+  fromSpec: (spec) => {
+    const m = toFormModel({}, spec);
+    return Object.fromEntries((['schedule', ...FORM_TYPES] as const).map((k) => [k, m[k]]));
+  },
+};
+
 function SpecEditor({ row, readOnly, currentUserId, onSaved, onDeleted, onBack, kind, onTiles }: ScraperEditorProps & { kind: ScraperKind | null; onTiles: () => void }) {
   const editing = !!row;
-  // the spec as last synced from either tab: the Form edits part of it (its types' first entries), the Code tab all
-  const base = useRef<Spec>(row ? (isObj(row.spec) ? row.spec : {}) : templateOf(kind!));
-  const form = useZodForm(ScraperFormModel, toFormModel({ name: row?.name, namespace: row?.namespace, labels: row?.labels }, base.current));
-  const [tab, setTab] = useState<SpecTab>(kind?.key === 'custom' ? 'code' : 'form');
-  const [yaml, setYaml] = useState(() => specToYaml(base.current));
-  const [problems, setProblems] = useState<string[]>([]);
+  const start = row ? (isObj(row.spec) ? row.spec : {}) : templateOf(kind!);
+  const form = useZodForm(ScraperFormModel, toFormModel({ name: row?.name, namespace: row?.namespace, labels: row?.labels }, start));
+  const { base, tab, yaml, setYaml, problems, setProblems, switchTab } = useSpecTabs(form, start, SPEC_MODEL, kind?.key === 'custom' ? 'code' : 'form');
   const schema = useResourceSchema(SCRAPERS);
   const save = useSaveResource(SCRAPERS, row?.id, currentUserId);
   const remove = useDeleteResource(SCRAPERS);
   const otherTypes = typesOf(base.current).filter((t) => !(FORM_TYPES as readonly string[]).includes(t)).map(typeLabel);
-
-  const toCode = () => {
-    base.current = mergeFormIntoSpec(base.current, form.getValues());
-    setYaml(specToYaml(base.current));
-    setProblems([]);
-    setTab('code');
-  };
-  const toForm = () => {
-    const parsed = yamlToSpec(yaml);
-    if ('error' in parsed) return setProblems([parsed.error]);
-    base.current = parsed.spec;
-    const m = toFormModel({}, parsed.spec);
-    const opts = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
-    for (const key of ['schedule', ...FORM_TYPES] as const) form.setValue(key, m[key], opts);
-    setProblems([]);
-    setTab('form');
-  };
 
   const send = (values: ScraperFormModel, spec: Spec) => {
     setProblems([]);
@@ -113,7 +102,7 @@ function SpecEditor({ row, readOnly, currentUserId, onSaved, onDeleted, onBack, 
       label={SCRAPERS.singular}
       what="scraper"
       tab={tab}
-      onTab={(t) => (t === 'code' ? toCode() : toForm())}
+      onTab={switchTab}
       problems={problems}
       fields={<ScraperFormFields editing={editing} readOnly={readOnly} otherTypes={otherTypes} />}
       code={{

@@ -9,16 +9,25 @@ import {
   labelsOf,
   mergeFormIntoSpec,
   NEW_SPEC,
-  specToYaml,
   splitServerDetails,
   toFormModel,
   yamlToSpec,
 } from './spec-model';
 import { CanaryFormFields } from './canary-form-fields';
-import { SpecEditorFrame, type SpecTab } from '../components/spec-editor-frame';
+import { SpecEditorFrame } from '../components/spec-editor-frame';
+import { useSpecTabs, type FormSpecModel } from '../components/use-spec-tabs';
 
 
 const FORM_FIELDS = new Set(['http', 'tcp', 'schedule']);
+
+/** The Form edits the schedule and the HTTP and TCP checks; the rest of the spec is the Code tab's. */
+const SPEC_MODEL: FormSpecModel<CanaryFormModel> = {
+  merge: mergeFormIntoSpec,
+  fromSpec: (spec) => {
+    const { schedule, http, tcp } = toFormModel({ name: '', namespace: '', labels: null }, spec);
+    return { schedule, http, tcp };
+  },
+};
 
 export interface CanaryEditorProps {
   /** Absent for a new canary. */
@@ -62,40 +71,19 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload 
   const save = useSaveCanary(canary?.id);
   const remove = useDeleteCanary();
 
-  // the spec as last synced from either tab; the Form tab edits part of it, the Code tab all of it
-  const base = useRef<Record<string, unknown>>(canary?.spec ?? NEW_SPEC);
+  const start = canary?.spec ?? NEW_SPEC;
   const form = useZodForm(CanaryFormModel, {
-    ...toFormModel({ name: canary?.name ?? '', namespace: canary?.namespace ?? 'default', labels: canary?.labels ?? null }, base.current),
+    ...toFormModel({ name: canary?.name ?? '', namespace: canary?.namespace ?? 'default', labels: canary?.labels ?? null }, start),
     ...(!canary && { http: [{ name: '', url: '', thresholdMillis: '', responseCodes: '' }] }),
   });
-  const [tab, setTab] = useState<SpecTab>('form');
-  const [yaml, setYaml] = useState('');
-  const [problems, setProblems] = useState<string[]>([]);
+  // the spec as last synced from either tab (base): the Form tab edits part of it, the Code tab all of it
+  const { base, tab, yaml, setYaml, problems, setProblems, switchTab } = useSpecTabs(form, start, SPEC_MODEL);
 
   const otherTypes = useMemo(
     () => Object.keys(base.current).filter((k) => Array.isArray(base.current[k]) && !FORM_FIELDS.has(k) && k !== 'agentSelector'),
     // recomputed when the tab changes: that is when base moves
     [tab], // eslint-disable-line react-hooks/exhaustive-deps
   );
-
-  const toCode = () => {
-    base.current = mergeFormIntoSpec(base.current, form.getValues());
-    setYaml(specToYaml(base.current));
-    setProblems([]);
-    setTab('code');
-  };
-  const toForm = () => {
-    const parsed = yamlToSpec(yaml);
-    if ('error' in parsed) return setProblems([parsed.error]);
-    base.current = parsed.spec;
-    const m = toFormModel({ name: '', namespace: '', labels: null }, parsed.spec);
-    const opts = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
-    form.setValue('schedule', m.schedule, opts);
-    form.setValue('http', m.http, opts);
-    form.setValue('tcp', m.tcp, opts);
-    setProblems([]);
-    setTab('form');
-  };
 
   const send = (values: CanaryFormModel, spec: Record<string, unknown>) => {
     setProblems([]);
@@ -143,7 +131,7 @@ export function CanaryEditor({ canary, canWrite, listHref, canaryHref, onReload 
       label="Health check"
       what="health check"
       tab={tab}
-      onTab={(t) => (t === 'code' ? toCode() : toForm())}
+      onTab={switchTab}
       problems={problems}
       banner={
         <>
