@@ -104,6 +104,20 @@ describe('the tree', () => {
   });
 });
 
+describe('selector relationships', () => {
+  it('show a related component under its selector parent, and a loop through them is cut, never repeated', async () => {
+    // Billing is selected by web; Ops (web's own ancestor) is selected by web-1: a loop
+    await t.db.query(`INSERT INTO component_relationships (component_id, relationship_id, selector_id) VALUES ($1, $2, 'sel'), ($3, $4, 'sel')`,
+      [TOPO.billing, TOPO.web, TOPO.ops, TOPO.web1]);
+    const web = await ok(`id=${TOPO.web}`);
+    expect(names(web.components[0].components)).toEqual(['Billing', 'web-1', 'web-2']);
+    const ops = await ok(`id=${TOPO.ops}&depth=5`);
+    const web1 = ops.components[0].components!.find((c) => c.id === TOPO.web)!.components!.find((c) => c.id === TOPO.web1)!;
+    expect(web1.components).toBeUndefined();
+    await t.db.query(`DELETE FROM component_relationships`);
+  });
+});
+
 describe('bad input', () => {
   it.each([
     ['depth=0', 'depth'], ['depth=11', 'depth'], ['depth=x', 'depth'], ['sortBy=status', 'sortBy'],
