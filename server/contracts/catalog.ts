@@ -96,8 +96,8 @@ export const PropertyLinkSpec = z.object({
   icon: z.string().optional(),
 }).loose();
 
-/** `properties[]` (duty's Property + `filter`): shown on the item; every text is a Go template over the item. */
-export const ConfigPropertySpec = z.object({
+/** duty's Property (types.Property): a named value shown on a config item or a component. */
+export const DutyProperty = z.object({
   name: z.string().optional(),
   label: z.string().optional(),
   text: z.string().optional(),
@@ -115,6 +115,10 @@ export const ConfigPropertySpec = z.object({
   min: z.number().optional(),
   max: z.number().optional(),
   links: z.array(PropertyLinkSpec).optional(),
+}).loose();
+
+/** `properties[]` (duty's Property + `filter`): shown on the item; every text is a Go template over the item. */
+export const ConfigPropertySpec = DutyProperty.extend({
   /** CEL over the item: the property is added only where it holds. */
   filter: z.string().optional(),
 }).loose();

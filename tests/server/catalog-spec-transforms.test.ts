@@ -30,7 +30,7 @@ describe('POST /api/db/config_scrapers judges scripts and templates', () => {
         { ...fileBlock, transform: { jsonpath: '$.items[*]' } },
         {
           ...fileBlock,
-          properties: [{ name: 'owner', text: '{{.config.owner}}', filter: 'has(config.owner)', headline: true, order: 1, links: [{ url: 'https://x/{{.name}}' }] }],
+          properties: [{ name: 'owner', text: '{{.config.owner}} $(.name)', filter: 'has(config.owner)', headline: true, order: 1, links: [{ url: 'https://x/{{.name}}' }] }],
           transform: {
             locations: [{ type: 'File,Test::*', filter: 'has(tags.region)', values: ['region://{{.tags.region}}'], withParent: 'Test::Account' }],
             aliases: [{ type: 'File', values: ['file://{{.name}}'] }],
@@ -50,6 +50,7 @@ describe('POST /api/db/config_scrapers judges scripts and templates', () => {
     ['a script on a kubernetes block', { kubernetes: [{ clusterName: 'c', transform: { gotemplate: '[]' } }] }, 'spec.kubernetes[0].transform.gotemplate', /not run on kubernetes objects/],
     ['a property template calling an unknown function', file({ properties: [{ name: 'x', text: '{{nope .name}}' }] }), 'spec.file[0].properties[0].text', /invalid Go template: .*nope/],
     ['a property link template that does not parse', file({ properties: [{ name: 'x', links: [{ url: '{{.name' }] }] }), 'spec.file[0].properties[0].links[0].url', /invalid Go template/],
+    ['a $( ) action not closed', file({ properties: [{ name: 'x', text: 'a $(.name' }] }), 'spec.file[0].properties[0].text', /invalid Go template: a \$\( action is not closed/],
     ['a location filter that is not CEL', file({ transform: { locations: [{ filter: 'has(', values: ['a'] }] } }), 'spec.file[0].transform.locations[0].filter', /invalid CEL/],
     ['an alias value that does not parse', file({ transform: { aliases: [{ values: ['ok', 'x/{{.name'] }] } }), 'spec.file[0].transform.aliases[0].values[1]', /invalid Go template/],
   ];

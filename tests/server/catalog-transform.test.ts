@@ -129,6 +129,16 @@ describe('properties, locations and aliases on built items', () => {
     expect(by.get('c1')!.aliases).toEqual(['any://c1']);
   });
 
+  it('texts take $( ) actions as config-db\'s second delimiter pair, after {{ }}', () => {
+    const r = applyTransforms({
+      properties: [{ name: 'ns', text: '$(.tags.namespace)/{{.name}}', tooltip: 'len $(len .name)' }],
+      transform: { aliases: [{ type: 'Kubernetes::Pod', values: ['pod://$(index .tags "cluster")/$(.name)'] }] },
+    }, [structuredClone(pod)]);
+    expect(r.errors).toEqual([]);
+    expect(r.items[0].properties).toEqual([{ name: 'ns', text: 'ns1/web-1', tooltip: 'len 5' }]);
+    expect(r.items[0].aliases).toEqual(['pod://c1/web-1']);
+  });
+
   it('a rule needing an ancestor this result lacks leaves stored locations alone; a failing filter is an error, the item kept', () => {
     const lone = applyTransforms({ transform: { locations: [{ type: 'Kubernetes::Pod', withParent: 'Kubernetes::Cluster', values: ['x://{{.parent.name}}'] }] } }, [structuredClone(pod)]);
     expect(lone.items[0].locations).toBeUndefined();

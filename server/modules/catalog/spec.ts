@@ -3,10 +3,10 @@ import {
   REFERENCE_SCRAPER_KEYS, SCRAPER_BLOCKS, ScrapeConfigFields, ScrapeConfigShape, type CommonScraper,
 } from '../../contracts/catalog.js';
 import { celSyntaxError, parseLongDuration } from '../../lib/cel.js';
-import { goTemplateError } from '../../lib/go-template.js';
 import { parseGoDuration, parseSchedule } from '../health/schedule.js';
 import { isJsonPath, jsonPathError } from './jsonpath.js';
 import { scriptError, scriptsSet } from './transform-script.js';
+import { templateTextError } from './transform-templates.js';
 
 /**
  * The ScrapeConfig spec as the server judges it: the contract's shape (server/contracts/catalog.ts) plus what a shape
@@ -114,8 +114,7 @@ function blockProblems(b: CommonScraper, at: Path, add: (p: Path, m: string) => 
     for (const [k, v] of Object.entries(b.tags)) if (isJsonPath(v)) jp(v, [...at, 'tags', k]);
   }
   const tpl = (v: unknown, where: Path) => {
-    if (typeof v !== 'string' || !v.includes('{{')) return;
-    const e = goTemplateError(v);
+    const e = typeof v === 'string' ? templateTextError(v) : null;
     if (e) add(where, `invalid Go template: ${e}`);
   };
   b.properties?.forEach((p, i) => {

@@ -1,11 +1,12 @@
 import type { ConfigPropertySpec, LocationOrAliasSpec } from '../../contracts/catalog.js';
-import { renderGoTemplate } from '../../lib/go-template.js';
+import { goTemplateError, renderGoTemplate } from '../../lib/go-template.js';
 import { matchItems } from './kubernetes/filters.js';
 
 /**
  * The per-item templates of a block, as config-db's JSON processor applies them after an item is built:
  * `properties[]` (each text a Go template over the item, kept where `filter` holds) and `transform.locations[]` /
- * `transform.aliases[]` (values templated for items of a matching type where `filter` holds). The CEL filters are
+ * `transform.aliases[]` (values templated for items of a matching type where `filter` holds). Texts take `{{ }}` and
+ * `$( )` templates, as config-db's (gomplate ValueFunctions, `{{tags.x}}` without the dot, are not). The CEL filters are
  * the caller's (extract-transform.ts holds the item's CEL environment); these take a predicate.
  */
 
@@ -18,9 +19,52 @@ export function matchesTypeExpression(expr: string | undefined, type: string): b
   return matchItems(type, patterns);
 }
 
-/** A text through Go's text/template over `env`, trimmed as gomplate trims; text without `{{` is as it is. */
+/**
+ * `$(.name)` as `{{.name}}`: config-db templates these texts with two delimiter pairs in turn, `{{ }}` then `$( )`.
+ * The action ends at the `)` that balances its `(`, quoted strings skipped. Null when an action is not closed.
+ */
+export function dollarToBraces(text: string): string | null {
+  let out = '';
+  let i = 0;
+  for (let open = text.indexOf('$(', i); open >= 0; open = text.indexOf('$(', i)) {
+    let depth = 1;
+    let q = open + 2;
+    for (; q < text.length && depth > 0; q++) {
+      const c = text[q];
+      if (c === '"' || c === "'" || c === '`') {
+        const end = text.indexOf(c, q + 1);
+        if (end < 0) return null;
+        q = end;
+      } else if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    if (depth > 0) return null;
+    out += `${text.slice(i, open)}{{${text.slice(open + 2, q - 1)}}}`;
+    i = q;
+  }
+  return out + text.slice(i);
+}
+
+/** Null when a text's `{{ }}` and `$( )` templates parse, else why not. */
+export function templateTextError(text: string): string | null {
+  if (text.includes('{{')) {
+    const e = goTemplateError(text);
+    if (e) return e;
+  }
+  if (!text.includes('$(')) return null;
+  const braces = dollarToBraces(text);
+  return braces === null ? 'a $( action is not closed' : goTemplateError(braces);
+}
+
+/** A text through Go's text/template over `env` (`{{ }}`, then `$( )`), trimmed as gomplate trims. */
 export function templateText(text: string, env: Obj): string {
-  return text.includes('{{') ? renderGoTemplate(text, env) : text.trim();
+  let out = text.includes('{{') ? renderGoTemplate(text, env) : text.trim();
+  if (out.includes('$(')) {
+    const braces = dollarToBraces(out);
+    if (braces === null) throw new Error(`a $( action is not closed in ${JSON.stringify(out.slice(0, 60))}`);
+    out = renderGoTemplate(braces, env);
+  }
+  return out;
 }
 
 /** Every text of a value templated (objects and lists walked), as gomplate's StructTemplater walks a struct. */
