@@ -38,7 +38,8 @@ export const TopologyQuery = z.object({
   depth: z.string().regex(/^\d+$/, 'depth: a whole number from 1 to 10').transform(Number)
     .pipe(z.number().int().min(1, 'depth: from 1 to 10').max(10, 'depth: from 1 to 10')).default(5),
   flatten: bool.optional(),
-  sortBy: z.string().regex(/^(name|field:.+)$/, 'sortBy: name or field:<property>').optional(),
+  /** name, status (health: unhealthy, warning, healthy, info, unknown when desc), type, updated_at, or a property. */
+  sortBy: z.string().regex(/^(name|status|type|updated_at|field:.+)$/, 'sortBy: name, status, type, updated_at or field:<property>').optional(),
   sortOrder: z.enum(['asc', 'desc'], { message: 'sortOrder: asc or desc' }).optional(),
 });
 export type TopologyQuery = z.infer<typeof TopologyQuery>;

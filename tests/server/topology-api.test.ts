@@ -30,8 +30,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the tree', () => {
-  it('lists the roots with their children, summaries and the filter values; hidden components stay out', async () => {
-    const body = await ok();
+  it('lists the roots with their children, summaries and the filter values; hidden=false leaves hidden ones out', async () => {
+    const body = await ok('hidden=false');
     expect(names(body.components)).toEqual(['Billing', 'Ops']);
     const ops = body.components.find((c) => c.id === TOPO.ops)!;
     expect(names(ops.components).sort()).toEqual(['db', 'web']);
@@ -43,6 +43,8 @@ describe('the tree', () => {
     expect(body.teams).toEqual(['platform']);
     expect(body.types).toEqual(['Database', 'Pod', 'Service', 'Topology']);
     expect(body.healthStatuses).toEqual(['healthy']);
+    // the reference UI sends nothing while "Show hidden components" is on
+    expect(names((await ok(`id=${TOPO.ops}`)).components[0].components)).toEqual(['db', 'legacy', 'web']);
     expect(body.tags).toEqual({ app: ['web'] });
   });
 
@@ -54,7 +56,7 @@ describe('the tree', () => {
   });
 
   it('with an id returns that component and its subtree; an unknown id is empty', async () => {
-    const body = await ok(`id=${TOPO.ops}`);
+    const body = await ok(`id=${TOPO.ops}&hidden=false`);
     expect(names(body.components)).toEqual(['Ops']);
     expect(names(body.components[0].components).sort()).toEqual(['db', 'web']);
     expect((await ok('id=0000000d-0000-4000-8000-00000000ffff')).components).toEqual([]);
@@ -78,7 +80,7 @@ describe('the tree', () => {
     const body = await ok('flatten=true&type=Pod');
     expect(names(body.components).sort()).toEqual(['web-1', 'web-2']);
     expect(body.components.every((c) => c.components === undefined)).toBe(true);
-    const notPods = await ok(`flatten=true&type=!Pod&id=${TOPO.ops}`);
+    const notPods = await ok(`flatten=true&type=!Pod&id=${TOPO.ops}&hidden=false`);
     expect(names(notPods.components).sort()).toEqual(['Ops', 'db', 'web']);
   });
 
@@ -86,6 +88,7 @@ describe('the tree', () => {
     expect(names((await ok('owner=finance')).components)).toEqual(['Billing']);
     expect(names((await ok('team=platform')).components)).toEqual(['Ops']);
     expect(names((await ok(`id=${TOPO.ops}&labels=app=web`)).components[0].components)).toEqual(['web']);
+    expect(names((await ok('team=!platform')).components)).toEqual(['Billing']);
     expect((await ok('agent_id=local')).components).toHaveLength(2);
     expect((await ok('agent_id=0000000d-0000-4000-8000-00000000ffff')).components).toEqual([]);
   });
@@ -95,10 +98,10 @@ describe('the tree', () => {
     expect(names((await ok('sortBy=name&sortOrder=asc')).components)).toEqual(['Billing', 'Ops']);
     await insertComponent(t.db, { id: '0000000d-0000-4000-8000-0000000000a9', name: 'cache', parent: TOPO.ops, health: 'healthy',
       properties: [{ name: 'connections', value: 90 }] });
-    const desc = await ok(`id=${TOPO.ops}&sortBy=field:connections&sortOrder=desc`);
+    const desc = await ok(`id=${TOPO.ops}&hidden=false&sortBy=field:connections&sortOrder=desc`);
     // web has no such property: last either way
     expect(names(desc.components[0].components)).toEqual(['cache', 'db', 'web']);
-    const asc = await ok(`id=${TOPO.ops}&sortBy=field:connections&sortOrder=asc`);
+    const asc = await ok(`id=${TOPO.ops}&hidden=false&sortBy=field:connections&sortOrder=asc`);
     expect(names(asc.components[0].components)).toEqual(['db', 'cache', 'web']);
     await t.db.query('DELETE FROM components WHERE id = $1', ['0000000d-0000-4000-8000-0000000000a9']);
   });
@@ -120,7 +123,7 @@ describe('selector relationships', () => {
 
 describe('bad input', () => {
   it.each([
-    ['depth=0', 'depth'], ['depth=11', 'depth'], ['depth=x', 'depth'], ['sortBy=status', 'sortBy'],
+    ['depth=0', 'depth'], ['depth=11', 'depth'], ['depth=x', 'depth'], ['sortBy=health', 'sortBy'],
     ['sortOrder=up', 'sortOrder'], ['id=not-a-uuid', 'id'], ['labels=app', 'labels'], ['hidden=yes', 'hidden'],
     ['agent_id=nobody', 'agent_id'],
   ])('%s is a 400 naming %s', async (query, name) => {
@@ -152,8 +155,13 @@ describe('the roll-up', () => {
     });
     // web counts as one warning (it has both); db healthy, legacy info
     expect(await stored(t.db, TOPO.ops)).toMatchObject({ status: 'warning', summary: { healthy: 1, unhealthy: 0, warning: 1, info: 1 } });
-    const body = await ok(`id=${TOPO.ops}&status=warning`);
+    const body = await ok(`id=${TOPO.ops}&hidden=false&status=warning`);
     expect(names(body.components[0].components)).toEqual(['web']);
+    // the cards' default sort (the reference UI sends sortBy=status&sortOrder=desc): unhealthy, warning, healthy, info
+    const health = await ok(`id=${TOPO.ops}&sortBy=status&sortOrder=desc`);
+    expect(health.components[0].components!.map((c) => c.status)).toEqual(['warning', 'healthy', 'info']);
+    const up = await ok(`id=${TOPO.ops}&sortBy=status&sortOrder=asc`);
+    expect(up.components[0].components!.map((c) => c.status)).toEqual(['info', 'healthy', 'warning']);
     // the hidden info component is not fetched
     expect(body.healthStatuses).toEqual(['healthy', 'unhealthy', 'warning']);
 

@@ -19,7 +19,9 @@ export const topologyRoutes: FastifyPluginAsync = async (app) => {
     if (!featureStates(await propertyMap(app.db)).topology) throw new NotFoundError('topology');
     const q = parseBody(TopologyQuery, req.query);
     // depth counts the roots as level 1 (duty's applyDepthFilter): fetch depth - 1 levels below them
-    const rows = await fetchSubtree(app.db, q.id, q.hidden ?? false, q.depth - 1);
+    // as the reference: hidden=false leaves hidden components out; absent or true keeps them (the reference UI sends
+    // hidden=false while "Show hidden components" is off, nothing while it is on)
+    const rows = await fetchSubtree(app.db, q.id, q.hidden !== false, q.depth - 1);
     return buildTopology(rows, q);
   };
   app.get('/api/topology', { config: READ }, handler);

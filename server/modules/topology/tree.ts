@@ -55,12 +55,27 @@ function propertyOf(n: Node, field: string) {
   return n.properties?.find((p) => p.name === field);
 }
 
+const HEALTH_RANK: Record<string, number> = { info: 4, healthy: 3, warning: 2, unhealthy: 1 };
+
 /** duty's SortComponentsByField: by name, or by a property; nodes without the value go last either way. */
 export function sortNodes(nodes: Node[], sortBy: string | undefined, order: 'asc' | 'desc' = 'asc'): void {
   if (!sortBy) return;
   const dir = order === 'desc' ? -1 : 1;
-  if (sortBy === 'name') {
-    nodes.sort((a, b) => dir * a.name.localeCompare(b.name));
+  if (sortBy === 'name' || sortBy === 'type' || sortBy === 'updated_at') {
+    const key = (n: Node) => String(n[sortBy as 'name'] ?? '');
+    nodes.sort((a, b) => dir * key(a).localeCompare(key(b)));
+    return;
+  }
+  if (sortBy === 'status') {
+    // spec 001 §4: info 4, healthy 3, warning 2, unhealthy 1; desc lists unhealthy first (the cards' default), so the
+    // rank is reversed here; anything else (unknown) goes last either way
+    const rank = (n: Node) => HEALTH_RANK[n.status];
+    nodes.sort((a, b) => {
+      const ra = rank(a);
+      const rb = rank(b);
+      if (ra === undefined || rb === undefined) return ra === rb ? 0 : ra === undefined ? 1 : -1;
+      return dir * (rb - ra) || a.name.localeCompare(b.name);
+    });
     return;
   }
   const field = sortBy.slice('field:'.length);
