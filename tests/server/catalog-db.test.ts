@@ -215,6 +215,8 @@ describe('insights and changes lists', () => {
 describe('manual links', () => {
   it('editors link a component to a config and delete the link, as the reference UI does', async () => {
     const component = '0000000c-0000-4000-8000-0000000000c1';
+    // a real component now that the link has its component FK (0060_topology.sql)
+    await t.db.query(`INSERT INTO components (id, name, external_id) VALUES ($1, 'checkout', 'checkout')`, [component]);
     const post = await t.app.inject({
       method: 'POST', url: '/api/db/config_component_relationships', headers: { ...editor, 'content-type': 'application/json' },
       payload: { component_id: component, config_id: IDS.deployment, selector_id: 'manual' },

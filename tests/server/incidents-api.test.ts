@@ -55,6 +55,9 @@ beforeAll(async () => {
   checkId = (await t.db.query(
     `INSERT INTO checks (canary_id, type, name, status) VALUES ($1, 'http', 'web-home', 'unhealthy') RETURNING id`,
     [canary.rows[0].id])).rows[0].id;
+  // topology evidence points at real components now that evidences.component_id has its FK (0060_topology.sql)
+  await t.db.query(`INSERT INTO components (id, name, external_id) VALUES ('0190f0a0-0000-4000-8000-000000000001', 'payments-api', 'payments-api'),
+    ('0190f0a0-0000-4000-8000-0000000000aa', 'api', 'api')`);
 });
 afterAll(() => t.close());
 
