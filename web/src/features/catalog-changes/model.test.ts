@@ -6,6 +6,7 @@ import {
   changesSearchRequest,
   formatTriState,
   parseTriState,
+  shownFilters,
   tagSelector,
 } from './model';
 
@@ -87,5 +88,16 @@ describe('tri-state lists', () => {
     expect(breadcrumbConfigType({ configTypes: 'Kubernetes::Pod:1,AWS::EC2:1', configType: '' })).toBeNull();
     expect(breadcrumbConfigType({ configTypes: 'Kubernetes::Pod:-1', configType: '' })).toBeNull();
     expect(breadcrumbConfigType({ configTypes: '', configType: 'AWS::EC2' })).toBe('AWS::EC2');
+  });
+});
+
+describe('shownFilters', () => {
+  it("shows the catalog link's single configType as the one kept type of the Config Type list", () => {
+    const linked = { ...CHANGE_FILTER_DEFAULTS, configType: 'Kubernetes::Pod' };
+    expect(parseTriState(shownFilters(linked).configTypes)).toEqual([{ value: 'Kubernetes::Pod', exclude: false }]);
+    // a chosen list wins, and no type stays no type
+    const chosen = { ...linked, configTypes: 'Kubernetes::Node:-1' };
+    expect(shownFilters(chosen)).toBe(chosen);
+    expect(shownFilters(CHANGE_FILTER_DEFAULTS).configTypes).toBe('');
   });
 });

@@ -164,3 +164,12 @@ export function breadcrumbConfigType(f: Pick<ChangeFilters, 'configTypes' | 'con
   if (!kept.length && f.configType) return f.configType;
   return null;
 }
+
+/**
+ * The filters as the filter bar shows them: a `configType` from the catalog's link (`?configType=`) reads as that one
+ * type kept in the Config Type list, so the dropdown says what the list is filtered by rather than "All".
+ */
+export function shownFilters(f: ChangeFilters): ChangeFilters {
+  if (f.configTypes || !f.configType) return f;
+  return { ...f, configTypes: formatTriState([{ value: f.configType, exclude: false }]) };
+}

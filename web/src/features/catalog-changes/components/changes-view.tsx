@@ -16,6 +16,7 @@ import {
   changesSearchRequest,
   changesTimeRange,
   formatTriState,
+  shownFilters,
   type ArbitraryField,
   type ChangeFilters,
 } from '../model';
@@ -102,7 +103,7 @@ export function ChangesView({ configId }: ChangesViewProps) {
   return (
     <>
       <ChangesFilterBar
-        value={filters}
+        value={shownFilters(filters)}
         range={range}
         onChange={onFilters}
         onRange={onRange}
