@@ -94,7 +94,8 @@ export function CatalogList() {
         <EmptyState icon={<DatabaseSearch24Regular />} title="No result" description="No catalog items match these filters." />
       ) : (
         <>
-          <Text size={200}>{groups.reduce((n, g) => n + g.count, 0)} items in {groups.length} groups</Text>
+          {/* no count until the summary answers: "0 items in 0 groups" while loading reads as an empty catalog */}
+          {!summary.isLoading && <Text size={200}>{groups.reduce((n, g) => n + g.count, 0)} items in {groups.length} groups</Text>}
           <DataTable
             label="Catalog groups"
             columns={columns}
