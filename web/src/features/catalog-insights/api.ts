@@ -12,6 +12,7 @@ export const insightKeys = {
   analyzers: () => ['db', 'config_analysis_analyzers'] as const,
   types: () => ['db', 'analysis_types'] as const,
   configTypes: () => ['db', 'config_types'] as const,
+  components: () => ['db', 'components', 'insight-filter'] as const,
 };
 
 const str = z.string().nullish();
@@ -118,3 +119,18 @@ function useNames(key: readonly unknown[], path: string, column: string) {
 export const useAnalyzers = () => useNames(insightKeys.analyzers(), '/api/db/config_analysis_analyzers', 'analyzer');
 export const useAnalysisTypes = () => useNames(insightKeys.types(), '/api/db/analysis_types', 'analysis_type');
 export const useInsightConfigTypes = () => useNames(insightKeys.configTypes(), '/api/db/config_types', 'type');
+
+/** The Component filter's choices: live components by name (a component from a link stays choosable by id). */
+export const COMPONENT_CHOICES_MAX = 500;
+export function useInsightComponents() {
+  return useQuery({
+    queryKey: insightKeys.components(),
+    queryFn: ({ signal }) =>
+      api.get('/api/db/components', {
+        query: { select: 'id,name', deleted_at: 'is.null', order: 'name.asc', limit: COMPONENT_CHOICES_MAX },
+        schema: z.array(z.object({ id: z.string(), name: z.string().nullish() })),
+        signal,
+      }),
+    staleTime: 60_000,
+  });
+}

@@ -1,7 +1,7 @@
 import { Button, Dropdown, Field, makeStyles, Option, tokens } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
 import { ViewsMenu } from '../../../components/saved-views/views-menu';
-import { useAnalysisTypes, useAnalyzers, useInsightConfigTypes } from '../api';
+import { useAnalysisTypes, useAnalyzers, useInsightComponents, useInsightConfigTypes } from '../api';
 import { ALL, INSIGHT_FILTER_DEFAULTS, INSIGHT_SEVERITIES, INSIGHT_STATUSES, type InsightFilters } from '../model';
 
 const useStyles = makeStyles({
@@ -47,12 +47,14 @@ export interface InsightsFilterBarProps {
   item?: boolean;
 }
 
-/** Config type, type, severity, analyzer, status (open by default); the component filter comes from links. */
+/** Config type, type, severity, analyzer, component (spec 001 §2 "Insights"), status (open by default). */
 export function InsightsFilterBar({ value, onChange, item }: InsightsFilterBarProps) {
   const s = useStyles();
   const configTypes = useInsightConfigTypes();
   const analyzers = useAnalyzers();
   const types = useAnalysisTypes();
+  const components = useInsightComponents();
+  const componentName = new Map((components.data ?? []).map((c) => [c.id, c.name ?? c.id]));
   const dirty = (Object.keys(INSIGHT_FILTER_DEFAULTS) as (keyof InsightFilters)[]).some((k) => value[k] !== INSIGHT_FILTER_DEFAULTS[k]);
   return (
     <div className={s.bar} role="search" aria-label="Insight filters">
@@ -61,10 +63,14 @@ export function InsightsFilterBar({ value, onChange, item }: InsightsFilterBarPr
       <Select label="Severity" value={value.severity} options={INSIGHT_SEVERITIES} onChange={(severity) => onChange({ severity })} />
       <Select label="Analyzer" value={value.analyzer} options={analyzers.data ?? []} format={(v) => v} onChange={(analyzer) => onChange({ analyzer })} />
       <Select label="Status" value={value.status} options={INSIGHT_STATUSES} allValue={ALL} onChange={(status) => onChange({ status })} />
-      {!item && value.component && (
-        <Button appearance="outline" icon={<Dismiss16Regular />} onClick={() => onChange({ component: '' })} aria-label="Remove the component filter">
-          Component {value.component.slice(0, 8)}
-        </Button>
+      {!item && (
+        <Select
+          label="Component"
+          value={value.component}
+          options={(components.data ?? []).map((c) => c.id)}
+          format={(id) => componentName.get(id) ?? id}
+          onChange={(component) => onChange({ component })}
+        />
       )}
       {dirty && (
         <Button appearance="subtle" icon={<Dismiss16Regular />} onClick={() => onChange(INSIGHT_FILTER_DEFAULTS)}>
