@@ -133,3 +133,18 @@ describe('bad parameters are a 400, never a 500', () => {
     expect((await get(`rpc/related_configs_recursive?config_id=${IDS.pod}&max_depth=-5`)).json().message).toContain('max_depth');
   });
 });
+
+describe('console scrapers through /api/db/config_scrapers', () => {
+  it('an unsupported type is a 400 naming its path and stores nothing; viewers cannot write; every role reads', async () => {
+    const post = (headers: Record<string, string>, spec: unknown) =>
+      t.app.inject({ method: 'POST', url: '/api/db/config_scrapers', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'h9-trivy', spec }) });
+    const bad = await post(admin, { trivy: [{ kubernetes: {} }] });
+    expect(bad.statusCode, bad.payload).toBe(400);
+    expect(bad.json().message).toContain('spec.trivy: the trivy scraper is not supported; supported: kubernetes, file, http, sql');
+    expect((await t.db.query(`SELECT 1 FROM config_scrapers WHERE name = 'h9-trivy'`)).rowCount).toBe(0);
+    const viewer = await bearerHeaders(t.db, (await makePerson(t.db)).id);
+    expect((await post(viewer, { file: [{ type: 'File', paths: ['x.json'] }] })).statusCode).toBe(403);
+    const read = await t.app.inject({ method: 'GET', url: `/api/db/config_scrapers_with_status?id=eq.${IDS.scraper}`, headers: viewer });
+    expect(read.statusCode).toBe(200);
+  });
+});
