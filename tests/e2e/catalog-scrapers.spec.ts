@@ -193,6 +193,8 @@ test.describe('Catalog → Scrapers', () => {
   });
 
   test('a viewer reads scrapers and their runs without write actions; /settings/config_scrapers leads here', async ({ page }) => {
+    // pages, an axe scan and a run: over a minute on the shared machine under load
+    test.setTimeout(180_000);
     const name = `e2e-viewer-${unique()}`;
     // @never: only Run now runs it (the scheduler would otherwise run it once on creation)
     const id = await createScraper({ name, spec: { schedule: '@never', kubernetes: [{ clusterName: 'e2e' }] } });

@@ -12,9 +12,10 @@ export class CatalogScrapersPage {
     this.breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
   }
 
+  /** The list's first paint loads the catalog pages' code: 10-14 s on the shared 2-core machine at load ~15-20. */
   async goto() {
     await this.page.goto('/catalog/scrapers');
-    await expect(this.table).toBeVisible();
+    await expect(this.table).toBeVisible({ timeout: 45_000 });
   }
 
   get addButton(): Locator {
