@@ -5,7 +5,7 @@
  * layout in a new worker) where the tree takes milliseconds (issue 12: a 1,000-node graph laid out in under 2 s);
  * for a tree both draw the same picture.
  */
-import ELK from 'elkjs/lib/elk.bundled.js';
+import type { ELK as Elk } from 'elkjs/lib/elk-api.js';
 import type { LayoutRequest, LayoutResponse } from './layout';
 import { packLeaves, SPACING } from './leaf-grid';
 import { treeLayout } from './tree-layout';
@@ -13,7 +13,10 @@ import { treeLayout } from './tree-layout';
 /** Nodes plus edges (after packing) up to which a graph that is not a tree is laid out by elk's layered layout. */
 export const LAYERED_MAX = 300;
 
-const elk = new ELK();
+// elk loads on the first layered layout: its 1.4 MB cost seconds to load and warm up on a busy machine, which a
+// tree (most relationship graphs) never needs
+let elk: Promise<Elk> | undefined;
+const loadElk = () => (elk ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default()));
 
 export async function layoutGraph(req: Pick<LayoutRequest, 'nodes' | 'edges' | 'direction'>): Promise<Pick<LayoutResponse, 'positions' | 'algorithm'>> {
   const packed = packLeaves(req);
@@ -22,7 +25,7 @@ export async function layoutGraph(req: Pick<LayoutRequest, 'nodes' | 'edges' | '
   if (tree || packed.nodes.length + packed.edges.length > LAYERED_MAX) {
     return { positions: packed.unpack(treeLayout({ ...packed, direction: req.direction })), algorithm: 'tree' };
   }
-  const graph = await elk.layout({
+  const graph = await (await loadElk()).layout({
     id: 'root',
     layoutOptions: {
       'elk.algorithm': 'layered',

@@ -2,6 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   Controls,
+  getViewportForBounds,
   Handle,
   Position,
   ReactFlow,
@@ -102,6 +103,18 @@ const ConfigGraphNode = memo(function ConfigGraphNode({ data }: NodeProps<FlowNo
 });
 
 const nodeTypes = { item: ConfigGraphNode };
+const MIN_ZOOM = 0.05;
+
+/** The rectangle the laid-out boxes cover. */
+function layoutBounds(nodes: LayoutRequest['nodes'], at: LayoutResponse['positions']) {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const n of nodes) {
+    const p = at[n.id];
+    if (!p) continue;
+    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x + n.width), Math.max(y1, p.y + n.height)];
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : { x: 0, y: 0, width: 1, height: 1 };
+}
 
 export interface RelationshipsGraphProps {
   rows: RelatedConfig[];
@@ -120,12 +133,22 @@ function Graph({ rows, rootId, direction, edgeStyle }: RelationshipsGraphProps) 
   const [, navigate] = useLocation();
   const flow = useReactFlow();
 
+  const frame = useRef<HTMLDivElement>(null);
+  const boxes = useRef<LayoutRequest['nodes']>([]);
+  const flowRef = useRef(flow);
+  flowRef.current = flow;
+
   useEffect(() => {
     const w = new LayoutWorker();
     worker.current = w;
     w.onmessage = (e: MessageEvent<LayoutResponse>) => {
       // only the newest layout counts: a toggle during a long layout supersedes it
-      if (e.data.seq === seq.current) setPositions(e.data);
+      if (e.data.seq !== seq.current) return;
+      // the view fits the new layout before its nodes render: at 1,000 nodes, rendering them first in the old view
+      // mounts hundreds that the fitted view then drops
+      const el = frame.current;
+      if (el && !e.data.error) flowRef.current.setViewport(getViewportForBounds(layoutBounds(boxes.current, e.data.positions), el.clientWidth, el.clientHeight, MIN_ZOOM, 1.2, 0.1));
+      setPositions(e.data);
     };
     return () => w.terminate();
   }, []);
@@ -137,6 +160,7 @@ function Graph({ rows, rootId, direction, edgeStyle }: RelationshipsGraphProps) 
       nodes: model.nodes.map((n) => ({ id: n.id, ...(n.kind === 'type' ? NODE_SIZE.type : NODE_SIZE.config) })),
       edges: model.edges,
     };
+    boxes.current = req.nodes;
     worker.current?.postMessage(req);
   }, [model, direction]);
 
@@ -169,13 +193,10 @@ function Graph({ rows, rootId, direction, edgeStyle }: RelationshipsGraphProps) 
     () => (laidOut ? model.edges.map((e) => ({ ...e, type: edgeStyle === 'bezier' ? 'default' : 'smoothstep' })) : []),
     [laidOut, model, edgeStyle],
   );
-  useEffect(() => {
-    if (laidOut) requestAnimationFrame(() => void flow.fitView({ padding: 0.1, maxZoom: 1.2 }));
-  }, [laidOut, positions, flow]);
-
   const configs = model.nodes.filter((n) => n.kind === 'config').length;
   return (
     <div
+      ref={frame}
       className={s.frame}
       data-testid="relationships-graph"
       data-nodes={model.nodes.length}
@@ -195,7 +216,7 @@ function Graph({ rows, rootId, direction, edgeStyle }: RelationshipsGraphProps) 
         onlyRenderVisibleElements
         nodesDraggable={false}
         nodesConnectable={false}
-        minZoom={0.05}
+        minZoom={MIN_ZOOM}
         proOptions={{ hideAttribution: true }}
         aria-label="Relationship graph"
       >
