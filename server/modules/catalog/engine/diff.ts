@@ -60,26 +60,3 @@ export function changedPaths(patch: unknown, prefix = ''): string[] {
   }
   return out;
 }
-
-const ASCII = /^[\x20-\x7e]*$/;
-/** jsonb's key order: shorter keys first (in UTF-8 bytes), then bytewise. */
-function jsonbKeyOrder(a: string, b: string): number {
-  if (ASCII.test(a) && ASCII.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length - y.length || Buffer.compare(x, y);
-}
-
-/**
- * A value as PostgreSQL prints it once stored as jsonb (`config::text`): keys in jsonb's order, `", "` and `": "` between
- * members. Equal texts mean equal stored values, so an unchanged config is recognised from its md5 alone, without
- * reading it back; where the two printers differ (a number's exponent form), the config is read back and compared.
- */
-export function jsonbText(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map((v) => jsonbText(v)).join(', ')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort(jsonbKeyOrder);
-  return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText((value as Record<string, unknown>)[k])}`).join(', ')}}`;
-}

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { ItemRef, ScrapedItem } from '../types.js';
-import { createHash } from 'node:crypto';
-import { canonical, diffConfigs, jsonbText, normalise, type ConfigDiff } from './diff.js';
-import { newIds, resolveRefs, storedByExternalIds, storedByTypes, storedConfigs, type ItemWrite, type StoredItem } from './queries.js';
+import { hash } from 'node:crypto';
+import { canonical, diffConfigs, normalise, type ConfigDiff } from './diff.js';
+import { newIds, resolveRefs, storedByExternalIds, storedByTypes, storedRows, type ItemWrite, type StoredItem, type StoredRef } from './queries.js';
 
 /** What the save does with one scraped item. */
 export interface PlannedItem {
@@ -12,6 +12,10 @@ export interface PlannedItem {
   op: 'insert' | 'update' | 'unchanged';
   /** The config's diff against the stored one (updates only). */
   diff: ConfigDiff | null;
+  /** The row's fingerprint (md5 of its compared columns and config). */
+  hash: string;
+  /** The fingerprint is (re)written: the row is inserted or updated, or it was compared in full and found equal. */
+  fingerprint: boolean;
   /** How many ancestors are in this result before it (new parents are inserted before their children). */
   depth: number;
 }
@@ -33,14 +37,14 @@ function dedupe(items: ScrapedItem[]): ScrapedItem[] {
 }
 
 /** A live row before a deleted one, then the newest: the one an external id names. */
-const preferred = (a: StoredItem, b: StoredItem) =>
+const preferred = (a: StoredRef, b: StoredRef) =>
   (a.deleted_at === null) !== (b.deleted_at === null) ? a.deleted_at === null : a.created_at > b.created_at;
 
-async function loadStored(db: pg.Pool, scraperId: string, items: ScrapedItem[]): Promise<Map<string, StoredItem>> {
+async function loadStored(db: pg.Pool, scraperId: string, items: ScrapedItem[]): Promise<Map<string, StoredRef>> {
   const rows = items.length > LOOKUP_BY_TYPE_ABOVE
     ? await storedByTypes(db, scraperId, [...new Set(items.map((i) => i.type))])
     : await storedByExternalIds(db, scraperId, [...new Set(items.flatMap((i) => [i.externalId, ...(i.aliases ?? [])]))]);
-  const byRef = new Map<string, StoredItem>();
+  const byRef = new Map<string, StoredRef>();
   for (const row of rows) {
     row.deleted_at = iso(row.deleted_at);
     row.created_at = iso(row.created_at)!;
@@ -63,6 +67,12 @@ const COMPARED: (keyof ItemWrite & keyof StoredItem)[] = [
 function sameColumns(a: ItemWrite, b: StoredItem): boolean {
   return COMPARED.every((k) => canonical(normalise(a[k] ?? null)) === canonical(normalise(b[k] ?? null)));
 }
+
+/**
+ * The fingerprint of a row as written: its compared columns and config in the order built. Equal fingerprints mean an
+ * equal row; a different one (a config's keys in another order too) only sends the row to the full comparison.
+ */
+const fingerprint = (row: ItemWrite) => hash('md5', JSON.stringify([...COMPARED.map((k) => row[k] ?? null), row.config ?? null]));
 
 /**
  * Decides, for every item of a result, its id (stored or new), parent and path, and whether it is inserted, rewritten
@@ -122,16 +132,11 @@ export async function planItems(db: pg.Pool, scraperId: string, scraped: Scraped
   };
   items.forEach((_, i) => pathOf(i, 0));
 
-  // configs whose jsonb text differs from the stored one's (by md5) are read back and compared exactly
-  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-  const suspects = matches.flatMap((s, i) => (s && md5(jsonbText(items[i].config ?? null)) !== s.config_md5 ? [s.id] : []));
-  const previous = await storedConfigs(db, suspects);
-
-  const planned = items.map((item, i): PlannedItem => {
+  const rows = items.map((item, i): ItemWrite => {
     const s = matches[i];
     const externalIds = [...new Set([item.externalId, ...(item.aliases ?? []), ...(s?.external_id ?? [])])];
     const observedDeleted = item.deletedAt !== undefined;
-    const row: ItemWrite = {
+    return {
       id: ids[i], type: item.type, config_class: item.configClass, external_id: externalIds, name: item.name ?? null,
       config: item.config ?? null, labels: item.labels ? normalise(item.labels) as Record<string, string> : null,
       tags: item.tags ? normalise(item.tags) as Record<string, string> : null, health: item.health ?? null, status: item.status ?? null,
@@ -144,10 +149,21 @@ export async function planItems(db: pg.Pool, scraperId: string, scraped: Scraped
       delete_reason: observedDeleted ? (s?.deleted_at ? s.delete_reason : item.deleteReason ?? 'deleted') : null,
       created_at: iso(item.createdAt),
     };
-    if (!s) return { item, row, op: 'insert', diff: null, depth: depths[i] };
-    const diff = previous.has(s.id) ? diffConfigs(normalise(previous.get(s.id) ?? null), normalise(row.config)) : null;
-    const op = diff || !sameColumns(row, s) ? 'update' : 'unchanged';
-    return { item, row, op, diff, depth: depths[i] };
+  });
+  const hashes = rows.map(fingerprint);
+  // a stored row whose fingerprint is missing or differs (changed, or written by someone else since) is read whole
+  const full = await storedRows(db, matches.flatMap((s, i) => (s && s.scrape_hash !== hashes[i] ? [s.id] : [])));
+
+  const planned = items.map((item, i): PlannedItem => {
+    const s = matches[i];
+    const row = rows[i];
+    const base = { item, row, hash: hashes[i], depth: depths[i] };
+    if (!s) return { ...base, op: 'insert', diff: null, fingerprint: true };
+    if (s.scrape_hash === hashes[i]) return { ...base, op: 'unchanged', diff: null, fingerprint: false };
+    const stored = full.get(s.id);
+    const diff = stored ? diffConfigs(normalise(stored.config ?? null), normalise(row.config)) : null;
+    const op = !stored || diff || !sameColumns(row, stored) ? 'update' : 'unchanged';
+    return { ...base, op, diff, fingerprint: true };
   });
   return { planned, idOf: (ref) => known.get(refKey(ref.type, ref.externalId))?.id, resolve };
 }

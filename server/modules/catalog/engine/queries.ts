@@ -37,11 +37,24 @@ export interface ItemRow {
 export interface StoredItem extends Omit<ItemRow, 'config'> {
   scraper_id: string | null;
   created_at: string;
-  /** md5 of the stored config as PostgreSQL prints it: compared with the new config's, the config stays unread. */
-  config_md5: string | null;
 }
 
-const ITEM_COLUMNS = `id, scraper_id, type, config_class, external_id, name, md5(config::text) AS config_md5, labels, tags, health, status, ready, description,
+/** What a re-scrape reads of each stored item: enough to match it and rebuild its row, and its fingerprint. */
+export interface StoredRef {
+  id: string;
+  type: string;
+  external_id: string[] | null;
+  deleted_at: string | null;
+  delete_reason: string | null;
+  created_at: string;
+  /** The engine's hash of the row, only while the row is still the version it was taken from. */
+  scrape_hash: string | null;
+}
+
+const REF_COLUMNS = `ci.id, ci.type, ci.external_id, ci.deleted_at, ci.delete_reason, ci.created_at, h.hash AS scrape_hash
+  FROM config_items ci LEFT JOIN config_items_scrape_hash h ON h.config_id = ci.id AND h.item_xmin = ci.xmin`;
+
+const ITEM_COLUMNS = `id, scraper_id, type, config_class, external_id, name, labels, tags, health, status, ready, description,
   icon, source, parent_id, path, properties, cost_per_minute::float8 AS cost_per_minute, cost_total_1d::float8 AS cost_total_1d,
   cost_total_7d::float8 AS cost_total_7d, cost_total_30d::float8 AS cost_total_30d, deleted_at, delete_reason, created_at`;
 
@@ -51,17 +64,37 @@ const RECORD = `r(id uuid, type text, config_class text, external_id text[], nam
   created_at timestamptz, deleted_at timestamptz, delete_reason text)`;
 
 /** This scraper's stored items named by any of `externalIds` (deleted ones too: an item seen again comes back). */
-export async function storedByExternalIds(c: Q, scraperId: string, externalIds: string[]): Promise<StoredItem[]> {
-  const { rows } = await c.query<StoredItem>(
-    `SELECT ${ITEM_COLUMNS} FROM config_items WHERE scraper_id = $1 AND external_id && $2::text[]`, [scraperId, externalIds]);
+export async function storedByExternalIds(c: Q, scraperId: string, externalIds: string[]): Promise<StoredRef[]> {
+  const { rows } = await c.query<StoredRef>(
+    `SELECT ${REF_COLUMNS} WHERE ci.scraper_id = $1 AND ci.external_id && $2::text[]`, [scraperId, externalIds]);
   return rows;
 }
 
 /** Every stored item of this scraper of these types: cheaper than an id lookup for a whole source's worth of items. */
-export async function storedByTypes(c: Q, scraperId: string, types: string[]): Promise<StoredItem[]> {
-  const { rows } = await c.query<StoredItem>(
-    `SELECT ${ITEM_COLUMNS} FROM config_items WHERE scraper_id = $1 AND type = ANY($2::text[])`, [scraperId, types]);
+export async function storedByTypes(c: Q, scraperId: string, types: string[]): Promise<StoredRef[]> {
+  const { rows } = await c.query<StoredRef>(
+    `SELECT ${REF_COLUMNS} WHERE ci.scraper_id = $1 AND ci.type = ANY($2::text[])`, [scraperId, types]);
   return rows;
+}
+
+/** The stored rows and configs of these items (those whose fingerprint does not match), compared column by column. */
+export async function storedRows(c: Q, ids: string[]): Promise<Map<string, StoredItem & { config: unknown }>> {
+  if (!ids.length) return new Map();
+  const { rows } = await c.query<StoredItem & { config: unknown }>(
+    `SELECT ${ITEM_COLUMNS}, config FROM config_items WHERE id = ANY($1::uuid[])`, [ids]);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * Records the fingerprint of rows just written or found equal, with the row version it holds for: called in the
+ * transaction that wrote them, so a row this one updated carries this transaction's xmin.
+ */
+export async function writeScrapeHashes(c: Q, ids: string[], hashes: string[]): Promise<void> {
+  if (!ids.length) return;
+  await c.query(
+    `INSERT INTO config_items_scrape_hash (config_id, hash, item_xmin)
+     SELECT ci.id, r.hash, ci.xmin FROM unnest($1::uuid[], $2::text[]) AS r(id, hash) JOIN config_items ci ON ci.id = r.id
+     ON CONFLICT (config_id) DO UPDATE SET hash = excluded.hash, item_xmin = excluded.item_xmin`, [ids, hashes]);
 }
 
 export interface RefHit {
@@ -84,13 +117,6 @@ export async function resolveRefs(c: Q, scraperId: string, types: string[], exts
      ORDER BY u.type, u.ext, (ci.scraper_id IS NOT DISTINCT FROM $3::uuid) DESC, (ci.deleted_at IS NULL) DESC, ci.created_at DESC`,
     [types, exts, scraperId]);
   return rows;
-}
-
-/** The stored configs of these items (those whose md5 differs from the new config's). */
-export async function storedConfigs(c: Q, ids: string[]): Promise<Map<string, unknown>> {
-  if (!ids.length) return new Map();
-  const { rows } = await c.query<{ id: string; config: unknown }>('SELECT id, config FROM config_items WHERE id = ANY($1::uuid[])', [ids]);
-  return new Map(rows.map((r) => [r.id, r.config]));
 }
 
 /** `n` new ids from the same generator as the table's default (time-ordered). */
@@ -251,16 +277,23 @@ export async function resolveAnalysis(
   return rowCount ?? 0;
 }
 
+/**
+ * This scraper's live relationships as `from to relation` keys (ids have no spaces), all of them or those from `fromIds`:
+ * the save leaves these alone, since ON CONFLICT would lock (and so write) every one of them again.
+ */
+export async function liveRelationships(c: Q, scraperId: string, fromIds: string[] | null): Promise<Set<string>> {
+  const { rows } = await c.query<{ k: string }>(
+    `SELECT config_id || ' ' || related_id || ' ' || relation AS k FROM config_relationships
+     WHERE scraper_id = $1 AND deleted_at IS NULL AND ($2::uuid[] IS NULL OR config_id = ANY($2::uuid[]))`, [scraperId, fromIds]);
+  return new Set(rows.map((r) => r.k));
+}
+
 /** Relationships reported by this scraper: new ones inserted, deleted ones revived, live ones left as they are. */
 export async function upsertRelationships(c: Q, scraperId: string, from: string[], to: string[], relation: string[]): Promise<number> {
   if (!from.length) return 0;
   const { rowCount } = await c.query(
     `INSERT INTO config_relationships AS cr (config_id, related_id, relation, scraper_id)
-     SELECT DISTINCT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS u(config_id, related_id, relation)
-       CROSS JOIN (VALUES ($4::uuid)) AS s(scraper_id)
-     -- live links are left alone before ON CONFLICT would lock (and so write) every one of them again
-     WHERE NOT EXISTS (SELECT 1 FROM config_relationships x WHERE x.related_id = u.related_id AND x.config_id = u.config_id
-       AND x.relation = u.relation AND x.scraper_id = s.scraper_id AND x.deleted_at IS NULL)
+     SELECT DISTINCT * FROM (SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::text[]), $4::uuid) AS u
      ON CONFLICT (related_id, config_id, relation, scraper_id)
        DO UPDATE SET deleted_at = NULL, updated_at = now() WHERE cr.deleted_at IS NOT NULL`,
     [from, to, relation, scraperId]);

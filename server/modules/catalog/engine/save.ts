@@ -5,7 +5,8 @@ import type { ItemRef, ScrapeResult, ScrapeSummary } from '../types.js';
 import { planItems } from './plan.js';
 import {
   deleteMissingItems, deleteUnreportedRelationships, insertItems, markDeleted, replaceLocations, resolveAnalysis,
-  touchLastScraped, updateItems, upsertAnalysis, upsertChanges, upsertRelationships, type AnalysisWrite, type ChangeWrite,
+  liveRelationships, touchLastScraped, updateItems, upsertAnalysis, upsertChanges, upsertRelationships, writeScrapeHashes,
+  type AnalysisWrite, type ChangeWrite,
 } from './queries.js';
 
 export interface SaveOptions {
@@ -84,6 +85,9 @@ async function save(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: 
       await updateItems(c, batch.filter((p) => p.op === 'update').map((p) => p.row));
       await upsertChanges(c, diffs);
       await touchLastScraped(c, batch.map((p) => p.row.id), now);
+      // after the item writes, so each fingerprint holds for the row version this transaction leaves
+      const printed = batch.filter((p) => p.fingerprint);
+      await writeScrapeHashes(c, printed.map((p) => p.row.id), printed.map((p) => p.hash));
       if (located.length) {
         const pairs = located.flatMap((p) => p.item.locations!.map((l) => [p.row.id, l] as const));
         await replaceLocations(c, located.map((p) => p.row.id), pairs.map((x) => x[0]), pairs.map((x) => x[1]));
@@ -170,13 +174,19 @@ async function save(db: pg.Pool, scraperId: string, result: ScrapeResult, opts: 
     const to = idFor(r.to);
     return from && to && from !== to ? [{ from, to, relation: r.relation }] : [];
   });
-  for (const batch of chunks(rels)) {
+  const relKey = (r: { from: string; to: string; relation: string }) => `${r.from} ${r.to} ${r.relation}`;
+  const live = await liveRelationships(db, scraperId, complete ? null : [...new Set(rels.map((r) => r.from))]);
+  for (const batch of chunks(rels.filter((r) => !live.has(relKey(r))))) {
     const n = await upsertRelationships(db, scraperId, batch.map((r) => r.from), batch.map((r) => r.to), batch.map((r) => r.relation));
     if (n) touched.add('config_relationships');
   }
   if (complete) {
-    const n = await deleteUnreportedRelationships(db, scraperId, rels.map((r) => r.from), rels.map((r) => r.to), rels.map((r) => r.relation), now);
-    if (n) touched.add('config_relationships');
+    // every live link reported again: nothing to delete, and no statement to find that out
+    const reported = new Set(rels.map(relKey));
+    if ([...live].some((k) => !reported.has(k))) {
+      const n = await deleteUnreportedRelationships(db, scraperId, rels.map((r) => r.from), rels.map((r) => r.to), rels.map((r) => r.relation), now);
+      if (n) touched.add('config_relationships');
+    }
 
     // ---- items the source no longer has ----
     const gone = await deleteMissingItems(db, scraperId, planned.map((p) => p.row.id), now, {
