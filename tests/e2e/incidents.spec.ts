@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { adminApi, createUser, deleteProperty, setProperty, type ApiSession } from './api';
 import { E2E_PORT } from './env';
 import { dbGet, IncidentsPage, seedIncident } from './pages/incidents-page';
+import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
 import { signIn } from './pages/sign-in';
 
@@ -401,6 +402,11 @@ test.describe('Incidents', () => {
 
   test('the list and a detail page have no serious accessibility violations', async ({ page }) => {
     await signIn(page);
+    // topology evidence points at a real component (evidences.component_id has its FK since 0060_topology.sql)
+    const db = await e2eDatabase(admin);
+    await db.query(`INSERT INTO components (id, name, external_id) VALUES ($1, 'api-gateway', 'api-gateway') ON CONFLICT (id) DO NOTHING`,
+      ['0195c9b2-7f1a-7c3e-9a41-3f1d2a8b6c11']);
+    await db.end();
     const seeded = await seedIncident(admin, `A11y ${unique()}`, [
       { type: 'topology', description: 'api-gateway degraded', component_id: '0195c9b2-7f1a-7c3e-9a41-3f1d2a8b6c11', evidence: { name: 'api-gateway' } },
     ]);
