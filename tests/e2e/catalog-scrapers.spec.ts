@@ -217,9 +217,9 @@ test.describe('Catalog → Scrapers', () => {
     await page.goto('/catalog/scrapers/new');
     await expect(page.getByText('Unauthorized - You do not have permission to access this page')).toBeVisible();
 
-    // the old settings addresses redirect to the catalog's
+    // the old settings addresses redirect to the catalog's (once the settings pages' code is loaded: slow under load)
     await page.goto('/settings/config_scrapers');
-    await expect(page).toHaveURL(/\/catalog\/scrapers$/);
+    await expect(page).toHaveURL(/\/catalog\/scrapers$/, { timeout: 30_000 });
 
     // a run that ends shows on the open list without a reload (live job_history updates)
     await expect(scrapers.row(name)).not.toContainText(/SUCCESS|FAILED/);
@@ -228,7 +228,7 @@ test.describe('Catalog → Scrapers', () => {
     const { status } = (await run.json()) as { status: string };
     await expect(scrapers.row(name)).toContainText(status, { timeout: 30_000 });
     await page.goto(`/settings/config_scrapers/${id}`);
-    await expect(page).toHaveURL(new RegExp(`/catalog/scrapers/${id}$`));
+    await expect(page).toHaveURL(new RegExp(`/catalog/scrapers/${id}$`), { timeout: 30_000 });
   });
 
   test('a ScrapeConfig that Flux applies is read-only from the start, linked to its kustomization', async ({ page }) => {
