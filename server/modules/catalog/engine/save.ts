@@ -4,9 +4,11 @@ import { inTransaction } from '../../../lib/tx.js';
 import type { ItemRef, ScrapeResult, ScrapeSummary } from '../types.js';
 import { planItems } from './plan.js';
 import {
-  deleteMissingItems, deleteUnreportedRelationships, insertItems, markDeleted, replaceLocations, resolveAnalysis,
-  liveRelationships, touchLastScraped, updateItems, upsertAnalysis, upsertChanges, upsertRelationships, writeScrapeHashes,
-  type AnalysisWrite, type ChangeWrite,
+  deleteUnreportedRelationships, liveRelationships, resolveAnalysis, upsertAnalysis, upsertRelationships, type AnalysisWrite,
+} from './link-queries.js';
+import {
+  deleteMissingItems, insertItems, markDeleted, replaceLocations, touchLastScraped, updateItems, upsertChanges,
+  writeScrapeHashes, type ChangeWrite,
 } from './queries.js';
 
 export interface SaveOptions {
