@@ -17,6 +17,16 @@ import { title } from './go-template/funcs-gomplate.js';
 export interface CelContext {
   /** The check's previous result, for `last_result()`; the reference's empty status when absent. */
   lastResult?: Record<string, unknown>;
+  /**
+   * The catalog's related items for `catalog.traverse(id, type, direction)` (duty query/config_traversal.go): items of
+   * `type` (a `/`-separated chain) related to config `id`, as JSON objects; absent where no catalog is at hand.
+   */
+  traverse?: (id: string, type: string, direction: string) => Record<string, unknown>[];
+}
+
+/** The context of the evaluation under way, for functions defined outside this file. */
+export function celContext(): CelContext {
+  return current;
 }
 
 /** The context of the evaluation under way (evaluation is synchronous, so one at a time). */

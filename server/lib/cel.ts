@@ -3,6 +3,7 @@ import { strings } from '@bufbuild/cel/ext';
 import { create, isMessage } from '@bufbuild/protobuf';
 import { DurationSchema, TimestampSchema, timestampDate, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { asMessage, celToNative, REFERENCE_EXTRA_FUNCS, withCelContext, type CelContext } from './cel-funcs.js';
+import { CONFIG_DB_FUNCS } from './cel-funcs-config.js';
 import { markOptionalSelects, OPTIONAL_FUNCS, rewriteOptionals } from './cel-optional.js';
 import { formatValue } from './go-template/format.js';
 import { goDurationString } from './go-template/gomplate-values.js';
@@ -32,7 +33,7 @@ export function compileCel(expr: string): Program {
   let program: Program;
   let unknown: string[];
   try {
-    env ??= celEnv({ funcs: [...strings, ...REFERENCE_FUNCS, ...REFERENCE_EXTRA_FUNCS, ...OPTIONAL_FUNCS] });
+    env ??= celEnv({ funcs: [...strings, ...REFERENCE_FUNCS, ...REFERENCE_EXTRA_FUNCS, ...CONFIG_DB_FUNCS, ...OPTIONAL_FUNCS] });
     const parsed = parse(markOptionalSelects(expr));
     if (parsed.expr) rewriteOptionals(parsed.expr as never);
     unknown = unknownFunctions(env, parsed.expr);
