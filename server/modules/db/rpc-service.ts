@@ -5,6 +5,7 @@ import { badBody, forbidden } from './errors.js';
 import { JSON_TYPE, type DbRequest, type DbResponse } from './http.js';
 import { checkMaxAffected, negotiate, parsePrefer } from './parse/headers.js';
 import { parseQuery } from './parse/query.js';
+import { namingBadArgument } from './rpc-args.js';
 import { pageOf, pageResponse } from './read-service.js';
 import type { FunctionInfo, SchemaCache } from './schema-cache.js';
 import { BuildContext, plan, requireRead } from './sql/plan.js';
@@ -77,7 +78,8 @@ export async function callFunction(db: pg.Pool, cache: SchemaCache, req: DbReque
   const check = prefer.maxAffected === null ? undefined : (n: number) => checkMaxAffected(prefer, n);
 
   if (!fn.rows) {
-    const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, scalarCallSql(ctx, fn, args, values), ctx.params.values, check);
+    const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, scalarCallSql(ctx, fn, args, values), ctx.params.values, check)
+      .catch(async (err) => { throw await namingBadArgument(db, args, values, err); });
     return { status: 200, headers: { 'content-type': JSON_TYPE }, body: req.method === 'HEAD' ? null : rows[0].body };
   }
   if (cache.relations.get(fn.rows.name) === fn.rows) requireRead(ctx, fn.rows);
@@ -86,7 +88,8 @@ export async function callFunction(db: pg.Pool, cache: SchemaCache, req: DbReque
   const page = pageOf(query.nodes.get(''), req.range);
   const { format, stripNulls } = negotiate(req.accept);
   const sql = readSql(ctx, node, { ...page, from, count: prefer.count, bodyless: req.method === 'HEAD', format, stripNulls });
-  const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, sql, ctx.params.values, check);
+  const { rows } = await runAs(db, fn.volatile ? req.actor : undefined, sql, ctx.params.values, check)
+    .catch(async (err) => { throw await namingBadArgument(db, args, values, err); });
   if (fn.returnsSet) return pageResponse(req, rows[0], page.offset, prefer.count);
   // A function returning one row answers with that object (or null), as PostgREST does.
   const body = Number(rows[0].n) ? (rows[0].body as string).slice(1, -1) : 'null';
