@@ -32,7 +32,7 @@ async function itemRow(scraperId: string, ext: string) {
 describe('saveResult: items and change detection', () => {
   it('counts added, updated and unchanged items; a changed config is one diff change; unchanged rows are not rewritten', async () => {
     const s = await makeScraper();
-    // b's 1e21 prints differently in PostgreSQL: the fast md5 check misses, the exact comparison still finds it unchanged
+    // b's 1e21 prints differently in PostgreSQL: the fingerprint (md5 of the compared columns) misses, the exact comparison still finds it unchanged
     const first = await saveResult(t.db, s, result({ items: [item('a', { spec: { replicas: 1 }, b: 1 }), item('b', { x: 1, big: 1e21 })] }));
     expect(first.config_types['Test::Thing']).toEqual({ added: 2, updated: 0, unchanged: 0, changes: 0 });
     const a1 = await itemRow(s, 'a');
