@@ -140,12 +140,13 @@ async function main() {
       );
     }
     let ok = true;
-    console.log(`\n| shape | nodes | worker ms p50 / max | click → drawn ms p50 / max | target |\n|---|---|---|---|---|`);
+    console.log(`\n| shape | nodes | worker ms p50 / max | click → drawn ms p50 / max | layout target |\n|---|---|---|---|---|`);
     for (const shape of Object.keys(roots)) {
       const last = results.filter((r) => r.shape === shape).map((r) => r.steps.at(-1)!);
       const worker = last.map((s) => s.layoutMs).sort((a, b) => a - b);
       const drawn = last.map((s) => s.drawnMs).sort((a, b) => a - b);
-      const met = drawn.at(-1)! < TARGET_MS && last.every((s) => s.nodes >= 1000);
+      // issue 12's target is the layout; click → drawn adds the main thread (the model, React Flow, the nodes in view)
+      const met = worker.at(-1)! < TARGET_MS && last.every((s) => s.nodes >= 1000);
       ok &&= met;
       console.log(`| ${shape} | ${last[0].nodes} | ${fmt(percentile(worker, 0.5), 0)} / ${fmt(worker.at(-1)!, 0)} | ${fmt(percentile(drawn, 0.5), 0)} / ${fmt(drawn.at(-1)!, 0)} | < ${TARGET_MS} ${met ? 'OK' : 'MISS'} |`);
     }
