@@ -183,6 +183,16 @@ describe('POST|GET /api/catalog/changes', () => {
     const lenient = await post('changes', { severity: 'urgent', sort_by: 'nope', from: 'soon', lenient: true });
     expect(lenient.statusCode, lenient.payload).toBe(200);
   });
+
+  it('checks recursive and depth without an id too (GET), as duty does; lenient drops a bad recursive', async () => {
+    for (const [query, param] of [['recursive=sideways', 'recursive'], ['depth=1000', 'depth'], ['depth=0', 'depth'], ['depth=abc', 'depth']]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/catalog/changes?${query}`, headers: admin });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().message).toContain(param);
+    }
+    const lenient = await t.app.inject({ method: 'GET', url: '/api/catalog/changes?recursive=sideways&lenient=true', headers: admin });
+    expect(lenient.statusCode, lenient.payload).toBe(200);
+  });
 });
 
 describe('GET /api/catalog/:id/relationships', () => {

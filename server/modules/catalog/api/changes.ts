@@ -57,6 +57,15 @@ function conditions(req: Parsed, p: Params): { where: string[]; window: ChangeWi
     }
   };
 
+  // Checked with or without an id (as duty does), so a bad value is never silently ignored.
+  let recursive = req.recursive ?? 'downstream';
+  if (!ChangeRecursive.safeParse(recursive).success) {
+    if (!lenient) throw badParam('recursive', `expected one of ${ChangeRecursive.options.join(', ')}`);
+    recursive = 'downstream';
+  }
+  const depth = req.depth ?? 5;
+  if (depth < 1 || depth > CATALOG_DEPTH_MAX) throw badParam('depth', `expected 1 to ${CATALOG_DEPTH_MAX}`);
+
   const ids = (req.id ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (ids.length) {
     const plain = ids.filter((i) => !i.startsWith('!'));
@@ -64,13 +73,6 @@ function conditions(req: Parsed, p: Params): { where: string[]; window: ChangeWi
     if (bad !== undefined) {
       if (!lenient) throw badParam('id', `"${bad.slice(0, 60)}" is not a config id (uuid)`);
     } else if (plain.length === 1 && ids.length === 1) {
-      let recursive = req.recursive ?? 'downstream';
-      if (!ChangeRecursive.safeParse(recursive).success) {
-        if (!lenient) throw badParam('recursive', `expected one of ${ChangeRecursive.options.join(', ')}`);
-        recursive = 'downstream';
-      }
-      const depth = req.depth ?? 5;
-      if (depth < 1 || depth > CATALOG_DEPTH_MAX) throw badParam('depth', `expected 1 to ${CATALOG_DEPTH_MAX}`);
       const id = p.add(plain[0]);
       if (recursive === 'none') where.push(`c.config_id = ${id}::uuid`);
       else {
