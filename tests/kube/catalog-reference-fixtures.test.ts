@@ -11,12 +11,13 @@ import { createTestApp, type TestContext } from '../server/helpers.js';
 
 /**
  * config-db's own ScrapeConfig examples (tests/fixtures/config-db, copied unchanged), applied with kubectl as a user
- * would: each validates against the console's CRD, and the console judges it: the supported types (file, http, sql)
- * are not Invalid; trivy is Invalid with the path message `spec.trivy: the trivy scraper is not supported; ...`.
+ * would: each validates against the console's CRD, and the console judges it: the supported types (kubernetes, file,
+ * http, sql) are not Invalid; trivy is Invalid with the path message `spec.trivy: the trivy scraper is not supported; ...`.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SCRAPE = kindByKind('ScrapeConfig')!;
-const SUPPORTED = ['file-car', 'file-exclusion', 'file-local-creation-date', 'file-mask', 'http-scraper', 'sql'];
+// kubernetes, http-ms-graph and access_logs call the CEL functions jq(), uniq(), len() and catalog.traverse()
+const SUPPORTED = ['file-car', 'file-exclusion', 'file-local-creation-date', 'file-mask', 'http-scraper', 'sql', 'kubernetes', 'http-ms-graph', 'access_logs'];
 
 let kube: KubeApi;
 let t: TestContext;
@@ -25,8 +26,10 @@ let kubeconfig: string;
 
 const fixture = (name: string) => join(root, 'tests/fixtures/config-db', `${name}.yaml`);
 const crName = (name: string) => /^\s{2}name:\s*(\S+)/m.exec(readFileSync(fixture(name), 'utf8'))![1];
-const status = (name: string) =>
-  kube.get(SCRAPE.group, SCRAPE.version, SCRAPE.plural, 'default', name)?.status as { status?: string; errorMessage?: string; observedGeneration?: number } | undefined;
+/** The fixture's own namespace (ms-graph and access-logs are in `mc`), else default. */
+const namespace = (name: string) => /^\s{2}namespace:\s*(\S+)/m.exec(readFileSync(fixture(name), 'utf8'))?.[1] ?? 'default';
+const status = (name: string, ns = 'default') =>
+  kube.get(SCRAPE.group, SCRAPE.version, SCRAPE.plural, ns, name)?.status as { status?: string; errorMessage?: string; observedGeneration?: number } | undefined;
 
 beforeAll(async () => {
   kube = await startKubeApi({ crdsDir: join(root, 'crds') });
@@ -41,13 +44,16 @@ afterAll(async () => {
 });
 
 describe('config-db fixtures applied with kubectl', () => {
-  it('file, http and sql examples validate against the CRD and are judged valid', async () => {
+  it('kubernetes, file, http and sql examples validate against the CRD and are judged valid', async () => {
+    for (const ns of new Set(SUPPORTED.map(namespace))) {
+      if (ns !== 'default') expect((await kubectl(kubeconfig, ['create', 'namespace', ns])).code).toBe(0);
+    }
     for (const name of SUPPORTED) {
-      const r = await kubectl(kubeconfig, ['apply', '-n', 'default', '-f', fixture(name)]);
+      const r = await kubectl(kubeconfig, ['apply', '-n', namespace(name), '-f', fixture(name)]);
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
     }
     for (const name of SUPPORTED) {
-      const s = await until(async () => (status(crName(name))?.observedGeneration ? status(crName(name)) : undefined), `the status of ${name}`);
+      const s = await until(async () => status(crName(name), namespace(name))?.observedGeneration ? status(crName(name), namespace(name)) : undefined, `the status of ${name}`);
       expect(s?.status, `${name}: ${s?.errorMessage}`).not.toBe('Invalid');
     }
   });
