@@ -142,7 +142,7 @@ describe('canary-checker fixtures', () => {
 describe('functions the console does not have', () => {
   it('are refused when compiled, named with their namespace', () => {
     expect(celSyntaxError('dyn(resources).all(r, k8s.isHealthy(r))')).toBe('unknown function k8s.isHealthy()');
-    expect(celSyntaxError('jq(".a", x)')).toBe('unknown function jq()');
+    expect(celSyntaxError('jmespath("a", x)')).toBe('unknown function jmespath()');
     expect(celSyntaxError('time.Now() > timestamp("2020-01-01T00:00:00Z") && HumanSize(1) != ""')).toBeNull();
   });
 });
