@@ -389,8 +389,8 @@ describe('CEL functions the console does not have', () => {
   it('are refused at save by path, naming the function, instead of failing every run', () => {
     expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', test: { expr: 'dyn(results).all(x, k8s.isHealthy(x))' } }] }))
       .toThrow('spec.exec.0.test.expr: invalid CEL: unknown function k8s.isHealthy()');
-    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'jq(".a", json).size() > 0 && gcp.incidents.toCheckResult(json) != null' } }] }))
-      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions jq(), gcp.incidents.toCheckResult()');
+    expect(() => validateCanarySpec({ http: [{ name: 'h', url: 'https://a.example.org', test: { expr: 'jmespath("a", json).size() > 0 && gcp.incidents.toCheckResult(json) != null' } }] }))
+      .toThrow('spec.http.0.test.expr: invalid CEL: unknown functions jmespath(), gcp.incidents.toCheckResult()');
     // and a Go template function the console lacks, by name
     expect(() => validateCanarySpec({ exec: [{ name: 'e', script: 'true', display: { template: '{{ .size | humanizeBytes }}' } }] }))
       .toThrow('spec.exec.0.display.template: template: 1:12: function "humanizeBytes" not defined');
