@@ -70,7 +70,7 @@ describe('POST /api/config/run/{id}', () => {
     const warned = (await runNow(id, editor)).json();
     expect(warned.status).toBe('WARNING');
     const { rows } = await t.db.query('SELECT details FROM job_history WHERE id = $1', [warned.job_history_id]);
-    expect(rows[0].details.errors).toEqual(['spec.enginetest[0]: items[1]: $.name: no match']);
+    expect(rows[0].details.errors).toEqual(['spec.enginetest.0: items[1]: $.name: no match']);
     next = async () => {
       throw new Error('connect ECONNREFUSED 127.0.0.1:1');
     };

@@ -188,14 +188,14 @@ describe('at save', () => {
       http: [{ type: 'H', id: '$.id', url: 'http://x', pagination: { nextPageExpr: 'response.body.next +', reduceExpr: 'acc +', delay: 'soon' } }],
     });
     expect(problems.map((p) => `${specPathText(p.path)}: ${p.message.split(':')[0]}`).sort()).toEqual([
-      'spec.file[0].url: only http and https URLs are fetched (one JSON or YAML file)',
-      'spec.http[0].pagination.delay: invalid duration "soon" (expected e.g. 30s, 1m30s, 2h)',
-      'spec.http[0].pagination.nextPageExpr: invalid CEL',
-      'spec.http[0].pagination.reduceExpr: invalid CEL',
+      'spec.file.0.url: only http and https URLs are fetched (one JSON or YAML file)',
+      'spec.http.0.pagination.delay: invalid duration "soon" (expected e.g. 30s, 1m30s, 2h)',
+      'spec.http.0.pagination.nextPageExpr: invalid CEL',
+      'spec.http.0.pagination.reduceExpr: invalid CEL',
     ]);
     const tooMany = ScrapeConfigSpec.safeParse({ http: [{ type: 'H', id: '$.id', url: 'http://x', pagination: { nextPageExpr: 'null', maxPages: 5000 } }] });
     expect(tooMany.success).toBe(false);
-    expect(tooMany.error?.issues.map((i) => `${specPathText(i.path)}: ${i.message}`)).toEqual(['spec.http[0].pagination.maxPages: at most 1000 pages']);
+    expect(tooMany.error?.issues.map((i) => `${specPathText(i.path)}: ${i.message}`)).toEqual(['spec.http.0.pagination.maxPages: at most 1000 pages']);
     expect(ScrapeConfigSpec.safeParse({ http: [{ type: 'H', id: '$.id', url: 'http://x', pagination: { nextPageExpr: 'response.body.next', maxPages: 10, delay: '500ms' } }],
       file: [{ type: 'F', id: '$.id', url: 'https://example.com/a.yaml' }] }).success).toBe(true);
   });

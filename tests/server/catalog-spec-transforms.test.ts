@@ -44,15 +44,15 @@ describe('POST /api/db/config_scrapers judges scripts and templates', () => {
   });
 
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
-    ['a JavaScript syntax error', file({ transform: { javascript: 'config.map(function (c) { return c; }' } }), 'spec.file[0].transform.javascript', /invalid JavaScript: missing \)/],
-    ['a Go template that does not parse', file({ transform: { gotemplate: '[{{range .config}}]' } }), 'spec.file[0].transform.gotemplate', /invalid Go template: .*unexpected EOF/],
-    ['two scripts', file({ transform: { javascript: 'config', expr: 'config' } }), 'spec.file[0].transform.expr', /set one script: javascript and expr are set, and only javascript would run/],
-    ['a script on a kubernetes block', { kubernetes: [{ clusterName: 'c', transform: { gotemplate: '[]' } }] }, 'spec.kubernetes[0].transform.gotemplate', /not run on kubernetes objects/],
-    ['a property template calling an unknown function', file({ properties: [{ name: 'x', text: '{{nope .name}}' }] }), 'spec.file[0].properties[0].text', /invalid Go template: .*nope/],
-    ['a property link template that does not parse', file({ properties: [{ name: 'x', links: [{ url: '{{.name' }] }] }), 'spec.file[0].properties[0].links[0].url', /invalid Go template/],
-    ['a $( ) action not closed', file({ properties: [{ name: 'x', text: 'a $(.name' }] }), 'spec.file[0].properties[0].text', /invalid Go template: a \$\( action is not closed/],
-    ['a location filter that is not CEL', file({ transform: { locations: [{ filter: 'has(', values: ['a'] }] } }), 'spec.file[0].transform.locations[0].filter', /invalid CEL/],
-    ['an alias value that does not parse', file({ transform: { aliases: [{ values: ['ok', 'x/{{.name'] }] } }), 'spec.file[0].transform.aliases[0].values[1]', /invalid Go template/],
+    ['a JavaScript syntax error', file({ transform: { javascript: 'config.map(function (c) { return c; }' } }), 'spec.file.0.transform.javascript', /invalid JavaScript: missing \)/],
+    ['a Go template that does not parse', file({ transform: { gotemplate: '[{{range .config}}]' } }), 'spec.file.0.transform.gotemplate', /invalid Go template: .*unexpected EOF/],
+    ['two scripts', file({ transform: { javascript: 'config', expr: 'config' } }), 'spec.file.0.transform.expr', /set one script: javascript and expr are set, and only javascript would run/],
+    ['a script on a kubernetes block', { kubernetes: [{ clusterName: 'c', transform: { gotemplate: '[]' } }] }, 'spec.kubernetes.0.transform.gotemplate', /not run on kubernetes objects/],
+    ['a property template calling an unknown function', file({ properties: [{ name: 'x', text: '{{nope .name}}' }] }), 'spec.file.0.properties.0.text', /invalid Go template: .*nope/],
+    ['a property link template that does not parse', file({ properties: [{ name: 'x', links: [{ url: '{{.name' }] }] }), 'spec.file.0.properties.0.links.0.url', /invalid Go template/],
+    ['a $( ) action not closed', file({ properties: [{ name: 'x', text: 'a $(.name' }] }), 'spec.file.0.properties.0.text', /invalid Go template: a \$\( action is not closed/],
+    ['a location filter that is not CEL', file({ transform: { locations: [{ filter: 'has(', values: ['a'] }] } }), 'spec.file.0.transform.locations.0.filter', /invalid CEL/],
+    ['an alias value that does not parse', file({ transform: { aliases: [{ values: ['ok', 'x/{{.name'] }] } }), 'spec.file.0.transform.aliases.0.values.1', /invalid Go template/],
   ];
   for (const [what, spec, path, message] of cases) {
     it(`${what}: 400 naming ${path}, nothing stored`, async () => {

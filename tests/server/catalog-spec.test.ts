@@ -5,7 +5,7 @@ import { createTestApp, makePerson, sessionHeaders, type TestContext } from './h
 
 /**
  * The ScrapeConfig spec contract: a console write through /api/db with a bad schedule, JSONPath, CEL or an unsupported
- * scraper type is a 400 naming the path (`spec.file[0].transform.expr`) and stores nothing; a good one is stored as
+ * scraper type is a 400 naming the path (`spec.file.0.transform.expr`) and stores nothing; a good one is stored as
  * written; the JSON Schema the scraper editor reads is served from the same zod.
  */
 let t: TestContext;
@@ -58,15 +58,15 @@ describe('POST /api/db/config_scrapers judges the spec', () => {
     ['an unsupported scraper type', { aws: [{ region: ['eu-west-1'] }] }, 'spec.aws', /^the aws scraper is not supported; supported: kubernetes, file, http, sql$/],
     ['a bad schedule', { schedule: '@every soon', file: [fileBlock] }, 'spec.schedule', /invalid duration/],
     ['a cron with 3 fields', { schedule: '* * *', file: [fileBlock] }, 'spec.schedule', /5 fields/],
-    ['a bad CEL transform', { file: [{ ...fileBlock, transform: { expr: 'config.items.filter(' } }] }, 'spec.file[0].transform.expr', /invalid CEL/],
+    ['a bad CEL transform', { file: [{ ...fileBlock, transform: { expr: 'config.items.filter(' } }] }, 'spec.file.0.transform.expr', /invalid CEL/],
     ['a CEL calling an unknown function', { file: [{ ...fileBlock, transform: { changes: { mapping: [{ filter: 'nope(change_type)' }] } } }] },
-      'spec.file[0].transform.changes.mapping[0].filter', /unknown function nope\(\)/],
-    ['a bad JSONPath id', { http: [{ url: 'http://x', id: '$.items[0', type: 'T' }] }, 'spec.http[0].id', /unclosed "\["/],
-    ['a bad items JSONPath', { file: [{ ...fileBlock, items: '$.a[?(@.x ==)]' }] }, 'spec.file[0].items', /Expected expression/],
-    ['a bad exclude JSONPath', { file: [{ ...fileBlock, transform: { exclude: [{ jsonpath: '$.a)' }] } }] }, 'spec.file[0].transform.exclude[0].jsonpath', /unbalanced/],
-    ['a file path outside the working directory', { file: [{ ...fileBlock, paths: ['ok/*.json', '/etc/*'] }] }, 'spec.file[0].paths[1]', /relative/],
-    ['a file block without paths', { file: [{ type: 'File', id: '$.id' }] }, 'spec.file[0].paths', /paths/],
-    ['an sql block without a query', { sql: [{ connection: 'postgres://x/y' }] }, 'spec.sql[0].query', /./],
+      'spec.file.0.transform.changes.mapping.0.filter', /unknown function nope\(\)/],
+    ['a bad JSONPath id', { http: [{ url: 'http://x', id: '$.items[0', type: 'T' }] }, 'spec.http.0.id', /unclosed "\["/],
+    ['a bad items JSONPath', { file: [{ ...fileBlock, items: '$.a[?(@.x ==)]' }] }, 'spec.file.0.items', /Expected expression/],
+    ['a bad exclude JSONPath', { file: [{ ...fileBlock, transform: { exclude: [{ jsonpath: '$.a)' }] } }] }, 'spec.file.0.transform.exclude.0.jsonpath', /unbalanced/],
+    ['a file path outside the working directory', { file: [{ ...fileBlock, paths: ['ok/*.json', '/etc/*'] }] }, 'spec.file.0.paths.1', /relative/],
+    ['a file block without paths', { file: [{ type: 'File', id: '$.id' }] }, 'spec.file.0.paths', /paths/],
+    ['an sql block without a query', { sql: [{ connection: 'postgres://x/y' }] }, 'spec.sql.0.query', /./],
     ['a bad retention age', { retention: { staleItemAge: 'a while' }, file: [fileBlock] }, 'spec.retention.staleItemAge', /invalid age/],
     ['an unknown top-level field', { fiel: [fileBlock] }, 'spec.fiel', /unknown field/],
   ];
@@ -97,7 +97,7 @@ describe('POST /api/db/config_scrapers judges the spec', () => {
 describe('the contract itself', () => {
   it('reports every problem with its path, and passes the reference fixtures', () => {
     const problems = scrapeSpecProblems({ schedule: 'never', gcp: [], file: [{ type: 'x', id: '$.', paths: ['a'], transform: { mask: [{ selector: '1 +', jsonpath: '$.a', value: 'x' }] } }] });
-    expect(problems.map((p) => specPathText(p.path)).sort()).toEqual(['spec.file[0].id', 'spec.file[0].transform.mask[0].selector', 'spec.gcp', 'spec.schedule']);
+    expect(problems.map((p) => specPathText(p.path)).sort()).toEqual(['spec.file.0.id', 'spec.file.0.transform.mask.0.selector', 'spec.gcp', 'spec.schedule']);
     // config-db's own fixtures (file-mask, file-exclusion without its javascript, http-scraper) are valid specs
     expect(ScrapeConfigSpec.safeParse({ file: [{ type: 'Config', id: '$.id', name: '$.name', paths: ['fixtures/data/single-config.json'],
       transform: { mask: [{ selector: "config.name == 'Config1'", jsonpath: '$.password', value: 'md5sum' }] } }] }).success).toBe(true);

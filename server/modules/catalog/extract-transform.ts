@@ -162,7 +162,7 @@ function relationshipsOf(block: CommonScraper, item: ScrapedItem, errors: string
   const self: ItemRef = { type: item.type, externalId: item.externalId };
   const env = itemEnv(item);
   (block.transform?.relationship ?? []).forEach((rule, i) => {
-    const where = `${refText(self)}: transform.relationship[${i}]`;
+    const where = `${refText(self)}: transform.relationship.${i}`;
     try {
       if (rule.filter && !celTrue(rule.filter, env)) return;
       let selectors: Obj[];

@@ -12,7 +12,7 @@ import { templateTextError } from './transform-templates.js';
  * The ScrapeConfig spec as the server judges it: the contract's shape (server/contracts/catalog.ts) plus what a shape
  * cannot say: the schedule parses, every JSONPath and CEL expression compiles, retention ages are durations, and a
  * scraper type this console does not run (aws, trivy...) is refused by name. Each problem names its path
- * (`file[0].transform.expr`), so a console write is a 400 naming it and a CR's status says where it is wrong.
+ * (`spec.file.0.transform.expr`, the dotted form every spec problem of the product uses), so a console write is a 400 naming it and a CR's status says where it is wrong.
  */
 
 type Path = (string | number)[];
@@ -26,9 +26,12 @@ const TOP_LEVEL = new Set([...Object.keys(ScrapeConfigFields.shape)]);
 const SUPPORTED_SCRAPERS = Object.keys(SCRAPER_BLOCKS);
 const supported = () => SUPPORTED_SCRAPERS.join(', ');
 
-/** `spec.file[0].transform.expr`, as messages name a place in the spec. */
+/**
+ * `spec.file.0.transform.expr`: a place in the spec as every spec problem names it (console 400s, a CR's status, run
+ * errors; health and topology write `spec.http.0.name` the same way).
+ */
 export function specPathText(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, p) => (typeof p === 'number' || /^\d+$/.test(String(p)) ? `${out}[${String(p)}]` : `${out}.${String(p)}`), 'spec');
+  return ['spec', ...path.map(String)].join('.');
 }
 
 /** Every semantic problem of a spec (shape problems are zod's); empty when it is fine. */

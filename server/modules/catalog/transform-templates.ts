@@ -87,7 +87,7 @@ export function propertiesOf(props: ConfigPropertySpec[], env: Obj, holds: (expr
       const { filter: _filter, ...property } = p;
       out.push(templateDeep(property, env) as Obj);
     } catch (err) {
-      errors.push(`properties[${i}]${p.name ? ` (${p.name})` : ''}: ${(err as Error).message}`);
+      errors.push(`properties.${i}${p.name ? ` (${p.name})` : ''}: ${(err as Error).message}`);
     }
   });
   return out;

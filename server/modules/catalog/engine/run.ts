@@ -7,6 +7,7 @@ import type { JobStatus } from '../../../lib/job-history.js';
 import { parseGoDuration } from '../../health/schedule.js';
 import type { ValueFromResolver } from '../../health/value-from.js';
 import { SCRAPER_TYPES } from '../scrapers.js';
+import { specPathText } from '../spec.js';
 import { emptyResult, type ScrapeContext, type ScrapeResult, type ScrapeSummary } from '../types.js';
 import { writeRunStatus } from './cr-status.js';
 import { applyRetention } from './retention.js';
@@ -82,7 +83,7 @@ async function extract(deps: RunDeps, scraper: ScraperRow, signal: AbortSignal):
       try {
         res = await type.scrape(ctx, (block ?? {}) as Record<string, unknown>);
       } catch (err) {
-        merged.errors.push(`spec.${key}[${i}]: ${message(err)}`);
+        merged.errors.push(`${specPathText([key, i])}: ${message(err)}`);
         merged.complete = false;
         continue;
       }
@@ -90,7 +91,7 @@ async function extract(deps: RunDeps, scraper: ScraperRow, signal: AbortSignal):
       merged.changes.push(...res.changes);
       merged.analysis.push(...res.analysis);
       merged.relationships.push(...res.relationships);
-      merged.errors.push(...res.errors.map((e) => `spec.${key}[${i}]: ${e}`));
+      merged.errors.push(...res.errors.map((e) => `${specPathText([key, i])}: ${e}`));
       merged.complete &&= res.complete;
       merged.deleteMissing &&= res.deleteMissing === true;
       for (const t of res.analyzedTypes ?? []) analyzed.add(t);
