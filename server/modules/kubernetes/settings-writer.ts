@@ -7,7 +7,6 @@ import type { CrEdits } from './canary-edits.js';
 import { connectionSpecOf, prepareConnection } from '../connections/body.js';
 import { patchSpec } from '../connections/cr.js';
 import { kindByKind, type KindDef } from './kinds.js';
-import { specPathText } from '../catalog/spec.js';
 import { insertSettingsRow, liveSettingsRow, softDeleteSettingsRow, updateSettingsRow } from './settings-queries.js';
 
 type Row = Record<string, unknown>;
@@ -68,8 +67,7 @@ export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
       return spec;
     },
   },
-  // ScrapeConfig problems name their place as the spec reads (`spec.file[0].transform.expr`)
-  config_scrapers: { ...specTable('ScrapeConfig', ['spec', 'description']), problemPath: specPathText },
+  config_scrapers: specTable('ScrapeConfig', ['spec', 'description']),
   // Connections: secret-capable columns hold a static value or a reference; `***` (what a read shows of a static
   // secret) keeps the stored value (server/modules/connections/body.ts). A CR-sourced row is written back into the
   // CR's spec, in the typed block its author used (server/modules/connections/cr.ts).
