@@ -90,7 +90,7 @@ describe('ScrapeConfig status after a run', () => {
     const res = await runNow(id);
     expect(res.json().status).toBe('FAILED');
     const failed = statusOf('unreachable')!;
-    expect(failed.errorMessage).toMatch(new RegExp(`spec\\.http\\[0\\]: .*127\\.0\\.0\\.1:${port}`));
+    expect(failed.errorMessage).toMatch(new RegExp(`spec\\.http\\.0: .*127\\.0\\.0\\.1:${port}`));
     const job = (await t.db.query('SELECT error_count, details FROM job_history WHERE id = $1', [res.json().job_history_id])).rows[0];
     expect(failed.lastRun).toMatchObject({ error: job.error_count, errors: job.details.errors });
     expect(failed.lastRun!.errors![0]).toBe(failed.errorMessage);
