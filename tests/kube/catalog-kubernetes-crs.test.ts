@@ -84,6 +84,8 @@ spec:
 
 it('a console edit through /api/db/config_scrapers patches the CR as the caller', async () => {
   const row = await scraperRow('cluster');
+  // the run above writes its status on the CR after its job row: a resourceVersion read before that is stale (409)
+  await until(async () => (cr('default', 'cluster')?.status as { lastRun?: unknown } | undefined)?.lastRun, 'the run written on the CR status');
   const spec = { schedule: '@every 2h', kubernetes: [{ clusterName: 'cr-test', exclusions: { namespace: ['kube-*'] } }] };
   const res = await patch(row.id, { spec, resource_version: cr('default', 'cluster')!.metadata!.resourceVersion });
   expect(res.statusCode, res.body).toBeLessThan(300);
