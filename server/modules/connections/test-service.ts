@@ -54,6 +54,9 @@ const SECRET_COLUMNS = ['username', 'password', 'certificate'] as const;
 const SELECT_CONNECTION = `SELECT id, name, namespace, type, url, username, password, certificate, insecure_tls, properties, spec
   FROM connections WHERE id = $1 AND deleted_at IS NULL`;
 
+/** How far behind the service's deadline the drivers' own timeouts are set (see TesterContext.timeoutMs). */
+const DRIVER_BACKSTOP_MS = 1000;
+
 export function createConnectionTestService(deps: ConnectionTestServiceDeps) {
   const limits: TestLimits = { timeoutMs: 10_000, maxInFlight: 64, ...deps.limits };
   const find = deps.testerFor ?? testerFor;
@@ -84,7 +87,7 @@ export function createConnectionTestService(deps: ConnectionTestServiceDeps) {
           reject(new ConnectionTestError(`timed out after ${seconds(limits.timeoutMs)}: ${row.type} at ${target(c.url)} did not answer`));
         }, limits.timeoutMs);
       });
-      const payload = await Promise.race([tester(c, { signal: ac.signal, timeoutMs: limits.timeoutMs }), timedOut]);
+      const payload = await Promise.race([tester(c, { signal: ac.signal, timeoutMs: limits.timeoutMs + DRIVER_BACKSTOP_MS }), timedOut]);
       return { message: 'ok', payload: { payload } };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -11,7 +11,10 @@ export type { HydratedConnection };
 export interface TesterContext {
   /** Aborted when the test's time is up (or the server closes): a tester drops its sockets and children then. */
   signal: AbortSignal;
-  /** The time the test has, for drivers that take a connect timeout. */
+  /**
+   * For drivers that take a connect timeout: the test's time plus a second, so the drivers' timers are a backstop
+   * and a hanging target always gets the service's one "timed out after …" answer, whichever driver it is.
+   */
   timeoutMs: number;
 }
 
