@@ -1,0 +1,1 @@
+export { TopologySidebar, type TopologySidebarProps } from './topology-sidebar';
