@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidSpecError } from '../modules/health/checks/lib/result.js';
+import { InvalidSpecError } from './checks/lib/result.js';
 import { KeyRefReadError, ValueFromResolver, type KeyRefReader } from '../modules/health/value-from.js';
 import { fillPlaceholders, hydrateConnection, isReference, parseKeyRef, referenceProblem } from './connection-hydrate.js';
 

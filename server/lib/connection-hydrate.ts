@@ -1,4 +1,4 @@
-import { InvalidSpecError } from '../modules/health/checks/lib/result.js';
+import { InvalidSpecError } from './checks/lib/result.js';
 import { hasValueFrom, ValueFromResolver } from '../modules/health/value-from.js';
 
 /**

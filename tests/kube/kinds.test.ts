@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CHECK_TYPES } from '../../server/modules/health/checks/index.js';
+import { CHECK_TYPES } from '../../server/lib/checks/index.js';
 import { CommonCheck } from '../../server/modules/health/spec.js';
 import { renderCrdYaml, structural } from '../../server/modules/kubernetes/crd-gen.js';
 import { CanarySpec, crdFile, KINDS, kindByKind, kindByPlural } from '../../server/modules/kubernetes/kinds.js';

@@ -1,6 +1,6 @@
 import { renderGoTemplate } from '../../lib/go-template.js';
-import type { CheckContext } from './checks/types.js';
-import { errorText } from './checks/util.js';
+import type { CheckContext } from '../../lib/checks/types.js';
+import { errorText } from '../../lib/checks/util.js';
 import type { CanaryRef, LastResult } from './last-result.js';
 
 /**

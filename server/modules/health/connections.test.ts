@@ -4,8 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { startHttpServer, type HttpServer } from '../../../tests/fixtures/servers/http.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../../../tests/server/helpers.js';
 import { parseConnectionRef } from '../../lib/connection-ref.js';
-import { CHECK_TYPES } from './checks/index.js';
-import { InvalidSpecError } from './checks/lib/result.js';
+import { CHECK_TYPES } from '../../lib/checks/index.js';
+import { InvalidSpecError } from '../../lib/checks/lib/result.js';
 import { ConnectionResolver, takesConnection } from './connections.js';
 import { executeCheck } from './runner.js';
 import { KeyRefReadError, ValueFromResolver, type KeyRefReader } from './value-from.js';

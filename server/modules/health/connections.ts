@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { isConnectionRef, parseConnectionRef, type ConnectionRef, type ConnectionTarget } from '../../lib/connection-ref.js';
-import { checkTypeOf } from './checks/index.js';
-import { InvalidSpecError } from './checks/lib/result.js';
+import { checkTypeOf } from '../../lib/checks/index.js';
+import { InvalidSpecError } from '../../lib/checks/lib/result.js';
 import { hydrateConnection } from '../../lib/connection-hydrate.js';
 import type { ValueFromResolver } from './value-from.js';
 

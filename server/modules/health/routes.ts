@@ -9,7 +9,7 @@ import { requireFeature } from '../auth/features.js';
 import { ChangeFeed } from './change-feed.js';
 import { CheckMetrics, sweepCheckMetrics } from './check-metrics.js';
 import { ConnectionResolver } from './connections.js';
-import { webhookToken } from './checks/webhook.js';
+import { webhookToken } from '../../lib/checks/webhook.js';
 import { liveCheckSpecs } from './queries.js';
 import { HealthScheduler, type SchedulerOptions } from './scheduler.js';
 import { canaryWriter } from './canary-writer.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { CHECK_TYPES } from './checks/index.js';
+import { CHECK_TYPES } from '../../lib/checks/index.js';
 import { acceptsSingleCheck, CanaryFields, CommonCheck } from './spec.js';
 
 /**

@@ -17,8 +17,8 @@ import {
 } from './read-queries.js';
 import { FleetSummaryCache, type FleetSummaryOptions } from './fleet-summary.js';
 import { RETENTION_DEFAULTS } from './retention.js';
-import { InvalidSpecError } from './checks/lib/result.js';
-import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from './checks/webhook.js';
+import { InvalidSpecError } from '../../lib/checks/lib/result.js';
+import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from '../../lib/checks/webhook.js';
 import { recordOutcome, recordPushed, runAndRecord, type Outcome, type RunnableCheck } from './runner.js';
 import type { ConnectionResolver } from './connections.js';
 import { hasValueFrom, ValueFromResolver } from './value-from.js';

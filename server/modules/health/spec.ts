@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { celSyntaxError } from '../../lib/cel.js';
 import { goTemplateError } from '../../lib/go-template.js';
-import { checkTypeOf } from './checks/index.js';
+import { checkTypeOf } from '../../lib/checks/index.js';
 import { DependsOnList, dependsOnOf, dependsOnProblems, type DependsOnEntry } from './depends-on.js';
 import { transformProblems } from './transform.js';
 import { parseGoDuration, parseSchedule, ScheduleError, type Schedule } from './schedule.js';

@@ -3,7 +3,7 @@ import { celDuration, celSyntaxError, evalCel } from '../../lib/cel.js';
 import { celToNative } from '../../lib/cel-funcs.js';
 import { publishChange } from '../../lib/events.js';
 import { goTemplateError, renderGoTemplate } from '../../lib/go-template.js';
-import { clip, errorText } from './checks/util.js';
+import { clip, errorText } from '../../lib/checks/util.js';
 import { recordResult } from './queries.js';
 import type { Outcome, RunnableCheck } from './runner.js';
 import type { CommonCheck, TransformDeleteStrategy, TransformSpec } from './spec.js';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { CHECK_TYPES } from '../health/checks/index.js';
+import { CHECK_TYPES } from '../../lib/checks/index.js';
 import { acceptsSingleCheck, CanaryFields, CommonCheck, SpecError, validateCanarySpec } from '../health/spec.js';
 import { IncidentRuleSpec } from './specs/incident-rule.js';
 import { LoggingBackendSpec } from './specs/logging-backend.js';

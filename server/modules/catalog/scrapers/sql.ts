@@ -1,9 +1,9 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { SqlScraper } from '../../../contracts/catalog.js';
-import { abortable } from '../../health/checks/lib/abort.js';
-import { interpolateCredentials } from '../../health/checks/lib/env-var.js';
-import { parseMysqlDsn } from '../../health/checks/mysql.js';
+import { abortable } from '../../../lib/checks/lib/abort.js';
+import { interpolateCredentials } from '../../../lib/checks/lib/env-var.js';
+import { parseMysqlDsn } from '../../../lib/checks/mysql.js';
 import { extractDocuments } from '../extract.js';
 import { emptyResult, type ScrapeContext, type ScrapeResult, type ScraperType } from '../types.js';
 import { masked, safeUrl, withConnection, withValues } from './connection.js';

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, utimes, lutimes, writeFile } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
 import { folderCheck } from './folder.js';
 
 const run = (spec: Parameters<typeof folderCheck.run>[0], ctx = checkContext()) => folderCheck.run(folderCheck.schema.parse(spec), ctx);

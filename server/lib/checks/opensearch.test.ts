@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import type { HttpServer } from '../../../../tests/fixtures/servers/http.js';
-import { startFakeSearch } from '../../../../tests/fixtures/servers/search.js';
-import { startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import type { HttpServer } from '../../../tests/fixtures/servers/http.js';
+import { startFakeSearch } from '../../../tests/fixtures/servers/search.js';
+import { startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { opensearchCheck } from './opensearch.js';
 
 const run = (spec: Parameters<typeof opensearchCheck.run>[0], timeoutMs?: number) =>

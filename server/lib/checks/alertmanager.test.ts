@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeAlert, startFakeAlertmanager } from '../../../../tests/fixtures/servers/alertmanager.js';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import type { HttpServer } from '../../../../tests/fixtures/servers/http.js';
-import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { makeAlert, startFakeAlertmanager } from '../../../tests/fixtures/servers/alertmanager.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import type { HttpServer } from '../../../tests/fixtures/servers/http.js';
+import { closedPort, startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { alertFilters, alertmanagerCheck } from './alertmanager.js';
 
 const run = (spec: Parameters<typeof alertmanagerCheck.run>[0], timeoutMs?: number) =>

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { z } from 'zod';
-import { renderGoTemplate } from '../../../lib/go-template.js';
+import { renderGoTemplate } from '../go-template.js';
 import { thresholdSignal } from './lib/abort.js';
 import { digestAuthorization, parseChallenges, pickDigestChallenge } from './lib/digest.js';
 import { EnvVar, envValue, targetUrl } from './lib/env-var.js';
@@ -12,7 +12,7 @@ import { BODY_HEADERS, CREDENTIAL_HEADERS, DEFAULT_MAX_REDIRECTS, mayKeepCredent
 import { abortedText, InvalidSpecError } from './lib/result.js';
 import { redactor } from './lib/secrets.js';
 import { TlsConfig, tlsOptions, tlsSecrets } from './lib/tls.js';
-import type { TemplatingCheckContext } from '../check-templates.js';
+import type { TemplatingCheckContext } from '../../modules/health/check-templates.js';
 import type { CheckResult, CheckType } from './types.js';
 import { errorText, jsonPath, NameValue, toHeaderMap, USER_AGENTS, withUserAgent } from './util.js';
 

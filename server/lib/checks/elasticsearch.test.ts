@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { sendHugeJson, startHttpServer, type HttpServer } from '../../../../tests/fixtures/servers/http.js';
-import { startFakeSearch } from '../../../../tests/fixtures/servers/search.js';
-import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { sendHugeJson, startHttpServer, type HttpServer } from '../../../tests/fixtures/servers/http.js';
+import { startFakeSearch } from '../../../tests/fixtures/servers/search.js';
+import { closedPort, startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { elasticsearchCheck } from './elasticsearch.js';
 
 const run = (spec: Parameters<typeof elasticsearchCheck.run>[0], timeoutMs?: number) =>

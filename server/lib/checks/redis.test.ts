@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { redisMissing, startRedis, type RedisServer } from '../../../../tests/fixtures/servers/redis.js';
-import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { redisMissing, startRedis, type RedisServer } from '../../../tests/fixtures/servers/redis.js';
+import { closedPort, startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { redisCheck } from './redis.js';
 
 const run = (spec: Parameters<typeof redisCheck.run>[0], timeoutMs?: number) =>

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { closedPort, startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { postgresCheck } from './postgres.js';
 
 // The run's PostgreSQL (embedded, or the apt one via DATABASE_URL) from tests/server/global-setup.ts.

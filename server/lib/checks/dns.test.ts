@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPublicDns, type PublicDns } from '../../../../tests/support/public-dns.js';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
+import { startPublicDns, type PublicDns } from '../../../tests/support/public-dns.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
 import { dnsCheck } from './dns.js';
 
 // Answers as the reference writes them (Go's net.Resolver), against a local DNS server with a small zone.

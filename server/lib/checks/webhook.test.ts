@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
 import { MAX_CONTENT_BYTES, resultFromWebhook, webhookCheck, webhookToken, webhookTokenMatches } from './webhook.js';
 
 describe('webhook token', () => {

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
 import { createIcmpCheck, findPing, parsePingOutput } from './icmp.js';
 
 const ping = findPing();

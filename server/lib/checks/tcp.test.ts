@@ -1,6 +1,6 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
 import { tcpCheck } from './tcp.js';
 
 const run = (spec: Record<string, unknown>) => tcpCheck.run(tcpCheck.schema.parse(spec), checkContext());

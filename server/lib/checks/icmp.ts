@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { abortedText, failResult, invalidResult, passResult } from './lib/result.js';
 import type { CheckContext, CheckResult, CheckType } from './types.js';
-import { formatDuration } from '../../../contracts/duration.js';
+import { formatDuration } from '../../contracts/duration.js';
 
 /** Default number of echo requests (the reference leaves it to the caller; 0 there means "until timeout"). */
 export const DEFAULT_PACKET_COUNT = 3;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { startHttpServer, type HttpServer } from '../../../../tests/fixtures/servers/http.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { startHttpServer, type HttpServer } from '../../../tests/fixtures/servers/http.js';
 import { alertmanagerCheck } from './alertmanager.js';
 import { elasticsearchCheck } from './elasticsearch.js';
 import { httpCheck } from './http.js';

@@ -11,7 +11,7 @@ export function toHeaderMap(h: Array<{ name: string; value: string }> | Record<s
   return Array.isArray(h) ? Object.fromEntries(h.map((x) => [x.name, x.value])) : h;
 }
 
-const { version } = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** Go's names for this platform, as the reference's search clients write them in their User-Agent. */
 const GOOS = ({ win32: 'windows' } as Record<string, string>)[process.platform] ?? process.platform;

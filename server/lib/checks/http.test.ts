@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { sendJson, startHttpServer, type HttpServer, type RecordedRequest } from '../../../../tests/fixtures/servers/http.js';
-import { closedPort } from '../../../../tests/fixtures/servers/tcp.js';
-import { executeCheck } from '../runner.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { sendJson, startHttpServer, type HttpServer, type RecordedRequest } from '../../../tests/fixtures/servers/http.js';
+import { closedPort } from '../../../tests/fixtures/servers/tcp.js';
+import { executeCheck } from '../../modules/health/runner.js';
 import { httpCheck } from './http.js';
 
 // Every target is a real node:http server this file starts on 127.0.0.1; "localhost" names the same address

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { sendHugeJson, startHttpServer, type HttpServer } from '../../../../tests/fixtures/servers/http.js';
-import { scalar, startFakePrometheus, vector } from '../../../../tests/fixtures/servers/prometheus.js';
-import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { sendHugeJson, startHttpServer, type HttpServer } from '../../../tests/fixtures/servers/http.js';
+import { scalar, startFakePrometheus, vector } from '../../../tests/fixtures/servers/prometheus.js';
+import { closedPort, startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { prometheusCheck } from './prometheus.js';
 
 const run = (spec: Parameters<typeof prometheusCheck.run>[0], timeoutMs?: number) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContext } from '../../../../tests/fixtures/servers/check-context.js';
-import { mariadbMissing, startMariaDb, type MariaDb } from '../../../../tests/fixtures/servers/mariadb.js';
-import { closedPort, startHangingServer } from '../../../../tests/fixtures/servers/tcp.js';
+import { checkContext } from '../../../tests/fixtures/servers/check-context.js';
+import { mariadbMissing, startMariaDb, type MariaDb } from '../../../tests/fixtures/servers/mariadb.js';
+import { closedPort, startHangingServer } from '../../../tests/fixtures/servers/tcp.js';
 import { mysqlCheck, parseMysqlDsn } from './mysql.js';
 
 const run = (spec: Parameters<typeof mysqlCheck.run>[0], timeoutMs?: number) =>
