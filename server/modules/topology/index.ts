@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { topologyExtraRoutes } from './extra-routes.js';
 import { topologyRoutes } from './routes.js';
 
 /**
@@ -7,4 +8,5 @@ import { topologyRoutes } from './routes.js';
  */
 export const topologyModule: FastifyPluginAsync = async (app) => {
   await app.register(topologyRoutes);
+  await app.register(topologyExtraRoutes); // snapshot zip, health history (and its retention), impact
 };
