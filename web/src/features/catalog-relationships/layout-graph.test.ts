@@ -3,7 +3,7 @@ import { deploymentTree, expandAll, item, layoutRequest } from './graph-fixtures
 import { buildGraph } from './graph-model';
 import type { LayoutRequest, LayoutResponse } from './layout';
 import { layoutGraph } from './layout-graph';
-import { GRID_ROW_MAX, packLeaves, SPACING } from './leaf-grid';
+import { GRID_ROW_MAX, packLeaves, SPACING } from '../../lib/graph-layout/leaf-grid';
 
 type Positions = LayoutResponse['positions'];
 

@@ -7,7 +7,7 @@
  */
 import type { ELK as Elk } from 'elkjs/lib/elk-api.js';
 import type { LayoutRequest, LayoutResponse } from './layout';
-import { packLeaves, SPACING } from './leaf-grid';
+import { packLeaves, SPACING } from '../../lib/graph-layout/leaf-grid';
 import { treeLayout } from './tree-layout';
 
 /** Nodes plus edges (after packing) up to which a graph that is not a tree is laid out by elk's layered layout. */

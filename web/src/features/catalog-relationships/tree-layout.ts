@@ -6,7 +6,7 @@
  * outside the tree (a second parent, a link back) are drawn as they are, without bending the layout.
  */
 import type { LayoutRequest, LayoutResponse } from './layout';
-import { SPACING } from './leaf-grid';
+import { SPACING } from '../../lib/graph-layout/leaf-grid';
 
 type Box = LayoutRequest['nodes'][number];
 

@@ -1,18 +1,25 @@
 /**
- * Leaves packed in a grid under their parent before the layout. A fully expanded catalog graph is mostly fan-outs (a
+ * Leaves packed in a grid under their parent before the layout (the catalog's relationship graph and the topology
+ * graph lay out through it). A fully expanded catalog graph is mostly fan-outs (a
  * type node over 40 pods); laid out as one row each, 1,000 items make a layer 300,000 px wide that nothing can read,
  * and the layered layout's cost grows with those layers. Packed, each parent's leaves (no edges out, one edge in: the
  * parent's) are one block for the layout, and the grid inside the block is arithmetic. The parent stays above (or
  * left of) its children, and the block keeps the layout's spacing between its cells.
  */
-import type { LayoutRequest, LayoutResponse } from './layout';
+
+/** A box to lay out, an edge between two, and where the layout put each box's top-left corner. */
+export interface LayoutBox { id: string; width: number; height: number }
+export interface LayoutEdge { id: string; source: string; target: string }
+export type LayoutPositions = Record<string, { x: number; y: number }>;
+export type LayoutDirection = 'TB' | 'LR';
+interface LayoutInput { nodes: LayoutBox[]; edges: LayoutEdge[]; direction: LayoutDirection }
 
 /** Up to this many leaves of one parent stay in a row; more are packed in a grid. */
 export const GRID_ROW_MAX = 6;
 /** Spec 001 §9: node spacing 100 (between nodes of a layer) and 120 (between layers). */
 export const SPACING = { node: 100, layer: 120 } as const;
 
-type Box = LayoutRequest['nodes'][number];
+type Box = LayoutBox;
 
 interface Block {
   id: string;
@@ -25,16 +32,16 @@ interface Block {
 export interface PackedGraph {
   /** What the layout lays out: the nodes that are not packed, and one box per block. */
   nodes: Box[];
-  edges: LayoutRequest['edges'];
+  edges: LayoutEdge[];
   blocks: Block[];
   /** Places each packed leaf from its block's position (the layout's answer). */
-  unpack: (positions: LayoutResponse['positions']) => LayoutResponse['positions'];
+  unpack: (positions: LayoutPositions) => LayoutPositions;
 }
 
 /** Cells along the layer for `n` leaves: a row up to GRID_ROW_MAX, then about twice as many along as across. */
 export const gridAlong = (n: number) => (n <= GRID_ROW_MAX ? n : Math.max(GRID_ROW_MAX, Math.ceil(Math.sqrt(2 * n))));
 
-export function packLeaves(req: Pick<LayoutRequest, 'nodes' | 'edges' | 'direction'>): PackedGraph {
+export function packLeaves(req: LayoutInput): PackedGraph {
   const out = new Map<string, number>();
   const into = new Map<string, string[]>();
   for (const e of req.edges) {
@@ -63,7 +70,7 @@ export function packLeaves(req: Pick<LayoutRequest, 'nodes' | 'edges' | 'directi
     return { width: cols * b.cell.width + (cols - 1) * SPACING.node, height: rows * b.cell.height + (rows - 1) * SPACING.node };
   };
   const nodes = [...req.nodes.filter((n) => !blockOf.has(n.id)), ...blocks.map((b) => ({ id: b.id, ...size(b) }))];
-  const edges: LayoutRequest['edges'] = [];
+  const edges: LayoutEdge[] = [];
   const seen = new Set<string>();
   for (const e of req.edges) {
     const target = blockOf.get(e.target) ?? e.target;
@@ -73,8 +80,8 @@ export function packLeaves(req: Pick<LayoutRequest, 'nodes' | 'edges' | 'directi
     edges.push({ id, source: e.source, target });
   }
 
-  const unpack = (positions: LayoutResponse['positions']) => {
-    const placed: LayoutResponse['positions'] = {};
+  const unpack = (positions: LayoutPositions) => {
+    const placed: LayoutPositions = {};
     for (const n of req.nodes) if (!blockOf.has(n.id) && positions[n.id]) placed[n.id] = positions[n.id];
     for (const b of blocks) {
       const at = positions[b.id] ?? { x: 0, y: 0 };

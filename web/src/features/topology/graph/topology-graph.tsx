@@ -1,0 +1,254 @@
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  Background,
+  Controls,
+  getViewportForBounds,
+  Handle,
+  MiniMap,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
+import type { TopologyComponent } from '@contracts/topology';
+import { HEALTH_TOKENS } from '../../../components/status/health-indicator';
+import { healthColor } from '../../../components/status/health';
+import { buildTopologyGraph, type GraphNode } from './graph-model';
+import { NODE_SIZE, type LayoutRequest, type LayoutResponse } from './layout';
+import LayoutWorker from './layout.worker.ts?worker';
+
+const useStyles = makeStyles({
+  frame: {
+    height: '72vh',
+    minHeight: '420px',
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
+    position: 'relative',
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
+  status: { position: 'absolute', top: tokens.spacingVerticalS, left: tokens.spacingHorizontalM, zIndex: 5, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
+  node: {
+    boxSizing: 'border-box',
+    display: 'flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalS,
+    padding: `0 ${tokens.spacingHorizontalS}`,
+    border: `${tokens.strokeWidthThin} solid ${tokens.colorNeutralStroke1}`,
+    borderLeftWidth: '6px',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow2,
+    fontSize: tokens.fontSizeBase200,
+    cursor: 'pointer',
+  },
+  group: { justifyContent: 'center', borderTopStyle: 'dashed', borderRightStyle: 'dashed', borderBottomStyle: 'dashed', backgroundColor: tokens.colorNeutralBackground3, fontWeight: tokens.fontWeightSemibold },
+  text: { display: 'flex', flexDirection: 'column', minWidth: 0, flex: 1 },
+  name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1 },
+  type: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3 },
+  icon: { width: '20px', height: '20px', flexShrink: 0, objectFit: 'contain' },
+});
+
+type NodeData = { node: GraphNode; direction: 'TB' | 'LR' };
+type FlowNode = Node<NodeData>;
+
+const statusOf = (n: GraphNode) => (n.kind === 'group' ? n.status : n.component.status);
+const labelOf = (n: GraphNode) =>
+  n.kind === 'group'
+    ? `Show ${n.count} more components (worst: ${n.status})`
+    : `${n.component.name}${n.component.type ? `, ${n.component.type}` : ''}, ${n.component.status}`;
+
+// Nodes hold no controls of their own: the node is the control (role button, focusable, Enter opens), so a
+// keyboard user tabs node to node and a screen reader hears one name per node.
+const TopologyNode = memo(function TopologyNode({ data }: NodeProps<FlowNode>) {
+  const s = useStyles();
+  const { node, direction } = data;
+  const [target, source] = direction === 'LR' ? [Position.Left, Position.Right] : [Position.Top, Position.Bottom];
+  const color = HEALTH_TOKENS[healthColor(statusOf(node))];
+  if (node.kind === 'group') {
+    return (
+      <div className={mergeClasses(s.node, s.group)} style={{ ...NODE_SIZE.group, borderLeftColor: color }} data-status={node.status} data-testid="topology-graph-group">
+        <Handle type="target" position={target} isConnectable={false} />
+        +{node.count}
+      </div>
+    );
+  }
+  const c = node.component;
+  return (
+    <div className={s.node} style={{ ...NODE_SIZE.component, borderLeftColor: color }} data-status={c.status} data-testid={`topology-graph-node-${c.name}`}>
+      <Handle type="target" position={target} isConnectable={false} />
+      {c.icon && /^(https?:|\/|data:)/.test(c.icon) && <img className={s.icon} src={c.icon} alt="" />}
+      <span className={s.text}>
+        <span className={s.name}>{c.name}</span>
+        <span className={s.type}>{c.type ?? ''}{node.childCount > 0 ? ` · ${node.childCount} children` : ''}</span>
+      </span>
+      <Handle type="source" position={source} isConnectable={false} />
+    </div>
+  );
+});
+
+const nodeTypes = { component: TopologyNode };
+const MIN_ZOOM = 0.05;
+const miniMapColor = (n: FlowNode) => HEALTH_TOKENS[healthColor(statusOf(n.data.node))];
+
+/** The rectangle the laid-out boxes cover. */
+function layoutBounds(nodes: LayoutRequest['nodes'], at: LayoutResponse['positions']) {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const n of nodes) {
+    const p = at[n.id];
+    if (!p) continue;
+    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x + n.width), Math.max(y1, p.y + n.height)];
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : { x: 0, y: 0, width: 1, height: 1 };
+}
+
+export interface TopologyGraphProps {
+  components: TopologyComponent[];
+  onSelect(id: string): void;
+  direction?: 'TB' | 'LR';
+}
+
+function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
+  const s = useStyles();
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const model = useMemo(() => buildTopologyGraph(components, expanded), [components, expanded]);
+  const [positions, setPositions] = useState<LayoutResponse | null>(null);
+  const worker = useRef<Worker | null>(null);
+  const seq = useRef(0);
+  const flow = useReactFlow();
+  const frame = useRef<HTMLDivElement>(null);
+  const boxes = useRef<LayoutRequest['nodes']>([]);
+  const flowRef = useRef(flow);
+  flowRef.current = flow;
+  // a fresh layout fits the view; a relayout after a group opens keeps the user's place
+  const fitNext = useRef(true);
+
+  useEffect(() => {
+    const w = new LayoutWorker();
+    worker.current = w;
+    w.onmessage = (e: MessageEvent<LayoutResponse>) => {
+      if (e.data.seq !== seq.current) return; // only the newest layout counts
+      const el = frame.current;
+      // fit before the nodes render: rendering 2,000 in the old view mounts hundreds the fitted view then drops
+      if (el && !e.data.error && fitNext.current) {
+        flowRef.current.setViewport(getViewportForBounds(layoutBounds(boxes.current, e.data.positions), el.clientWidth, el.clientHeight, MIN_ZOOM, 1.2, 0.1));
+        fitNext.current = false;
+      }
+      setPositions(e.data);
+    };
+    return () => w.terminate();
+  }, []);
+
+  useEffect(() => {
+    const req: LayoutRequest = {
+      seq: ++seq.current,
+      direction,
+      nodes: model.nodes.map((n) => ({ id: n.id, ...NODE_SIZE[n.kind] })),
+      edges: model.edges,
+    };
+    boxes.current = req.nodes;
+    worker.current?.postMessage(req);
+  }, [model, direction]);
+
+  const activate = useCallback(
+    (id: string) => {
+      const n = model.nodes.find((x) => x.id === id);
+      if (n?.kind === 'group') setExpanded((prev) => new Set(prev).add(n.parentId));
+      else if (n) onSelect(n.id);
+    },
+    [model, onSelect],
+  );
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      const id = (e.target as HTMLElement).closest('.react-flow__node')?.getAttribute('data-id');
+      if (!id) return;
+      e.preventDefault();
+      activate(id);
+    },
+    [activate],
+  );
+
+  const laidOut = positions?.seq === seq.current;
+  const nodes: FlowNode[] = useMemo(
+    () =>
+      laidOut
+        ? model.nodes.map((n) => ({
+            id: n.id,
+            type: 'component',
+            position: positions.positions[n.id] ?? { x: 0, y: 0 },
+            data: { node: n, direction },
+            ariaRole: 'button',
+            ariaLabel: labelOf(n),
+            draggable: false,
+            connectable: false,
+            ...NODE_SIZE[n.kind],
+          }))
+        : [],
+    [laidOut, positions, model, direction],
+  );
+  const edges: Edge[] = useMemo(
+    () =>
+      laidOut
+        ? model.edges.map((e) => ({
+            id: e.id,
+            source: e.source,
+            target: e.target,
+            type: 'smoothstep',
+            focusable: false,
+            ...(e.kind === 'relationship' && { style: { strokeDasharray: '6 4' }, className: 'relationship' }),
+          }))
+        : [],
+    [laidOut, model],
+  );
+  const shown = model.nodes.filter((n) => n.kind === 'component').length;
+  return (
+    <div
+      ref={frame}
+      className={s.frame}
+      onKeyDown={onKeyDown}
+      data-testid="topology-graph"
+      data-nodes={model.nodes.length}
+      data-layout-ms={positions ? Math.round(positions.ms) : ''}
+    >
+      <Text className={s.status} role="status">
+        {laidOut ? `${shown} components` : 'Laying out…'}
+        {model.folded > 0 && ` · ${model.folded} in collapsed groups`}
+      </Text>
+      {!positions && <Spinner size="small" label="Laying out the graph…" style={{ paddingTop: '20vh' }} />}
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodeClick={(_, n) => activate(n.id)}
+        onlyRenderVisibleElements
+        nodesDraggable={false}
+        nodesConnectable={false}
+        edgesFocusable={false}
+        minZoom={MIN_ZOOM}
+        proOptions={{ hideAttribution: true }}
+        aria-label="Topology graph"
+      >
+        <Background />
+        <Controls showInteractive={false} />
+        <MiniMap nodeColor={miniMapColor} pannable zoomable ariaLabel="Topology graph overview" />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/**
+ * The components as a graph: parent edges solid, relationship edges dashed, big groups folded into "+N" (click to
+ * open), health colours, a click or Enter on a node calls onSelect. Lazy chunk: @xyflow/react, dagre in a worker.
+ */
+export function TopologyGraph(props: TopologyGraphProps) {
+  return (
+    <ReactFlowProvider>
+      <Graph {...props} />
+    </ReactFlowProvider>
+  );
+}

@@ -1,0 +1,1 @@
+export { HealthHistorySlot } from './health-history-strip';

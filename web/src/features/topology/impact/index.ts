@@ -1,0 +1,1 @@
+export { ImpactPanel } from './impact-panel';
