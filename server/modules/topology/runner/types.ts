@@ -61,6 +61,10 @@ export interface BuiltComponent {
   configs?: unknown[];
   /** Where this component goes when it is not under its spec parent (reference: parentLookup). */
   parentLookup?: { name?: string; type?: string; namespace?: string; externalID?: string };
+  /** The spec's `relationships` (`{ref, type}`), kept for the link steps. */
+  relationships?: unknown[];
+  /** components.config_id: the spec's `configID` when it is a uuid. */
+  configId?: string;
   children: BuiltComponent[];
   /** The spec path that made it, for messages: `spec.components.1.lookup.exec.0`. */
   specPath: string;
@@ -76,6 +80,13 @@ export interface LookupContext {
   topologyId: string;
   db: pg.Pool;
   log: FastifyBaseLogger;
+  /**
+   * What the lookup is for (default `components`): a component lookup's results must be objects with a name (else
+   * LookupError "lookup result 3 has no name"); a `property` lookup may also yield bare values (text that is not JSON
+   * is returned as one string, as the reference's `display.expr: '"value"'`). A property's `configLookup` runs through
+   * the same runner as `{configLookup: {...}}` (always a property lookup).
+   */
+  purpose?: 'components' | 'property';
 }
 
 /**
