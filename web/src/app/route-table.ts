@@ -22,6 +22,8 @@ export interface AppRoute {
 // an area's pages load through one route module each (route-group.ts): one dynamic import per area in the entry
 const catalogPage = (name: keyof typeof import('./routes/catalog-routes').CATALOG_PAGES) =>
   groupPage(() => import('./routes/catalog-routes').then((m) => m.CATALOG_PAGES), name);
+const topologyPage = (name: keyof typeof import('./routes/topology-routes').TOPOLOGY_PAGES) =>
+  groupPage(() => import('./routes/topology-routes').then((m) => m.TOPOLOGY_PAGES), name);
 const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETTINGS_PAGES) =>
   groupPage(() => import('./routes/settings-routes').then((m) => m.SETTINGS_PAGES), name);
 
@@ -45,9 +47,18 @@ export const ROUTES: AppRoute[] = [
   { path: paths.notificationRules, title: 'Notification Rules', resource: 'notifications' },
   { path: paths.notifications, title: 'Notifications', resource: 'notifications' },
 
-  { path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology' },
-  { path: paths.topologyDetail, title: 'Topology', resource: 'topologies', feature: 'topology' },
-  { path: paths.topology, title: 'Topology', resource: 'topologies', feature: 'topology' },
+  {
+    path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology',
+    page: topologyPage('TopologyViewPage'),
+  },
+  {
+    path: paths.topologyDetail, title: 'Topology', resource: 'topologies', feature: 'topology',
+    page: topologyPage('TopologyPage'),
+  },
+  {
+    path: paths.topology, title: 'Topology', resource: 'topologies', feature: 'topology',
+    page: topologyPage('TopologyPage'),
+  },
   {
     path: paths.health, title: 'Health', resource: 'canaries', feature: 'health', checkRunner: true,
     page: lazy(() => import('./routes/health-page').then((m) => ({ default: m.HealthPage }))),

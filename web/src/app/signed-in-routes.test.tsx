@@ -1,8 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
-import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { cleanup, screen } from '@testing-library/react';
 import { renderWithProviders } from '../lib/testing';
 import { SessionContext } from './session-context';
 import { SignedInRoutes } from './signed-in-routes';
@@ -14,10 +13,14 @@ vi.hoisted(() => Object.assign(globalThis, { __APP_VERSION__: 'test' }));
 vi.mock('../lib/live-updates', () => ({ useLiveUpdates: () => undefined }));
 vi.mock('./shell/app-shell', () => ({ AppShell: ({ children }: { children: ReactNode }) => <>{children}</> }));
 vi.mock('./routes/health-page', () => ({ HealthPage: () => <p>the health page</p> }));
+vi.mock('./routes/topology-page', () => ({
+  TopologyRoutePage: () => <p>the topology page</p>,
+  TopologyViewRoutePage: () => <p>the embedded card</p>,
+}));
 
-function renderAt(url: string) {
+function renderAt(url: string, session = sessionStub()) {
   return renderWithProviders(
-    <SessionContext.Provider value={sessionStub()}>
+    <SessionContext.Provider value={session}>
       <SignedInRoutes />
     </SessionContext.Provider>,
     { url },
@@ -25,20 +28,29 @@ function renderAt(url: string) {
 }
 
 describe('signed-in routes: the landing page', () => {
-  it('sends / to Health, a page that works, while topology is not built', async () => {
+  it('sends / to the topology, the Dashboard (spec 001 §2)', async () => {
     const r = renderAt('/');
+    expect(await screen.findByText('the topology page')).toBeTruthy();
+    expect(r.location()).toBe('/topology');
+  });
+
+  it('sends / to the next entry, Health, while topology.disable is set', async () => {
+    const r = renderAt('/', sessionStub({ off: ['topology'] }));
     expect(await screen.findByText('the health page')).toBeTruthy();
     expect(r.location()).toBe('/health');
   });
 
-  it("the topology placeholder's button leads to Health, not back to itself", async () => {
-    const user = userEvent.setup();
-    const r = renderAt('/topology');
-    expect(await screen.findByText('Not available in this version')).toBeTruthy();
-    const button = screen.getByRole('link', { name: 'Go to Health' });
-    expect(button.getAttribute('href')).toBe('/health');
-    await user.click(button);
+  it('sends / to Health for a user who may not read topologies', async () => {
+    const r = renderAt('/', sessionStub({ deny: ['topologies'] }));
     expect(await screen.findByText('the health page')).toBeTruthy();
     expect(r.location()).toBe('/health');
+  });
+
+  it('opens /topology/{id} and /view/topology/{id} on their pages', async () => {
+    renderAt('/topology/8f0c2f7e-0000-4000-8000-000000000001');
+    expect(await screen.findByText('the topology page')).toBeTruthy();
+    cleanup();
+    renderAt('/view/topology/8f0c2f7e-0000-4000-8000-000000000001');
+    expect(await screen.findByText('the embedded card')).toBeTruthy();
   });
 });

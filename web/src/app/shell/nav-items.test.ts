@@ -5,22 +5,22 @@ import { sessionStub } from '../session-stub';
 import { homePath, navFor, withLoggingBackends } from './nav-items';
 
 describe('the landing page (where / goes)', () => {
-  it('is Health while the dashboard (topology) is not built: never the "Not available" placeholder', () => {
-    expect(isBuilt(paths.topology)).toBe(false);
-    expect(homePath(sessionStub())).toBe(paths.health);
+  it('is the topology, the Dashboard, now that it is built (spec 001: / redirects to /topology)', () => {
+    expect(isBuilt(paths.topology)).toBe(true);
+    expect(homePath(sessionStub())).toBe(paths.topology);
   });
 
-  it('skips what the user may not open, and pages that are not built', () => {
-    expect(homePath(sessionStub({ off: ['health'] }))).toBe(paths.incidents);
-    // the catalog is built: the next page such a user can open (logs, playbooks and topology are not built yet)
-    expect(homePath(sessionStub({ deny: ['canaries', 'incident'] }))).toBe(paths.catalog);
-    expect(homePath(sessionStub({ deny: ['canaries', 'incident'], off: ['config'] }))).not.toMatch(/^\/(logs|playbooks|catalog|topology)/);
+  it('falls to the next entry when topology is off or not readable, and skips what the user may not open', () => {
+    expect(homePath(sessionStub({ off: ['topology'] }))).toBe(paths.health);
+    expect(homePath(sessionStub({ deny: ['topologies'] }))).toBe(paths.health);
+    expect(homePath(sessionStub({ off: ['topology', 'health'] }))).toBe(paths.incidents);
+    expect(homePath(sessionStub({ deny: ['topologies', 'canaries', 'incident'] }))).toBe(paths.catalog);
     expect(homePath(sessionStub({ mode: 'check-runner' }))).toBe(paths.health);
   });
 
-  it('points the sidebar Dashboard entry at the landing page, not the placeholder', () => {
-    const dashboard = navFor(sessionStub()).main.find((i) => i.label === 'Dashboard');
-    expect(dashboard?.href).toBe(paths.home);
+  it('points the sidebar Dashboard entry at the topology, and drops it with topology.disable', () => {
+    expect(navFor(sessionStub()).main.find((i) => i.label === 'Dashboard')?.href).toBe(paths.topology);
+    expect(navFor(sessionStub({ off: ['topology'] })).main.find((i) => i.label === 'Dashboard')).toBeUndefined();
   });
 });
 
