@@ -30,7 +30,7 @@ function SegmentPiece({ segment }: { segment: Segment }) {
     <Tooltip content={text} relationship="description" withArrow>
       <div
         className={s.segment}
-        style={{ flexGrow: segment.fraction, flexBasis: 0, backgroundColor: HEALTH_TOKENS[segment.color] }}
+        style={{ flexGrow: segment.fraction, flexBasis: 0, backgroundColor: segment.color === 'none' ? 'transparent' : HEALTH_TOKENS[segment.color] }}
         data-status={segment.status}
         data-testid="health-history-segment"
       />

@@ -23,7 +23,7 @@ describe('bucketsToSegments', () => {
     expect(segs.reduce((t, s) => t + s.fraction, 0)).toBeCloseTo(1);
   });
 
-  it('is unknown before the first bucket, clips a bucket that began before the window, and drops ones after now', () => {
+  it('has no data before the first bucket or in a bucket before the component existed, clips a bucket that began before the window, and drops ones after now', () => {
     const segs = bucketsToSegments(
       [
         { start: iso(from + 24 * H), status: 'warning' },
@@ -37,7 +37,9 @@ describe('bucketsToSegments', () => {
       ['healthy', 'green', from, from + 24 * H],
       ['warning', 'orange', from + 24 * H, now],
     ]);
-    expect(bucketsToSegments([], from, now)).toMatchObject([{ status: 'unknown', color: 'gray', fraction: 1 }]);
+    expect(bucketsToSegments([], from, now)).toMatchObject([{ status: 'no data', color: 'none', fraction: 1 }]);
+    const created = bucketsToSegments([{ start: iso(from), status: null }, { start: iso(from + 6 * H), status: 'unknown' }], from, now);
+    expect(created.map((s) => [s.status, s.color])).toEqual([['no data', 'none'], ['unknown', 'gray']]);
   });
 
   it('summarises the time in each status, longest first', () => {

@@ -1,11 +1,16 @@
 import { formatDuration } from '../../../lib/format';
 import { healthColor, type HealthColor } from '../../../components/status/health';
-import type { HistoryBucket } from '../api-extra';
+import type { HistoryResponse } from '../api-extra';
+
+type HistoryBucket = HistoryResponse['buckets'][number];
+/** A bucket before the component existed (status null): drawn as the empty track. */
+export const NO_DATA = 'no data';
 
 /** A run of equal buckets: drawn as one coloured piece of the strip. */
 export interface Segment {
   status: string;
-  color: HealthColor;
+  /** `none`: no data, the strip's track shows through. */
+  color: HealthColor | 'none';
   start: number;
   end: number;
   /** Share of the window, 0–1. */
@@ -15,13 +20,13 @@ export interface Segment {
 /**
  * Buckets (each from its start to the next one's, the last to `now`) → segments, neighbours with the same status
  * merged so a quiet week is one piece. Buckets before `from` are clipped to it; a window with no bucket at its start
- * is unknown until the first one (nothing was recorded then).
+ * has no data until the first one.
  */
 export function bucketsToSegments(buckets: HistoryBucket[], from: number, now: number): Segment[] {
   const span = now - from;
   if (span <= 0) return [];
   const points = buckets
-    .map((b) => ({ at: Date.parse(b.start), status: b.status || 'unknown' }))
+    .map((b) => ({ at: Date.parse(b.start), status: b.status ?? NO_DATA }))
     .filter((p) => Number.isFinite(p.at) && p.at < now)
     .sort((a, b) => a.at - b.at);
   const runs: { status: string; start: number; end: number }[] = [];
@@ -31,9 +36,9 @@ export function bucketsToSegments(buckets: HistoryBucket[], from: number, now: n
     if (last && last.status === status && last.end === start) last.end = end;
     else runs.push({ status, start, end });
   };
-  if (!points.length || points[0].at > from) push('unknown', from, points.length ? points[0].at : now);
+  if (!points.length || points[0].at > from) push(NO_DATA, from, points.length ? points[0].at : now);
   points.forEach((p, i) => push(p.status, Math.max(p.at, from), i + 1 < points.length ? points[i + 1].at : now));
-  return runs.map((r) => ({ ...r, color: healthColor(r.status), fraction: (r.end - r.start) / span }));
+  return runs.map((r) => ({ ...r, color: r.status === NO_DATA ? 'none' : healthColor(r.status), fraction: (r.end - r.start) / span }));
 }
 
 /** "healthy 6d 20h, unhealthy 4h": time spent in each status, longest first, for the strip's accessible name. */

@@ -2,7 +2,7 @@ import { makeStyles, Skeleton, SkeletonItem, Text, tokens } from '@fluentui/reac
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import { RouteLink } from '../../../components/route-link';
 import { pathTo, paths } from '../../../app/paths';
-import { useComponentImpact, type ImpactedComponent } from '../api-extra';
+import { useComponentImpact, type ImpactComponent } from '../api-extra';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -14,36 +14,51 @@ const useStyles = makeStyles({
   note: { color: tokens.colorNeutralForeground3 },
 });
 
-function DependentRow({ c }: { c: ImpactedComponent }) {
+/** "parent of api" / "selects db": how the walk reached it, named by the component it came from. */
+function viaText(c: ImpactComponent, names: ReadonlyMap<string, string>): string {
+  const from = names.get(c.via.id) ?? 'this component';
+  return c.via.relation === 'parent' ? `parent of ${from}` : `selects ${from}`;
+}
+
+function DependentRow({ c, names }: { c: ImpactComponent; names: ReadonlyMap<string, string> }) {
   const s = useStyles();
   return (
     <li className={s.row} data-testid="impact-component">
       <HealthIndicator health={c.status ?? 'unknown'} />
       <RouteLink className={s.name} href={pathTo(paths.topologyDetail, { id: c.id })}>{c.name}</RouteLink>
       <Text size={200} className={s.note}>{c.type ?? ''}</Text>
-      {c.via && <span className={s.meta}>via {c.via}</span>}
+      <span className={s.meta}>{viaText(c, names)}</span>
     </li>
   );
 }
 
-/** What depends on the component, transitively, and the teams that own those dependents (H5's impact route). */
+/**
+ * What depends on the component, transitively (its ancestors, and whoever selected it or them: the server's walk),
+ * each linked to its page, and the teams owning it or them.
+ */
 export function ImpactPanel({ componentId }: { componentId: string }) {
   const s = useStyles();
   const impact = useComponentImpact(componentId);
   if (impact.isPending) return <Skeleton aria-label="Loading impact"><SkeletonItem /><SkeletonItem /></Skeleton>;
   if (impact.isError) return <Text role="alert" className={s.note}>Impact could not be loaded: {impact.error.message}</Text>;
-  const { components, teams, truncated } = impact.data;
+  const { components, teams, checks, configs, truncated } = impact.data;
+  const names = new Map(components.map((c) => [c.id, c.name]));
   if (!components.length && !teams.length) return <Text className={s.note} role="status">Nothing depends on this component</Text>;
   return (
     <div className={s.root} data-testid="impact-panel">
       <section aria-labelledby={`impact-deps-${componentId}`}>
         <h3 id={`impact-deps-${componentId}`} className={s.heading}>Dependents ({components.length}{truncated ? '+' : ''})</h3>
         {components.length ? (
-          <ul className={s.list}>{components.map((c) => <DependentRow key={c.id} c={c} />)}</ul>
+          <ul className={s.list}>{components.map((c) => <DependentRow key={c.id} c={c} names={names} />)}</ul>
         ) : (
           <Text className={s.note}>Nothing depends on this component</Text>
         )}
         {truncated && <Text size={200} className={s.note}>Only the first {components.length} are listed.</Text>}
+        {checks.length + configs.length > 0 && (
+          <Text size={200} className={s.note}>
+            {checks.length} checks and {configs.length} catalog items are linked to them.
+          </Text>
+        )}
       </section>
       {teams.length > 0 && (
         <section aria-labelledby={`impact-teams-${componentId}`}>
