@@ -1,0 +1,136 @@
+import type pg from 'pg';
+import { Params, selectorWhere, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
+
+/** Parameterised SQL of the link steps. Table and column names come from the constants here and in TARGETS. */
+
+export type Q = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** How many rows one selector may link; beyond that the step links the first ones (by id) and notes it. */
+export const MAX_MATCHES = 10_000;
+
+/** Ids (and, for checks, canary ids) of what a selector selects; `extra` narrows further (e.g. not the component itself). */
+export async function selectIds(db: Q, t: SelectorTarget, s: ResourceSelector): Promise<Array<{ id: string; canary_id?: string }>> {
+  const ps = new Params();
+  const where = selectorWhere(s, t, ps);
+  const cols = t.table === 'checks' ? 'id, canary_id' : 'id';
+  const { rows } = await db.query<{ id: string; canary_id?: string }>(
+    `SELECT ${cols} FROM ${t.table} WHERE ${where} ORDER BY id LIMIT ${MAX_MATCHES + 1}`, ps.values,
+  );
+  return rows;
+}
+
+/**
+ * One link table as the steps write it: `owner` is the component whose spec made the link, `target` what it links
+ * to. A link made by hand (selector_id 'manual') is never revived, re-pointed or removed by a run.
+ */
+export interface LinkTable {
+  table: 'component_relationships' | 'check_component_relationships' | 'config_component_relationships';
+  owner: string;
+  target: string;
+  /** the unique key an upsert lands on */
+  conflict: string;
+  /** checks carry their canary */
+  canary: boolean;
+}
+
+export const LINK_TABLES = {
+  // relationship_id is the component whose selectors matched; component_id the matched one (GET /api/topology
+  // shows it among the selecting component's children)
+  components: { table: 'component_relationships', owner: 'relationship_id', target: 'component_id', conflict: 'component_id, relationship_id, selector_id', canary: false },
+  checks: { table: 'check_component_relationships', owner: 'component_id', target: 'check_id', conflict: 'component_id, check_id, canary_id, selector_id', canary: true },
+  configs: { table: 'config_component_relationships', owner: 'component_id', target: 'config_id', conflict: 'component_id, config_id', canary: false },
+} as const satisfies Record<string, LinkTable>;
+
+export interface Link { owner: string; target: string; selectorId: string; canaryId?: string }
+
+/**
+ * Makes the links owned by `owners` (and by the topology's other components, live or gone) exactly `links`: new ones
+ * inserted, soft-deleted ones revived, the rest soft-deleted. Unchanged rows are not written (no roll-up runs for
+ * them). Returns the number of live links written or kept.
+ */
+export async function syncLinks(db: Q, lt: LinkTable, topologyId: string, links: Link[]): Promise<number> {
+  const owners = links.map((l) => l.owner);
+  const targets = links.map((l) => l.target);
+  const sels = links.map((l) => l.selectorId);
+  const canaries = links.map((l) => l.canaryId ?? null);
+  const cols = `${lt.owner}, ${lt.target}, selector_id${lt.canary ? ', canary_id' : ''}`;
+  const src = `SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]${lt.canary ? ', $4::uuid[]' : ''})`;
+  const args = lt.canary ? [owners, targets, sels, canaries] : [owners, targets, sels];
+  // config links have one row per (component, config): a run takes over its own selector's row, never a manual one
+  const onConflict = lt.table === 'config_component_relationships'
+    ? `DO UPDATE SET deleted_at = NULL, selector_id = EXCLUDED.selector_id, updated_at = now()
+       WHERE x.selector_id IS DISTINCT FROM 'manual' AND (x.deleted_at IS NOT NULL OR x.selector_id IS DISTINCT FROM EXCLUDED.selector_id)`
+    : 'DO UPDATE SET deleted_at = NULL, updated_at = now() WHERE x.deleted_at IS NOT NULL';
+  if (links.length) {
+    await db.query(`INSERT INTO ${lt.table} AS x (${cols}) ${src} ON CONFLICT (${lt.conflict}) ${onConflict}`, args);
+  }
+  await db.query(
+    `UPDATE ${lt.table} x SET deleted_at = now(), updated_at = now()
+     WHERE x.deleted_at IS NULL AND x.selector_id IS DISTINCT FROM 'manual'
+       AND x.${lt.owner} IN (SELECT c.id FROM components c WHERE c.topology_id = $4::uuid)
+       AND NOT EXISTS (SELECT 1 FROM unnest($1::uuid[], $2::uuid[], $3::text[]) k(o, t, s)
+                       WHERE k.o = x.${lt.owner} AND k.t = x.${lt.target} AND k.s = x.selector_id)`,
+    [owners, targets, sels, topologyId],
+  );
+  return links.length;
+}
+
+/** The topology's namespace and schedule (inline canaries live and run by them). */
+export async function topologyOf(db: Q, topologyId: string): Promise<{ namespace: string; schedule: string | null }> {
+  const { rows } = await db.query<{ namespace: string; schedule: string | null }>(
+    `SELECT namespace, coalesce(nullif(schedule, ''), spec->>'schedule') AS schedule FROM topologies WHERE id = $1`, [topologyId],
+  );
+  return rows[0] ?? { namespace: 'default', schedule: null };
+}
+
+/** Live canaries made from components' inline checks (`source = component/<id>`) of this topology's components. */
+export async function inlineCanariesOf(db: Q, topologyId: string): Promise<Array<{ id: string; source: string }>> {
+  const { rows } = await db.query<{ id: string; source: string }>(
+    `SELECT ca.id, ca.source FROM canaries ca
+     WHERE ca.deleted_at IS NULL AND ca.source LIKE 'component/%'
+       AND substr(ca.source, 11) IN (SELECT c.id::text FROM components c WHERE c.topology_id = $1::uuid)`,
+    [topologyId],
+  );
+  return rows;
+}
+
+export interface InlineCanaryRow { id: string; name: string; namespace: string; labels: unknown; spec: unknown }
+
+/** The live canary of a component's inline checks, if any. */
+export async function inlineCanaryOf(db: Q, componentId: string): Promise<InlineCanaryRow | undefined> {
+  const { rows } = await db.query<InlineCanaryRow>(
+    `SELECT id, name, namespace, labels, spec FROM canaries WHERE source = $1 AND deleted_at IS NULL ORDER BY created_at LIMIT 1`, [`component/${componentId}`],
+  );
+  return rows[0];
+}
+
+/** Teams with their `spec.components` selectors (all live teams, or the given ones, live or not). */
+export async function teamsWithSelectors(db: Q, teamIds?: string[]): Promise<Array<{ id: string; name: string; live: boolean; selectors: unknown }>> {
+  const { rows } = await db.query<{ id: string; name: string; live: boolean; selectors: unknown }>(
+    `SELECT id, name, deleted_at IS NULL AS live, spec->'components' AS selectors FROM teams
+     WHERE ($1::uuid[] IS NULL AND deleted_at IS NULL) OR id = ANY($1::uuid[]) ORDER BY name`,
+    [teamIds ?? null],
+  );
+  return rows;
+}
+
+/**
+ * Makes the selector-made team_components rows of `teamIds` exactly `links` (owner = team, target = component).
+ * Rows without a selector_id (made by hand) are neither replaced nor removed. Returns the rows written or kept.
+ */
+export async function syncTeamLinks(db: Q, teamIds: string[], links: Link[]): Promise<number> {
+  await db.query(
+    `INSERT INTO team_components AS x (team_id, component_id, selector_id)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[])
+     ON CONFLICT (team_id, component_id) DO UPDATE SET selector_id = EXCLUDED.selector_id
+       WHERE x.selector_id IS NOT NULL AND x.selector_id IS DISTINCT FROM EXCLUDED.selector_id`,
+    [links.map((l) => l.owner), links.map((l) => l.target), links.map((l) => l.selectorId)],
+  );
+  await db.query(
+    `DELETE FROM team_components x WHERE x.team_id = ANY($4::uuid[]) AND x.selector_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM unnest($1::uuid[], $2::uuid[], $3::text[]) k(o, t, s)
+                       WHERE k.o = x.team_id AND k.t = x.component_id AND k.s = x.selector_id)`,
+    [links.map((l) => l.owner), links.map((l) => l.target), links.map((l) => l.selectorId), teamIds],
+  );
+  return links.length;
+}
