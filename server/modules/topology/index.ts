@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { topologyExtraRoutes } from './extra-routes.js';
 import { topologyRoutes } from './routes.js';
+import { teamComponentsListener } from './teams.js';
 
 /**
  * Topology (issue 13): the component tree API over 0060_topology.sql (tables, views, the health roll-up in
@@ -9,4 +10,5 @@ import { topologyRoutes } from './routes.js';
 export const topologyModule: FastifyPluginAsync = async (app) => {
   await app.register(topologyRoutes);
   await app.register(topologyExtraRoutes); // snapshot zip, health history (and its retention), impact
+  await app.register(teamComponentsListener); // team_components when a team is saved
 };
