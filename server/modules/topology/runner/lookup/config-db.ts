@@ -43,5 +43,6 @@ export async function lookupConfigProperty(path: string, spec: Obj, ctx: LookupC
   const field = typeof spec.field === 'string' && spec.field.trim() ? spec.field.trim() : undefined;
   const entry: Obj = { ...spec, name: typeof spec.name === 'string' ? spec.name : path };
   return finishEntry('configLookup', path, entry, ctx, asData(row), Math.round(performance.now() - t0),
-    (d) => (field ? jsonPath(d.config, field) ?? null : null));
+    // a field's value is a value, never JSON text to parse again ("16.2" stays text): a list of it
+    (d) => (field ? [jsonPath(d.config, field) ?? null] : null));
 }
