@@ -103,6 +103,27 @@ describe('component_status_history', () => {
   });
 });
 
+describe('/api/db/component_status_history', () => {
+  it('reads for every role, embeds the component, and writes for none', async () => {
+    const res = await t.app.inject({
+      method: 'GET', headers: viewer,
+      url: `/api/db/component_status_history?component_id=eq.${TOPO.web1}&select=status,previous,components(name)&order=at.asc`,
+    });
+    expect(res.statusCode, res.payload).toBe(200);
+    expect(res.json()).toEqual([
+      { status: 'unhealthy', previous: 'healthy', components: { name: 'web-1' } },
+      { status: 'healthy', previous: 'unhealthy', components: { name: 'web-1' } },
+    ]);
+    const admin = await bearerHeaders(t.db, (await makePerson(t.db, { roles: ['admin'] })).id);
+    const post = await t.app.inject({ method: 'POST', url: '/api/db/component_status_history', headers: admin,
+      payload: { component_id: TOPO.web1, status: 'healthy' } });
+    expect(post.statusCode).toBeGreaterThanOrEqual(400);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/db/component_status_history?component_id=eq.${TOPO.web1}`, headers: admin });
+    expect(del.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await rows(TOPO.web1)).toHaveLength(2);
+  });
+});
+
 describe('retention', () => {
   it('deletes transitions older than 30 days and keeps the rest, with a job_history row', async () => {
     const day = 86_400_000;

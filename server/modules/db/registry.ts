@@ -136,6 +136,7 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   component_labels_keys: { resource: 'topologies' },
   components_with_logs: { resource: 'topologies', base: 'components' },
   component_types: { resource: 'topologies' },
+  component_status_history: { resource: 'topologies' }, // the health history (0063): read only, written by its trigger
   job_history_latest_status: { resource: 'database', base: 'job_history' },
   incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.rules' } },
   logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.logging_backends' } },
