@@ -135,7 +135,7 @@ describe('lookup failures name the entry', () => {
   });
 
   it('never shows a password: a failing query on a URL with credentials', async () => {
-    const url = new URL(t.config.DATABASE_URL);
+    const url = new URL(t.config.DATABASE_URL!);
     url.password = 'hunter2-secret';
     const msg = await failure(run({ postgres: [{ url: url.toString(), query: 'SELECT 1' }] }, ctx()));
     expect(msg).toMatch(/^lookup\.postgres\.0: /);
