@@ -27,7 +27,11 @@ export function mergeInline(specs: Array<Record<string, unknown>>, topologySched
   return out;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with keys sorted: jsonb hands objects back in its own key order. */
+const canonical = (v: unknown): string => (Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
+  : v !== null && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+    : JSON.stringify(v ?? null));
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /**
  * Writes the canary of one component's inline checks (`source = component/<id>`, named after the component, in the
@@ -69,7 +73,7 @@ export async function writeInlineCanary(
 }
 
 /** The selector_id of an inline canary's links: its spec's hash (a changed spec re-links its checks). */
-const inlineSelectorId = (spec: unknown) => `inline/${createHash('sha256').update(JSON.stringify(spec)).digest('hex')}`;
+const inlineSelectorId = (spec: unknown) => `inline/${createHash('sha256').update(canonical(spec)).digest('hex')}`;
 
 /** Soft-deletes (with their checks) the inline canaries of this topology's components that have none any more. */
 export async function removeStaleInline(db: Q, topologyId: string, keep: Set<string>): Promise<number> {
