@@ -76,6 +76,11 @@ describe('the topology strip', () => {
   it('lists each component of the topology evidence once', () => {
     const ev = (type: string, component_id: string | null, name: string) => ({ id: name, hypothesis_id: 'h', type, created_at: '', component_id, evidence: { name } });
     const incident = { hypotheses: [{ evidences: [ev('topology', 'c1', 'api'), ev('topology', 'c1', 'api'), ev('log', null, 'x'), ev('topology', 'c2', 'db')] }] } as unknown as Incident;
-    expect(topologyComponents(incident)).toEqual([{ id: 'c1', name: 'api' }, { id: 'c2', name: 'db' }]);
+    expect(topologyComponents(incident)).toEqual([{ id: 'c1', name: 'api', linked: true }, { id: 'c2', name: 'db', linked: true }]);
+  });
+
+  it('links a component to its topology page only when the evidence names it by id', () => {
+    const incident = { hypotheses: [{ evidences: [{ id: 'e', hypothesis_id: 'h', type: 'topology', created_at: '', component_id: null, evidence: { name: 'gone' } }] }] } as unknown as Incident;
+    expect(topologyComponents(incident)).toEqual([{ id: 'gone', name: 'gone', linked: false }]);
   });
 });

@@ -17,7 +17,7 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { Dismiss24Regular, Edit20Regular, ErrorCircle24Regular, Play20Regular, Link24Regular } from '@fluentui/react-icons';
+import { Dismiss24Regular, Edit20Regular, ErrorCircle24Regular, Play20Regular } from '@fluentui/react-icons';
 import type { CheckDetail, CheckSummary } from '@contracts/health';
 import { EmptyState } from '../../../components/empty-state';
 import { HealthIndicator } from '../../../components/status/health-indicator';
@@ -35,6 +35,7 @@ import { CheckIcon } from './check-icon';
 import { UptimeCell } from './check-facts';
 import { CheckHistory } from './check-history';
 import { CheckChart } from './check-chart';
+import { CheckComponents } from './check-components';
 
 const useStyles = makeStyles({
   title: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, minWidth: 0 },
@@ -196,13 +197,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
             ) : (
               <Spinner size="small" label="Loading spec…" />
             ))}
-          {tab === 'relationships' && (
-            <EmptyState
-              icon={<Link24Regular />}
-              title="No relationships"
-              description="Components and catalog items linked to this check will show here."
-            />
-          )}
+          {tab === 'relationships' && <CheckComponents checkId={checkId} />}
         </div>
       </div>
     );
