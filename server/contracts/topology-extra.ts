@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // The topology's extra reads beside GET /api/topology: the snapshot zip, a component's health history and its impact.
 
-/** A time: a duration back from now (`15m`, `1h`, `7d`, `2w`; s, m, h, d, w) or an RFC 3339 timestamp. */
+/** A time: a duration back from now (`15m`, `1h`, `7d`, `2w`, `1mo` = 30d, `5y` = 365d each) or an RFC 3339 timestamp. */
 export const TimeParam = z.string().max(64);
 
 /** GET /api/snapshot/topology/{id}: the window of check results, incidents and config changes, and related components. */

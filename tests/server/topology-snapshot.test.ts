@@ -124,6 +124,10 @@ describe('the snapshot zip', () => {
     expect(parseCsv(middle['check_statuses.csv']).map((r) => r.message)).toEqual(['two hours ago']);
     expect(parseCsv(middle['config_changes.csv'])).toHaveLength(0);
     expect(parseCsv((await unzip(TOPO.ops, 'start=3h&end=1h')).files['check_statuses.csv'])).toHaveLength(1);
+    // the reference UI's Time Range values beyond weeks: months (30 days) and years (365 days)
+    expect(parseCsv((await unzip(TOPO.ops, 'start=1mo')).files['incidents.csv'])).toHaveLength(2);
+    const years = (await unzip(TOPO.ops, 'start=5y')).manifest;
+    expect(Date.parse(years.end) - Date.parse(years.start)).toBe(5 * 365 * 86_400_000);
   });
 
   it('with related=true adds the components linked by component_relationships', async () => {

@@ -18,13 +18,18 @@ const RETENTION_BATCH = 10_000;
 const RANK = ['unhealthy', 'warning', 'unknown', 'healthy', 'info'];
 const rank = (s: string) => { const i = RANK.indexOf(s); return i < 0 ? RANK.indexOf('unknown') : i; };
 
+// months and years as the reference UI's Time Range offers them (1mo … 5y): 30 and 365 days
+const CALENDAR = /^(\d{1,3})(mo|y)$/;
+
 /**
- * A query's time: a duration back from `now` (`15m`, `1h`, `7d`, `2w`) or an RFC 3339 timestamp; anything else is a
- * 400 naming the parameter.
+ * A query's time: a duration back from `now` (`15m`, `1h`, `7d`, `2w`, `1mo`, `5y`) or an RFC 3339 timestamp;
+ * anything else is a 400 naming the parameter.
  */
 export function parseTime(param: string, text: string, now: Date): Date {
   const t = text.trim();
-  const ms = /^\d/.test(t) && !/^\d{4}-/.test(t) ? parseLongDuration(t) : null;
+  const cal = CALENDAR.exec(t);
+  const ms = cal ? Number(cal[1]) * (cal[2] === 'mo' ? 30 : 365) * DAY
+    : /^\d/.test(t) && !/^\d{4}-/.test(t) ? parseLongDuration(t) : null;
   if (ms !== null && ms >= 0) return new Date(now.getTime() - ms);
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(t)) {
     const d = new Date(t);
