@@ -174,3 +174,16 @@ describe('teams', () => {
     expect(await members(TOPO.team)).toEqual([TOPO.ops]);
   });
 });
+
+describe('checks that come and go between runs', () => {
+  it('a check created after the run links at once (the checks listener), and unlinks when its canary goes', async () => {
+    // what the last run saved for Billing: a check selector
+    await t.db.query(`UPDATE components SET component_checks = '[{"selector":{"name":"between-*"}}]' WHERE id = $1`, [TOPO.billing]);
+    const made = await canary('between', [{ name: 'between-runs', url }]);
+    await until('the new check to link', () => liveLinks(t.db, 'check_component_relationships', TOPO.billing), (l) => l.length === 1);
+    expect(await liveLinks(t.db, 'check_component_relationships', TOPO.billing)).toEqual([made.checks[0].id]);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/canary/${made.id}`, headers: admin });
+    expect(del.statusCode, del.payload).toBeLessThan(300);
+    await until('the deleted check to unlink', () => liveLinks(t.db, 'check_component_relationships', TOPO.billing), (l) => l.length === 0);
+  });
+});

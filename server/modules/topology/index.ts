@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { topologyExtraRoutes } from './extra-routes.js';
 import { topologyRoutes } from './routes.js';
-import { teamComponentsListener } from './teams.js';
+import { linkListeners } from './runner/links/listeners.js';
 
 /**
  * Topology (issue 13): the component tree API over 0060_topology.sql (tables, views, the health roll-up in
@@ -10,5 +10,5 @@ import { teamComponentsListener } from './teams.js';
 export const topologyModule: FastifyPluginAsync = async (app) => {
   await app.register(topologyRoutes);
   await app.register(topologyExtraRoutes); // snapshot zip, health history (and its retention), impact
-  await app.register(teamComponentsListener); // team_components when a team is saved
+  await app.register(linkListeners); // team_components when a team is saved, check links when checks change
 };

@@ -1,5 +1,3 @@
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync } from 'fastify';
 import type { LinkStep } from './runner/types.js';
 import { syncTeamLinks, teamsWithSelectors, type Q } from './runner/links/queries.js';
 import { TARGETS } from './runner/links/resource-selector.js';
@@ -8,7 +6,7 @@ import { linksOf, listOf, uniqueBy, type SelectorEntry } from './runner/links/se
 /**
  * team_components from teams' `spec.components` (ResourceSelectors over live components), selector_id per selector.
  * Kept current two ways: when a team is saved (every /api/db write publishes `{relation: 'teams', ids}` on the events
- * bus; the listener below resyncs those teams) and after every topology run (the `teams` link step resyncs every team,
+ * bus; runner/links/listeners.ts resyncs those teams) and after every topology run (the `teams` link step resyncs every team,
  * so new and vanished components are picked up). Rows made by hand (no selector_id) are left alone. A team deleted
  * loses its selector rows.
  */
@@ -30,28 +28,3 @@ export const teamsStep: LinkStep = {
   name: 'teams',
   run: (db) => syncTeamComponents(db),
 };
-
-/**
- * Resyncs a team's components when it is saved here or on another replica, on the leader only (one writer); a
- * reconnect of the bus (events lost) resyncs every team. Runs one at a time, in order.
- */
-export const teamComponentsListener: FastifyPluginAsync = fp(async (app) => {
-  if (!app.hasDecorator('events')) return;
-  const leadership = app.hasDecorator('leadership') ? app.leadership : null;
-  let chain = Promise.resolve();
-  const resync = (ids?: string[]) => {
-    chain = chain.then(async () => {
-      if (leadership && !leadership.isLeader()) return;
-      const out = await syncTeamComponents(app.db, ids);
-      if (out.notes.length) app.log.warn({ notes: out.notes }, 'team components: selectors that match nothing');
-    }).catch((err) => app.log.error({ err }, 'team components: resync failed'));
-  };
-  const off = app.events.bus.subscribe((event) => {
-    if (event.type === 'resync') resync();
-    else if (event.type === 'change' && event.relation === 'teams') resync(event.ids?.length ? [...event.ids] : undefined);
-  });
-  app.addHook('onClose', async () => {
-    off();
-    await chain;
-  });
-});

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { SavedComponent } from '../types.js';
 import { Params, selectorWhere, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
 
 /** Parameterised SQL of the link steps. Table and column names come from the constants here and in TARGETS. */
@@ -133,4 +134,24 @@ export async function syncTeamLinks(db: Q, teamIds: string[], links: Link[]): Pr
     [links.map((l) => l.owner), links.map((l) => l.target), links.map((l) => l.selectorId), teamIds],
   );
   return links.length;
+}
+
+/**
+ * Live components with `checks` in their spec (as the last run saved them), by topology, shaped as the run hands
+ * them to the link steps. Only topologies that have some; the rest have no check links to keep.
+ */
+export async function componentsWithChecks(db: Q): Promise<Map<string, SavedComponent[]>> {
+  const { rows } = await db.query<{ id: string; parent_id: string | null; topology_id: string; name: string; labels: Record<string, string> | null; checks: unknown[] }>(
+    `SELECT id, parent_id, topology_id, name, labels, component_checks AS checks FROM components
+     WHERE deleted_at IS NULL AND topology_id IS NOT NULL
+       AND jsonb_typeof(component_checks) = 'array' AND jsonb_array_length(component_checks) > 0
+     ORDER BY topology_id, id`,
+  );
+  const out = new Map<string, SavedComponent[]>();
+  for (const r of rows) {
+    const list = out.get(r.topology_id) ?? [];
+    list.push({ id: r.id, parentId: r.parent_id, built: { name: r.name, externalId: r.name, labels: r.labels ?? undefined, checks: r.checks, children: [], specPath: `component ${r.name}` } });
+    out.set(r.topology_id, list);
+  }
+  return out;
 }
