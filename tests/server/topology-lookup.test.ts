@@ -97,7 +97,8 @@ describe('lookup yields components', () => {
 
   it('a property lookup may yield a bare value', async () => {
     expect(await run({ http: [{ url: `${http.url}/one`, display: { expr: '"value"' } }] }, ctx({ purpose: 'property' }))).toEqual(['value']);
-    expect(await run({ exec: [{ script: 'echo 42' }] }, ctx({ purpose: 'property' }))).toEqual([42]);
+    expect(await run({ exec: [{ script: 'echo 16.10' }] }, ctx({ purpose: 'property' }))).toEqual(['16.10']);
+    expect(await run({ exec: [{ script: `echo '[{"name":"a","value":1}]'` }] }, ctx({ purpose: 'property' }))).toEqual([{ name: 'a', value: 1 }]);
   });
 });
 
@@ -109,7 +110,7 @@ describe('lookup failures name the entry', () => {
   it('a hanging server times out', async () => {
     const hang = await startHangingServer();
     try {
-      expect(await failure(run({ http: [{ url: `${http.url}/one` }, { url: hang.url }] }, ctx({ timeoutMs: 300 })))).toBe('lookup.http.1: timed out after 0.3 s');
+      expect(await failure(run({ http: [{ url: `${http.url}/one` }, { url: hang.url }] }, ctx({ timeoutMs: 3_000 })))).toBe('lookup.http.1: timed out after 3 s');
     } finally {
       await hang.close();
     }

@@ -8,8 +8,8 @@ export const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !
 
 /**
  * What one lookup entry yielded, as values: text is parsed as JSON (the reference unmarshals a lookup's message),
- * a list is spread, null is nothing. Text that is not JSON is an error for a component lookup and one bare value for a
- * property lookup (`display.expr: '"value"'`). The parse error's own text is left out: V8 quotes the input in it.
+ * a list is spread, null is nothing. Text that is not JSON is an error for a component lookup; for a property lookup,
+ * text that is not a JSON list or object is one bare value, as written (`display.expr: '"value"'`, `'16.10'`). The parse error's own text is left out: V8 quotes the input in it.
  */
 export function resultValues(path: string, value: unknown, purpose: 'components' | 'property'): unknown[] {
   if (value === null || value === undefined) return [];
@@ -23,8 +23,10 @@ export function resultValues(path: string, value: unknown, purpose: 'components'
       if (purpose === 'property') return [value];
       throw new LookupError(`${path}: the result is not JSON (${text.length} characters starting ${JSON.stringify(text.slice(0, 1))})`);
     }
-    // a JSON string inside is a value, not one more level of JSON
-    return parsed === null ? [] : Array.isArray(parsed) ? parsed : [parsed];
+    if (parsed === null) return [];
+    if (Array.isArray(parsed)) return parsed;
+    // a property's text stays text unless it is a property (list): "16.10" is a version, not the number 16.1
+    return purpose === 'property' && !isObj(parsed) ? [value] : [parsed];
   }
   return Array.isArray(value) ? value : [value];
 }
