@@ -98,6 +98,8 @@ describe('the snapshot zip', () => {
     const checks = parseCsv(files['checks.csv']);
     expect(checks.map((r) => r.name)).toEqual(['web-1 http', 'web-2 http']);
     expect(files['checks.csv'].split('\r\n')[0].split(',')).not.toContain('spec');
+    expect(files['components.csv'].split('\r\n')[0].split(',')).toEqual(expect.arrayContaining(['id', 'name', 'status', 'summary', 'path']));
+    expect(files['components.csv'].split('\r\n')[0].split(',')).not.toContain('component_checks');
     expect(parseCsv(files['check_statuses.csv']).map((r) => r.message).sort()).toEqual(['recent', 'ten minutes ago']);
 
     const incidents = parseCsv(files['incidents.csv']);

@@ -35,8 +35,8 @@ export type DumpName = keyof typeof DUMPS;
 /** Tables whose statement takes the window (`$2`, `$3`) before the bound. */
 const WINDOWED = new Set<DumpName>(['check_statuses', 'incidents', 'config_changes', 'config_analysis']);
 
-/** Columns never written to a snapshot: a check's spec may carry inline credentials. */
-const OMIT: Partial<Record<DumpName, string[]>> = { checks: ['spec'] };
+/** Columns never written to a snapshot: a check's spec and a component's inline checks may carry credentials. */
+const OMIT: Partial<Record<DumpName, string[]>> = { checks: ['spec'], components: ['component_checks'] };
 
 export async function dumpTable(db: Q, name: DumpName, ids: string[], window: [Date, Date], bound: number): Promise<Dump> {
   const params = WINDOWED.has(name) ? [ids, window[0], window[1], bound + 1] : [ids, bound + 1];
