@@ -28,6 +28,8 @@ describe('incidents demo set', () => {
        WHERE h.incident_id = $1 ORDER BY e.created_at`, [inc.id]);
     expect(ev.rows).toEqual([
       { type: 'check', definition_of_done: false }, { type: 'log', definition_of_done: false }, { type: 'comment', definition_of_done: true },
+      // the topology demo set's: the Ops Console database (tests/server/topology-demo.test.ts)
+      { type: 'topology', definition_of_done: false },
     ]);
     const comments = await t.db.query('SELECT comment FROM comments WHERE incident_id = $1', [inc.id]);
     expect(comments.rows.some((r) => /@\[Dmitri Volkov\]\(user:[0-9a-f-]{36}\)/.test(r.comment))).toBe(true);

@@ -34,7 +34,7 @@ const names = async (url: string) => ((await get(url)).json() as Array<{ name: s
 describe('settings demo set', () => {
   it('adds connections whose tests pass (http /healthz), fail (redis on a closed port) and are not covered (Slack, 501)', async () => {
     const rows = (await get('connections?select=id,name,type&deleted_at=is.null&order=name.asc')).json() as Array<{ id: string; name: string; type: string }>;
-    expect(rows.map((r) => [r.name, r.type])).toEqual([['cache-offline', 'redis'], ['console-self', 'http'], ['team-chat', 'slack']]);
+    expect(rows.map((r) => [r.name, r.type])).toEqual([['cache-offline', 'redis'], ['console-database', 'postgres'], ['console-self', 'http'], ['team-chat', 'slack']]);
     const test = (name: string) => t.app.inject({ method: 'POST', url: `/api/connection/test/${rows.find((r) => r.name === name)!.id}`, headers: admin });
     const ok = await test('console-self');
     expect(ok.statusCode, ok.body).toBe(200);
