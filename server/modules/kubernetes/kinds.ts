@@ -5,6 +5,7 @@ import { acceptsSingleCheck, CanaryFields, CommonCheck, SpecError, validateCanar
 import { IncidentRuleSpec } from './specs/incident-rule.js';
 import { LoggingBackendSpec } from './specs/logging-backend.js';
 import { ScrapeConfigSpec } from '../catalog/spec.js';
+import { TopologySpec } from '../topology/spec.js';
 
 /**
  * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
@@ -102,23 +103,8 @@ export const CanarySpec = z.object(canaryShape).loose().superRefine((spec, ctx) 
 
 // ---- the other kinds: known fields typed, the rest kept ----
 
-export const TopologySpec = z.object({
-  type: z.string().optional(),
-  id: Block.optional(),
-  schedule: z.string().optional(),
-  tooltip: z.string().optional(),
-  icon: z.string().optional(),
-  text: z.string().optional(),
-  label: Block.optional(),
-  owner: z.string().optional(),
-  components: z.array(z.object({ name: z.string().optional(), type: z.string().optional(), icon: z.string().optional() }).loose()).optional(),
-  healthExpr: z.string().optional(),
-  statusExpr: z.string().optional(),
-  properties: z.array(z.object({ name: z.string().optional() }).loose()).optional(),
-  configs: z.array(Block).optional(),
-  groupBy: Block.optional(),
-  push: Block.optional(),
-}).loose();
+// Topology: the topology module's own spec and checks (server/modules/topology/spec.ts)
+export { TopologySpec };
 
 // ScrapeConfig: the catalog's own contract and checks (server/contracts/catalog.ts, server/modules/catalog/spec.ts)
 export { ScrapeConfigSpec };

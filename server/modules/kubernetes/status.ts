@@ -176,6 +176,8 @@ export class StatusWriter {
     base.persistedID = t.rowId;
     // a valid ScrapeConfig's errorMessage is its last run's (catalog/engine/cr-status.ts), not the validation's
     if (t.kind.table === 'config_scrapers') return { ...base, status: 'Ready', message: null };
+    // a valid Topology's status is its root's health and its errorMessage its last run's (topology/runner/cr-status.ts)
+    if (t.kind.table === 'topologies') return { ...base, persistentID: t.rowId, message: null };
     if (t.kind.table !== 'canaries') return { ...base, status: 'Ready', message: null, errorMessage: null };
     if (!t.rowId) return base;
     const withResult = checks.filter((c) => c.last_runtime);

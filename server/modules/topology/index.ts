@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { topologyExtraRoutes } from './extra-routes.js';
 import { topologyRoutes } from './routes.js';
+import { topologyEngine } from './runner/engine.js';
 import { linkListeners } from './runner/links/listeners.js';
 
 /**
@@ -9,6 +10,7 @@ import { linkListeners } from './runner/links/listeners.js';
  */
 export const topologyModule: FastifyPluginAsync = async (app) => {
   await app.register(topologyRoutes);
+  await app.register(topologyEngine); // runs: scheduler on the leader, POST /api/canary/run/topology/{id}, topology.schema.json
   await app.register(topologyExtraRoutes); // snapshot zip, health history (and its retention), impact
   await app.register(linkListeners); // team_components when a team is saved, check links when checks change
 };

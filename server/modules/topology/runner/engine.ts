@@ -1,0 +1,76 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Config } from '../../../config.js';
+import { topologyRunRoutes } from '../run-routes.js';
+import { TopologyRunner } from './runner.js';
+import { TopologyScheduler, topologyFeatureOn, type TopologySchedulerOptions } from './scheduler.js';
+import type { LinkStep, LookupRunner } from './types.js';
+
+export interface TopologyEngineOptions {
+  /** The console's config: only MODE console schedules (default console). */
+  config?: Pick<Config, 'MODE'>;
+  /** Scheduler settings (tests shorten them); false never starts one. */
+  scheduler?: Partial<Omit<TopologySchedulerOptions, 'log'>> | false;
+  lookupTimeoutMs?: number;
+}
+
+/**
+ * The run engine (issue 13 "Runs"): Run Now on any replica, the scheduler on the leader only (a new one on each gain
+ * of the lead), reloaded at once when a topology is saved anywhere (`topologies` on the events bus), paused while
+ * topology.disable. The lookup runner and the link steps are loaded on the first run.
+ */
+export const topologyEngine: FastifyPluginAsync<TopologyEngineOptions> = async (app, opts) => {
+  const stopping = new AbortController();
+  const kube = app.hasDecorator('kube') ? app.kube : undefined;
+  const parts = async (): Promise<{ lookup: LookupRunner; linkSteps: LinkStep[] }> => {
+    const [{ createLookupRunner }, { LINK_STEPS }] = await Promise.all([import('./lookup/index.js'), import('./links/index.js')]);
+    return {
+      lookup: createLookupRunner({ db: app.db, valueFrom: kube?.valueFrom, kubeConfig: () => kube?.cluster?.kc }),
+      linkSteps: LINK_STEPS,
+    };
+  };
+  const runner = new TopologyRunner({
+    db: app.db, log: app.log, kube: kube?.cluster?.kc, signal: stopping.signal, lookupTimeoutMs: opts.lookupTimeoutMs, parts,
+  });
+  await app.register(topologyRunRoutes, { runner });
+
+  const runs = opts.scheduler !== false && (opts.config?.MODE ?? 'console') === 'console';
+  if (runs) {
+    const leadership = app.hasDecorator('leadership') ? app.leadership : null;
+    let scheduler: TopologyScheduler | undefined;
+    let closing = false;
+    let change = Promise.resolve();
+    const follow = (leads: boolean) => {
+      change = change.then(async () => {
+        if (leads && !scheduler && !closing) {
+          scheduler = new TopologyScheduler(app.db, runner, { enabled: () => topologyFeatureOn(app.db), ...(opts.scheduler || {}), log: app.log });
+          await scheduler.start();
+        } else if (!leads && scheduler) {
+          const s = scheduler;
+          scheduler = undefined;
+          await s.stop();
+        }
+      }).catch((err) => app.log.error({ err }, 'topology scheduler: start/stop failed'));
+      return change;
+    };
+    const off = app.hasDecorator('events')
+      ? app.events.bus.subscribe((event) => {
+        if (event.type === 'resync' || (event.type === 'change' && event.relation === 'topologies')) void scheduler?.reload();
+      })
+      : () => true;
+    let offLead = () => {};
+    app.addHook('onReady', async () => {
+      offLead = leadership ? leadership.onChange(follow) : offLead;
+      await follow(leadership ? leadership.isLeader() : true);
+    });
+    app.addHook('onClose', async () => {
+      closing = true;
+      off();
+      offLead();
+      await follow(false);
+    });
+  }
+  app.addHook('onClose', async () => {
+    stopping.abort();
+    await runner.idle();
+  });
+};

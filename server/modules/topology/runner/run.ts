@@ -1,0 +1,106 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import { startJob, type JobStatus } from '../../../lib/job-history.js';
+import { problemText, topologySpecProblems } from '../spec.js';
+import { buildTopology } from './build.js';
+import { writeTopologyStatus } from './cr-status.js';
+import { applyExpressions } from './expressions.js';
+import type { TopologyRecord } from './queries.js';
+import { saveTree, type SaveCounts } from './save.js';
+import type { LinkStep, LookupRunner } from './types.js';
+
+export interface RunDeps {
+  db: pg.Pool;
+  log: FastifyBaseLogger;
+  /** Runs `lookup` blocks (runner/lookup); resolved once by the TopologyRunner. */
+  lookup: LookupRunner;
+  /** The link steps, in order (runner/links LINK_STEPS). */
+  linkSteps: LinkStep[];
+  kube?: KubeConfig;
+  /** Aborted when the console stops. */
+  signal?: AbortSignal;
+  lookupTimeoutMs?: number;
+}
+
+export interface RunOutcome {
+  job_history_id: string | null;
+  status: Exclude<JobStatus, 'RUNNING'>;
+  /** Live components after the run. */
+  count: number;
+  errors: string[];
+  counts: SaveCounts | null;
+  /** The root's status after the roll-up (the CR's `status`). */
+  rootStatus: string | null;
+}
+
+/** Errors and notes kept in a job's details. */
+const MAX_ERRORS = 50;
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
+
+/**
+ * One run of a topology (the reference's `TopologyRun` job): build (lookups with their timeouts), save in one
+ * transaction, the link steps (each failure a line, never the run's end), healthExpr/statusExpr after the roll-up,
+ * one job_history row (`TopologyRun`, `topology`, the topology id): SUCCESS, WARNING when something failed but
+ * components were saved, FAILED when nothing was. Then the run on the Topology CR's status. Never throws.
+ */
+export async function runTopology(deps: RunDeps, topology: TopologyRecord): Promise<RunOutcome> {
+  const job = startJob(deps.db, { name: 'TopologyRun', resourceType: 'topology', resourceId: topology.id });
+  const spec = topology.spec ?? {};
+  const errors: string[] = [];
+  const notes: string[] = [];
+  let counts: SaveCounts | null = null;
+  let count = 0;
+  let rootStatus: string | null = null;
+  let failed = false;
+  try {
+    // a CR stored before validation: nothing is built (and nothing deleted) until it is fixed
+    const problems = topologySpecProblems(spec);
+    if (problems.length) throw new Error(problems.map(problemText).join('; '));
+    const built = await buildTopology({ ...topology, spec }, {
+      lookup: deps.lookup, signal: deps.signal, lookupTimeoutMs: deps.lookupTimeoutMs,
+      context: { namespace: topology.namespace, topologyId: topology.id, db: deps.db, log: deps.log },
+    });
+    errors.push(...built.errors);
+    if (deps.signal?.aborted) throw new Error('the run was stopped');
+    const schedule = typeof spec.schedule === 'string' && spec.schedule.trim() ? spec.schedule : topology.schedule;
+    const saved = await saveTree(deps.db, built.root, {
+      topologyId: topology.id, topologyType: typeof spec.type === 'string' ? spec.type : null, schedule: schedule ?? null,
+    });
+    counts = saved.counts;
+    count = saved.saved.length;
+    errors.push(...saved.notes);
+    for (const step of deps.linkSteps) {
+      try {
+        const r = await step.run(deps.db, topology.id, saved.saved, deps.log);
+        notes.push(...(r.notes ?? []).map((n) => `${step.name}: ${n}`));
+      } catch (err) {
+        errors.push(`${step.name}: ${message(err)}`);
+      }
+    }
+    errors.push(...await applyExpressions(deps.db, topology.id));
+    const root = saved.saved[0];
+    if (root) {
+      const { rows } = await deps.db.query<{ status: string }>('SELECT status FROM components WHERE id = $1', [root.id]);
+      rootStatus = rows[0]?.status ?? null;
+    }
+  } catch (err) {
+    failed = true;
+    errors.push(message(err));
+    deps.log.warn({ err: message(err), topology: topology.id }, 'topology: run failed');
+  }
+  const status = failed ? 'FAILED' : errors.length ? 'WARNING' : 'SUCCESS';
+  const details = { errors: errors.slice(0, MAX_ERRORS), notes: notes.slice(0, MAX_ERRORS), summary: counts };
+  let id: string | null = null;
+  try {
+    await job.finish({ status, successCount: count, errorCount: errors.length, details });
+    const { rows } = await deps.db.query<{ id: string }>(
+      `SELECT id FROM job_history WHERE resource_type = 'topology' AND resource_id = $1 AND name = 'TopologyRun'
+         AND time_start = $2 ORDER BY created_at DESC LIMIT 1`, [topology.id, job.start]);
+    id = rows[0]?.id ?? null;
+  } catch (err) {
+    deps.log.warn({ err: message(err), topology: topology.id }, 'topology: could not record a run');
+  }
+  await writeTopologyStatus(deps, topology.id, { status, rootStatus, errors, finishedAt: new Date() });
+  return { job_history_id: id, status, count, errors: details.errors, counts, rootStatus };
+}
