@@ -1,87 +1,59 @@
-import type { TopologyComponent, TopologyQuery, TopologyResponse } from '../../contracts/topology.js';
+import type { TopologyQuery, TopologyResponse } from '../../contracts/topology.js';
 import type { ComponentRow } from './queries.js';
 
-type Node = TopologyComponent & { owner?: string | null; agent_id?: string; properties?: TopologyComponent['properties'] };
-
-/**
- * duty's matchItems: `!x` excludes x, `*` matches everything, otherwise any listed value matches; an empty list
- * matches all.
- */
-export function matchItems(value: string | null | undefined, items: readonly string[] | undefined): boolean {
-  if (!items?.length) return true;
-  const v = value ?? '';
-  if (items.some((i) => i.startsWith('!') && i.slice(1) === v)) return false;
-  const positive = items.filter((i) => !i.startsWith('!'));
-  // only exclusions given: everything else matches
-  if (!positive.length) return true;
-  return positive.some((i) => i === '*' || i === v);
-}
+type Doc = ComponentRow['doc'];
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].filter(Boolean).sort();
 
 /** The filter values of the fetched components (before filtering), sorted, as the reference's updateMetadata. */
-function metadata(rows: ComponentRow[]): Omit<TopologyResponse, 'components'> {
+function metadata(docs: Doc[]): Omit<TopologyResponse, 'components'> {
   const tags = new Map<string, Set<string>>();
-  for (const { doc } of rows) {
-    for (const [k, v] of Object.entries((doc.labels as Record<string, string> | null) ?? {})) {
+  for (const doc of docs) {
+    for (const [k, v] of Object.entries(doc.labels ?? {})) {
       if (!tags.has(k)) tags.set(k, new Set());
       tags.get(k)!.add(String(v));
     }
   }
   return {
-    healthStatuses: sorted(rows.map((r) => r.doc.status)),
-    teams: sorted(rows.flatMap((r) => (r.doc.team_names as string[] | null) ?? [])),
+    healthStatuses: sorted(docs.map((d) => d.status)),
+    teams: sorted(docs.flatMap((d) => d.team_names ?? [])),
     tags: Object.fromEntries([...tags].sort(([a], [b]) => a.localeCompare(b)).map(([k, vs]) => [k, sorted(vs)])),
-    types: sorted(rows.map((r) => r.doc.type ?? '')),
+    types: sorted(docs.map((d) => d.type ?? '')),
   };
 }
 
-/** The card-level filters other than status (labels, owner, agent, team): the cards, not their children. */
-function cardMatches(n: Node, q: TopologyQuery): boolean {
-  if (q.owner !== undefined && n.owner !== q.owner) return false;
-  if (q.agent_id !== undefined && n.agent_id !== q.agent_id) return false;
-  if (q.labels && !Object.entries(q.labels).every(([k, v]) => n.labels?.[k] === v)) return false;
-  if (q.team?.length) {
-    const teams = n.team_names ?? [];
-    if (!(teams.length ? teams.some((t) => matchItems(t, q.team)) : matchItems('', q.team))) return false;
-  }
-  return true;
-}
-
-const byStatus = (q: TopologyQuery) => (n: Node) => matchItems(n.status, q.status);
-
 /** Sort key of a node for `field:<property>`: its property's text when every node has a text, else its value. */
-function propertyOf(n: Node, field: string) {
-  return n.properties?.find((p) => p.name === field);
+function propertyOf(d: Doc, field: string) {
+  return d.properties?.find((p) => p.name === field);
 }
 
 const HEALTH_RANK: Record<string, number> = { info: 4, healthy: 3, warning: 2, unhealthy: 1 };
 
 /** duty's SortComponentsByField: by name, or by a property; nodes without the value go last either way. */
-export function sortNodes(nodes: Node[], sortBy: string | undefined, order: 'asc' | 'desc' = 'asc'): void {
+export function sortNodes(nodes: ComponentRow[], sortBy: string | undefined, order: 'asc' | 'desc' = 'asc'): void {
   if (!sortBy) return;
   const dir = order === 'desc' ? -1 : 1;
   if (sortBy === 'name' || sortBy === 'type' || sortBy === 'updated_at') {
-    const key = (n: Node) => String(n[sortBy as 'name'] ?? '');
+    const key = (n: ComponentRow) => String(n.doc[sortBy as 'name'] ?? '');
     nodes.sort((a, b) => dir * key(a).localeCompare(key(b)));
     return;
   }
   if (sortBy === 'status') {
     // spec 001 §4: info 4, healthy 3, warning 2, unhealthy 1; desc lists unhealthy first (the cards' default), so the
     // rank is reversed here; anything else (unknown) goes last either way
-    const rank = (n: Node) => HEALTH_RANK[n.status];
+    const rank = (n: ComponentRow) => HEALTH_RANK[n.doc.status];
     nodes.sort((a, b) => {
       const ra = rank(a);
       const rb = rank(b);
       if (ra === undefined || rb === undefined) return ra === rb ? 0 : ra === undefined ? 1 : -1;
-      return dir * (rb - ra) || a.name.localeCompare(b.name);
+      return dir * (rb - ra) || a.doc.name.localeCompare(b.doc.name);
     });
     return;
   }
   const field = sortBy.slice('field:'.length);
-  const text = nodes.every((n) => !!propertyOf(n, field)?.text);
-  const key = (n: Node): string | number | undefined => {
-    const p = propertyOf(n, field);
+  const text = nodes.every((n) => !!propertyOf(n.doc, field)?.text);
+  const key = (n: ComponentRow): string | number | undefined => {
+    const p = propertyOf(n.doc, field);
     return text ? p?.text || undefined : p?.value || undefined;
   };
   nodes.sort((a, b) => {
@@ -93,28 +65,29 @@ export function sortNodes(nodes: Node[], sortBy: string | undefined, order: 'asc
 }
 
 /**
- * The response from the fetched rows: type filter, tree (from parent_id and the selector relationships, never
- * looping: a node is not its own descendant), depth, then the card-level filters and sort. "Cards" are the roots, or
- * with an id the component's children (the reference applies status there and one level down).
+ * The response's JSON text from the fetched rows (fetchTopology with the same query: the type filter, the card
+ * filters' verdicts and each component's JSON come from SQL): the tree (from parent_id and the selector
+ * relationships, never looping: a node is not its own descendant), depth, then the card-level filters and sort. "Cards"
+ * are the roots, or with an id the component's children (the reference applies status there and one level down).
+ * Each node's text is its row's JSON with its children spliced in: no per-component object is built or serialised.
  */
-export function buildTopology(rows: ComponentRow[], q: TopologyQuery): TopologyResponse {
-  const meta = metadata(rows);
-  const kept = q.type?.length ? rows.filter((r) => matchItems(r.doc.type, q.type)) : [...rows];
+export function renderTopology(rows: ComponentRow[], q: TopologyQuery, all: Doc[] = rows.map((r) => r.doc)): string {
+  const meta = JSON.stringify(metadata(all)).slice(1);
   // siblings in name order (code units: the same whatever the database's collation), then id
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  kept.sort((a, b) => a.lvl - b.lvl || cmp(a.doc.name, b.doc.name) || cmp(a.doc.id, b.doc.id));
-  // the rows are this request's own objects: nodes are built in place (no copies of 20,000 objects)
-  const nodes = new Map<string, Node>();
-  for (const r of kept) {
-    const node = r.doc as Node;
-    node.summary ??= {};
-    nodes.set(node.id, node);
-  }
+  const kept = [...rows].sort((a, b) => a.lvl - b.lvl || cmp(a.doc.name, b.doc.name) || cmp(a.doc.id, b.doc.id));
+  const nodes = new Map<string, ComponentRow>();
+  for (const r of kept) nodes.set(r.doc.id, r);
+  const text = (r: ComponentRow) => {
+    if (r.json === null) throw new Error(`topology: component ${r.doc.id} is shown but its JSON was not fetched`);
+    return r.json;
+  };
+  const response = (components: string[]) => `{"components":[${components.join(',')}],${meta}`;
 
   if (q.flatten) {
-    const flat = [...nodes.values()].filter((n) => cardMatches(n, q) && matchItems(n.status, q.status));
+    const flat = [...nodes.values()].filter((n) => n.card_ok && n.status_ok);
     sortNodes(flat, q.sortBy, q.sortOrder);
-    return { components: flat, ...meta };
+    return response(flat.map(text));
   }
 
   const children = new Map<string, string[]>();
@@ -130,17 +103,19 @@ export function buildTopology(rows: ComponentRow[], q: TopologyQuery): TopologyR
   }
 
   // Depth-first from the roots; `path` holds the ancestors, so a selector loop is cut where it would repeat. A node
-  // reached twice (a parent and a selector parent) is built once and shared, as the reference's NodeProcessed.
+  // reached twice (a parent and a selector parent) is built once and shown the same wherever it appears, as the
+  // reference's NodeProcessed. `shown` holds each built node's children (absent: none).
   const path = new Set<string>();
   const built = new Set<string>();
-  const build = (id: string, levels: number): Node => {
+  const shown = new Map<string, ComponentRow[]>();
+  const build = (id: string, levels: number): ComponentRow => {
     const node = nodes.get(id)!;
     if (built.has(id)) return node;
     built.add(id);
     const kids = levels > 1 ? (children.get(id) ?? []).filter((k) => !path.has(k) && k !== id) : [];
     if (kids.length) {
       path.add(id);
-      node.components = kids.map((k) => build(k, levels - 1));
+      shown.set(id, kids.map((k) => build(k, levels - 1)));
       path.delete(id);
     }
     return node;
@@ -148,19 +123,29 @@ export function buildTopology(rows: ComponentRow[], q: TopologyQuery): TopologyR
 
   const rootIds = q.id ? (nodes.has(q.id) ? [q.id] : []) : kept.filter((r) => r.lvl === 0).map((r) => r.doc.id);
   let roots = rootIds.map((id) => build(id, q.depth));
-  const status = byStatus(q);
   if (q.id) {
     for (const root of roots) {
-      const cards = (root.components ?? []).filter((c) => status(c) && cardMatches(c, q));
+      const cards = (shown.get(root.doc.id) ?? []).filter((c) => c.status_ok && c.card_ok);
       sortNodes(cards, q.sortBy, q.sortOrder);
-      root.components = cards.length ? cards : undefined;
+      if (cards.length) shown.set(root.doc.id, cards);
+      else shown.delete(root.doc.id);
     }
   } else {
-    roots = roots.filter((r) => status(r) && cardMatches(r, q));
+    roots = roots.filter((r) => r.status_ok && r.card_ok);
     for (const root of roots) {
-      if (root.components && q.status?.length) root.components = root.components.filter(status);
+      const kids = shown.get(root.doc.id);
+      if (kids && q.status?.length) shown.set(root.doc.id, kids.filter((c) => c.status_ok));
     }
     sortNodes(roots, q.sortBy, q.sortOrder);
   }
-  return { components: roots, ...meta };
+  const render = (r: ComponentRow): string => {
+    const kids = shown.get(r.doc.id);
+    return kids ? `${text(r).slice(0, -1)},"components":[${kids.map(render).join(',')}]}` : text(r);
+  };
+  return response(roots.map(render));
+}
+
+/** The response as objects (the snapshot's door to the same assembly). */
+export function buildTopology(rows: ComponentRow[], q: TopologyQuery): TopologyResponse {
+  return JSON.parse(renderTopology(rows, q)) as TopologyResponse;
 }
