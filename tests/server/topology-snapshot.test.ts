@@ -2,6 +2,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TopologyComponent } from '../../server/contracts/topology.js';
 import { SnapshotManifest } from '../../server/contracts/topology-extra.js';
+import { SNAPSHOT_BOUNDS, topologySnapshot } from '../../server/modules/topology/snapshot.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
 import { TOPO, insertComponent, seedTopology } from './topology-fixtures.js';
 
@@ -156,6 +157,17 @@ describe('the snapshot zip', () => {
     } finally {
       await t.db.query(`DELETE FROM properties WHERE name = 'incidents.disable'`);
     }
+  });
+
+  it('cuts a file at its row bound (the newest rows kept, the manifest says so) and refuses one over the byte bound', async () => {
+    const all = { checks: true, incidents: true, configs: true };
+    const snap = await topologySnapshot(t.db, TOPO.ops, { start: '3h' }, all, new Date(), { ...SNAPSHOT_BOUNDS, check_statuses: 1 });
+    const entries = unzipSync(snap.zip);
+    const at = (n: string) => strFromU8(entries[Object.keys(entries).find((k) => k.endsWith(`/${n}`))!]);
+    expect(parseCsv(at('check_statuses.csv')).map((r) => r.message)).toEqual(['recent']);
+    expect(SnapshotManifest.parse(JSON.parse(at('manifest.json'))).truncated).toEqual(['check_statuses.csv']);
+    await expect(topologySnapshot(t.db, TOPO.ops, {}, all, new Date(), { ...SNAPSHOT_BOUNDS, bytes: 1000 }))
+      .rejects.toThrow(/^snapshot over 1 MB/);
   });
 
   it('refuses bad parameters naming them, an unknown id, the signed out; 404 while topology.disable', async () => {

@@ -15,7 +15,8 @@ import { buildTopology } from './tree.js';
  * snapshot over 64 MB uncompressed is refused (400: narrow the window). Components: the subtree 10 levels deep
  * (hidden ones too), with related=true up to 100 related components with 5 levels each.
  */
-export const SNAPSHOT_BOUNDS = { rows: 10_000, check_statuses: 50_000, related: 100, bytes: 64 * 1024 * 1024 } as const;
+export const SNAPSHOT_BOUNDS = { rows: 10_000, check_statuses: 50_000, related: 100, bytes: 64 * 1024 * 1024 };
+type Bounds = typeof SNAPSHOT_BOUNDS;
 
 /** What the caller may read: files of a resource the caller cannot read, or of a feature that is off, are left out. */
 export interface SnapshotAccess { checks: boolean; incidents: boolean; configs: boolean }
@@ -25,7 +26,8 @@ export interface Snapshot { filename: string; zip: Uint8Array }
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** GET /api/snapshot/topology/{id}: `snapshot-<RFC3339>/` with components.json, the CSVs and manifest.json. */
-export async function topologySnapshot(db: pg.Pool, id: string, q: SnapshotQuery, access: SnapshotAccess, now = new Date()): Promise<Snapshot> {
+export async function topologySnapshot(db: pg.Pool, id: string, q: SnapshotQuery, access: SnapshotAccess,
+  now = new Date(), bounds: Bounds = SNAPSHOT_BOUNDS): Promise<Snapshot> {
   const start = parseTime('start', q.start ?? '15m', now);
   const end = q.end ? parseTime('end', q.end, now) : now;
   if (start > end) throw new BadRequestError('start: after end');
@@ -37,7 +39,7 @@ export async function topologySnapshot(db: pg.Pool, id: string, q: SnapshotQuery
   const trees: TopologyComponent[] = buildTopology(rows, deep).components;
   const ids = new Set(rows.map((r) => r.doc.id));
   if (q.related) {
-    for (const rid of await relatedComponents(db, [...ids], SNAPSHOT_BOUNDS.related)) {
+    for (const rid of await relatedComponents(db, [...ids], bounds.related)) {
       if (ids.has(rid)) continue;
       const more = await fetchSubtree(db, rid, true, 4);
       trees.push(...buildTopology(more, TopologyQuery.parse({ id: rid })).components);
@@ -55,12 +57,12 @@ export async function topologySnapshot(db: pg.Pool, id: string, q: SnapshotQuery
   const put = (name: string, text: string) => {
     const data = strToU8(text);
     bytes += data.length;
-    if (bytes > SNAPSHOT_BOUNDS.bytes) throw new BadRequestError(`snapshot over ${SNAPSHOT_BOUNDS.bytes / 1048576} MB: narrow start/end or leave related off`);
+    if (bytes > bounds.bytes) throw new BadRequestError(`snapshot over ${Math.ceil(bounds.bytes / 1048576)} MB: narrow start/end or leave related off`);
     files[`${dir}/${name}`] = data;
   };
   const window: [Date, Date] = [start, end];
   const dump = async (name: DumpName, keys: string[], key?: string): Promise<string[]> => {
-    const bound = name === 'check_statuses' ? SNAPSHOT_BOUNDS.check_statuses : SNAPSHOT_BOUNDS.rows;
+    const bound = name === 'check_statuses' ? bounds.check_statuses : bounds.rows;
     const { columns, rows: got } = await dumpTable(db, name, keys, window, bound);
     if (got.length > bound) { got.length = bound; manifest.truncated.push(`${name}.csv`); }
     put(`${name}.csv`, toCsv(columns, got));
