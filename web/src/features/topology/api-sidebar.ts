@@ -76,6 +76,9 @@ const CONFIG_FIELDS = 'id,name,type,config_class,deleted_at,health,status';
 /** PostgREST's `in.(…)`: ids are uuids, quoted anyway so a stray comma cannot split the list. */
 export const inList = (ids: string[]) => `in.(${ids.map((i) => `"${i}"`).join(',')})`;
 
+/** `ilike.*text*` for a name search; PostgREST's own characters in the text become spaces. */
+export const ilikeFilter = (q: string) => `ilike.*${q.replace(/[*,()]/g, ' ').trim()}*`;
+
 /** The queries each panel sends; pure so the tests can read them. */
 export const sidebarQuery = {
   details: (id: string) => ({
@@ -110,7 +113,7 @@ export const sidebarQuery = {
   teams: (id: string) => ({ component_id: `eq.${id}`, select: 'team_id,role,teams(id,name,icon)' }),
   /** The Link to Catalog search: names containing the text, live items only, 50 at most. */
   configSearch: (q: string) => ({
-    ...(q.trim() ? { name: `ilike.*${q.trim().replace(/[*,()]/g, ' ')}*` } : {}),
+    ...(q.trim() ? { name: ilikeFilter(q) } : {}),
     deleted_at: 'is.null',
     select: 'id,name,type',
     order: 'name',

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
+import { ilikeFilter } from '../api-sidebar';
 
 /** Open incidents to attach a component to, found by title (the newest first, 20 at most). */
 export const IncidentChoice = z.object({
@@ -13,7 +14,7 @@ export const IncidentChoice = z.object({
 export type IncidentChoice = z.infer<typeof IncidentChoice>;
 
 export const incidentSearchQuery = (q: string) => ({
-  ...(q.trim() ? { title: `ilike.*${q.trim().replace(/[*,()]/g, ' ')}*` } : {}),
+  ...(q.trim() ? { title: ilikeFilter(q) } : {}),
   status: 'not.in.(resolved,closed)',
   select: 'id,incident_id,title,status,hypotheses(id,type)',
   order: 'created_at.desc',

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'wouter';
-import { Button, Link, makeStyles, Switch, Text, tokens } from '@fluentui/react-components';
+import { Button, Link, makeStyles, mergeClasses, Switch, Text, tokens } from '@fluentui/react-components';
 import { Delete16Regular } from '@fluentui/react-icons';
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import { errorMessage } from '../../../lib/api-client';
@@ -44,7 +44,7 @@ export function CatalogPanel({ ctx }: { ctx: PanelContext }) {
           <>
             <HealthIndicator health={l.configs?.health} size="small" />
             <RouterLink href={`/catalog/${l.config_id}`} asChild>
-              <Link className={`${s.name} ${l.configs?.deleted_at ? s.deleted : ''}`}>{l.configs?.name ?? l.config_id}</Link>
+              <Link className={mergeClasses(s.name, l.configs?.deleted_at ? s.deleted : undefined)}>{l.configs?.name ?? l.config_id}</Link>
             </RouterLink>
             <Text size={200} className={s.type}>{l.configs?.type}</Text>
             {ctx.canWrite && l.selector_id === 'manual' && (
