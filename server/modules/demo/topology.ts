@@ -4,7 +4,7 @@ import { selfUrl } from './health.js';
 
 /**
  * The topology's offline demo (issue 13 "Live, roles, demo"): "Ops Console", the console itself as a topology. Its
- * HTTP server carries the demo canaries' checks and its version (a lookup of its own /api/about); its Database is
+ * HTTP server carries the console-self canary's checks and its version (a lookup of its own /api/about); its Database is
  * a postgres lookup of the console's own database (version, size, connections of max as a bar) through a Connection,
  * so the spec names the connection and never holds the credentials; "Health checks" has a child per demo canary (a
  * lookup of the canaries, each child's checks by namespace), so the failing canary rolls up to warning. Team Platform
@@ -26,7 +26,8 @@ export function opsConsoleTopology() {
       components: [
         {
           name: 'HTTP server', type: 'WebServer', icon: 'http',
-          checks: [{ selector: { labelSelector: 'app=console', namespace: 'default' } }],
+          // by name: checks rows do not carry their canary's labels (the reference's do), so app=console selects none
+          checks: [{ selector: { name: 'console-healthz' } }, { selector: { name: 'console-port' } }],
           properties: [{
             name: 'version', headline: true,
             lookup: { http: [{ name: 'about', url: `${base}/api/about`, display: { expr: "[{'name': 'version', 'text': json.appVersion}]" } }] },
@@ -58,7 +59,8 @@ export function opsConsoleTopology() {
               "SELECT name, namespace FROM canaries WHERE labels->>'app' = 'console' AND deleted_at IS NULL ORDER BY name",
               "results.rows.map(r, {'name': r.name, 'type': 'Canary', 'namespace': r.namespace})",
             ),
-            forEach: { checks: [{ selector: { labelSelector: 'app=console', namespace: '{{.namespace}}' } }] },
+            // each demo canary has a namespace of its own
+            forEach: { checks: [{ selector: { namespace: '{{.namespace}}' } }] },
           }],
         },
       ],
