@@ -64,3 +64,22 @@ export async function stored(db: pg.Pool, id: string): Promise<{ status: string;
   const { rows } = await db.query('SELECT status, summary FROM components WHERE id = $1', [id]);
   return rows[0];
 }
+
+/**
+ * seedTopology in one transaction that also makes the topology `@never`: the app's scheduler (it polls every few
+ * seconds and runs a new topology at once) never sees the seeded row as runnable, so no run rebuilds the components.
+ */
+export async function seedTopologyNeverRun(db: pg.Pool, personId: string): Promise<void> {
+  const c = await db.connect();
+  try {
+    await c.query('BEGIN');
+    await seedTopology(c as unknown as pg.Pool, personId);
+    await c.query(`UPDATE topologies SET schedule = '@never', spec = '{"schedule":"@never"}' WHERE id = $1`, [TOPO.topology]);
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK');
+    throw err;
+  } finally {
+    c.release();
+  }
+}

@@ -3,7 +3,7 @@ import { HistoryResponse } from '../../server/contracts/topology-extra.js';
 import { recordResult } from '../../server/modules/health/queries.js';
 import { pruneStatusHistory } from '../../server/modules/topology/history.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, seedTopology } from './topology-fixtures.js';
+import { TOPO, seedTopologyNeverRun } from './topology-fixtures.js';
 
 // Health history: component_status_history written by 0063's trigger when the roll-up changes a status, read by
 // GET /api/topology/{id}/history, kept 30 days.
@@ -25,7 +25,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const viewerId = (await makePerson(t.db)).id;
   viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopology(t.db, viewerId);
+  await seedTopologyNeverRun(t.db, viewerId);
   // seeding is history of its own (unknown → healthy as the roll-up first counts); the tests start from a clean slate
   await t.db.query('DELETE FROM component_status_history');
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImpactResponse } from '../../server/contracts/topology-extra.js';
 import { componentImpact } from '../../server/modules/topology/impact.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, insertComponent, seedTopology } from './topology-fixtures.js';
+import { TOPO, insertComponent, seedTopologyNeverRun } from './topology-fixtures.js';
 
 // GET /api/topology/{id}/impact over the fixture topology plus selector links that make a cycle:
 //   api (under Billing) selected db; web selected api; db selected web  →  db → api → web → db.
@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const viewerId = (await makePerson(t.db)).id;
   viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopology(t.db, viewerId);
+  await seedTopologyNeverRun(t.db, viewerId);
   await insertComponent(t.db, { id: API, name: 'api', parent: TOPO.billing });
   // component_id is the picked one, relationship_id the component whose selectors picked it
   await t.db.query(`INSERT INTO component_relationships (component_id, relationship_id, selector_id) VALUES

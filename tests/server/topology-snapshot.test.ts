@@ -4,7 +4,7 @@ import { TopologyComponent } from '../../server/contracts/topology.js';
 import { SnapshotManifest } from '../../server/contracts/topology-extra.js';
 import { SNAPSHOT_BOUNDS, topologySnapshot } from '../../server/modules/topology/snapshot.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, insertComponent, seedTopology } from './topology-fixtures.js';
+import { TOPO, insertComponent, seedTopologyNeverRun } from './topology-fixtures.js';
 
 // GET /api/snapshot/topology/{id}: the zip unzipped with fflate, each file and its rows, the window, related=true.
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const viewerId = (await makePerson(t.db)).id;
   viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopology(t.db, viewerId);
+  await seedTopologyNeverRun(t.db, viewerId);
   // api (another topology root's child) selected db: related to the Ops subtree
   await insertComponent(t.db, { id: API, name: 'api', parent: TOPO.billing });
   await t.db.query(`INSERT INTO component_relationships (component_id, relationship_id, selector_id) VALUES ($1, $2, 's')`, [TOPO.db, API]);
