@@ -118,9 +118,12 @@ export function clampWidth(w: number): number {
 // ---------------------------------------------------------------------------------------------------------------
 // the card's contents
 
-/** The card's border: red for unhealthy, orange for warning, none otherwise (spec 001 §4). */
+/**
+ * The card's border: red for unhealthy, orange for warning, none otherwise (spec 001 §4). The rolled-up `status` (what
+ * a failing check changes) decides; the runner's own `health` only while nothing has rolled up (`unknown`).
+ */
 export function borderColor(c: Pick<TopologyComponent, 'status' | 'health'>): 'red' | 'orange' | undefined {
-  const h = c.status === 'unhealthy' || c.status === 'warning' ? c.status : c.health;
+  const h = c.status && c.status !== 'unknown' ? c.status : c.health;
   return h === 'unhealthy' ? 'red' : h === 'warning' ? 'orange' : undefined;
 }
 

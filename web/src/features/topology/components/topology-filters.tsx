@@ -6,10 +6,12 @@ const ALL = '__all__';
 
 const useStyles = makeStyles({
   bar: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM, marginBottom: tokens.spacingVerticalM },
-  select: { minWidth: '130px', maxWidth: '220px' },
-  labels: { minWidth: '160px', maxWidth: '280px' },
+  select: { minWidth: '120px', maxWidth: '200px' },
+  labels: { minWidth: '150px', maxWidth: '260px' },
   sort: { display: 'flex', alignItems: 'flex-end', gap: tokens.spacingHorizontalXS },
   slider: { width: '160px' },
+  // 259 steps would draw a tick mark every 0.4 %: the marks cover the whole rail
+  rail: { '::before': { backgroundImage: 'none' } },
   switch: { paddingBottom: '2px' },
 });
 
@@ -20,8 +22,9 @@ function Select({ label, value, choices, onChange }: { label: string; value: str
   const all = [{ value: ALL, label: 'All' }, ...choices];
   const current = value || ALL;
   return (
-    <Field label={label}>
+    <Field label={label} size="small">
       <Dropdown
+        size="small"
         className={s.select}
         value={all.find((c) => c.value === current)?.label ?? current}
         selectedOptions={[current]}
@@ -64,8 +67,9 @@ export function TopologyFilterBar({ value, onChange, sort, onSort, width, onWidt
       <Select label="Health" value={value.status} choices={plain(options.healthStatuses)} onChange={(status) => onChange({ status })} />
       <Select label="Type" value={value.type} choices={plain(options.types)} onChange={(type) => onChange({ type })} />
       <Select label="Team" value={value.team} choices={plain(options.teams)} onChange={(team) => onChange({ team })} />
-      <Field label="Labels">
+      <Field label="Labels" size="small">
         <Dropdown
+          size="small"
           className={s.labels}
           multiselect
           placeholder="All"
@@ -86,8 +90,9 @@ export function TopologyFilterBar({ value, onChange, sort, onSort, width, onWidt
         />
       )}
       <div className={s.sort}>
-        <Field label="Sort">
+        <Field label="Sort" size="small">
           <Dropdown
+            size="small"
             className={s.select}
             value={sortLabel}
             selectedOptions={[sort.by]}
@@ -98,6 +103,7 @@ export function TopologyFilterBar({ value, onChange, sort, onSort, width, onWidt
         </Field>
         <Tooltip content={sort.order === 'asc' ? 'Ascending' : 'Descending'} relationship="label">
           <Button
+            size="small"
             icon={sort.order === 'asc' ? <ArrowSortUp20Regular /> : <ArrowSortDown20Regular />}
             onClick={() => onSort({ ...sort, order: sort.order === 'asc' ? 'desc' : 'asc' })}
           />
@@ -109,9 +115,11 @@ export function TopologyFilterBar({ value, onChange, sort, onSort, width, onWidt
         checked={value.showHidden}
         onChange={(_, d) => onChange({ showHidden: d.checked })}
       />
-      <Field label={`Card width (${width} px)`}>
+      <Field label={`Card width (${width} px)`} size="small">
         <Slider
           className={s.slider}
+          rail={{ className: s.rail }}
+          size="small"
           min={CARD_WIDTH.min}
           max={CARD_WIDTH.max}
           step={CARD_WIDTH.step}
