@@ -9,13 +9,13 @@ export type Q = Pick<pg.Pool | pg.PoolClient, 'query'>;
 /** How many rows one selector may link; beyond that the step links the first ones (by id) and notes it. */
 export const MAX_MATCHES = 10_000;
 
-/** Ids (and, for checks, canary ids) of what a selector selects; `extra` narrows further (e.g. not the component itself). */
+/** Ids (and, for checks, canary ids) of what a selector selects, by id, `limit` of them when it sets one. */
 export async function selectIds(db: Q, t: SelectorTarget, s: ResourceSelector): Promise<Array<{ id: string; canary_id?: string }>> {
   const ps = new Params();
   const where = selectorWhere(s, t, ps);
   const cols = t.table === 'checks' ? 'id, canary_id' : 'id';
   const { rows } = await db.query<{ id: string; canary_id?: string }>(
-    `SELECT ${cols} FROM ${t.table} WHERE ${where} ORDER BY id LIMIT ${MAX_MATCHES + 1}`, ps.values,
+    `SELECT ${cols} FROM ${t.table} WHERE ${where} ORDER BY id LIMIT ${ps.p(s.limit && s.limit > 0 ? Math.min(s.limit, MAX_MATCHES + 1) : MAX_MATCHES + 1)}`, ps.values,
   );
   return rows;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ResourceSelector as CrdResourceSelector } from '../../../kubernetes/kinds.js';
 
 /**
  * duty's ResourceSelector as a topology spec writes it (components' `selectors`, `checks[].selector`, `configs`,
@@ -11,27 +12,17 @@ import { z } from 'zod';
 const Items = z.union([z.array(z.string()), z.string()], { error: 'expected a list of strings or "a,b"' }).transform((v) =>
   (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean));
 
-export const ResourceSelector = z.object({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  agent: z.string().optional(),
-  scope: z.string().optional(),
-  search: z.string().optional(),
+/**
+ * The CRD's ResourceSelector (kinds.ts), read as duty reads it: `types`/`statuses` also as "a,b", and the older config
+ * selector form (`type`, a `tags` map, a `labels` map) that topology fixtures still write.
+ */
+export const ResourceSelector = CrdResourceSelector.extend({
   types: Items.optional(),
-  /** config selectors of the older form (`type: Kubernetes::Pod`) */
-  type: z.string().optional(),
   statuses: Items.optional(),
-  health: z.string().optional(),
-  labelSelector: z.string().optional(),
-  fieldSelector: z.string().optional(),
-  tagSelector: z.string().optional(),
-  /** config selectors of the older form: `tags: {cluster: prod}` */
+  type: z.string().optional(),
   tags: z.record(z.string(), z.string()).optional(),
   labels: z.record(z.string(), z.string()).optional(),
-  includeDeleted: z.boolean().optional(),
-  cache: z.string().optional(),
-}).passthrough();
+});
 export type ResourceSelector = z.infer<typeof ResourceSelector>;
 
 /** Which columns a selector reads on a table. All names are constants of this file. */
