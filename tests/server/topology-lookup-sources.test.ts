@@ -121,7 +121,7 @@ describe('configDB lookup and configLookup', () => {
   it('configLookup: a field of the item\'s config, or its display', async () => {
     const config = { name: 'orders-db', type: 'AWS::RDS::DBInstance' };
     expect(await run({ configLookup: { config, field: 'version' } }, ctx())).toEqual(['16.2']);
-    expect(await run({ configLookup: { config: { name: 'orders', tags: { env: 'prod' } }, display: { javascript: 'config.spec.replicas' } } }, ctx())).toEqual([3]);
+    expect(await run({ configLookup: { config: { name: 'orders', tags: { env: 'prod' } }, display: { javascript: 'config.spec.replicas' } } }, ctx())).toEqual(['3']);
     expect(await run({ configLookup: { config: { name: 'orders-db' }, display: { expr: "config.engine + ' ' + config.version" } } }, ctx())).toEqual(['postgres 16.2']);
     expect(await failure(run({ configLookup: { config: { name: 'gone-db' }, field: 'version' } }, ctx()))).toBe('configLookup: no config item matches gone-db');
   });
