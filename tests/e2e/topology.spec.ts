@@ -121,7 +121,7 @@ test('a failing check turns its card red while the page is open', async ({ page 
   await db.query(`UPDATE checks SET status = 'unhealthy' WHERE id = $1`, [seeded.checkId]);
   // the roll-up announces the component on the live channel; the page refetches without a reload
   await expect(card).toHaveAttribute('data-health', 'red');
-  await expect(card.getByRole('link', { name: /1 unhealthy/ })).toBeVisible();
+  await expect(card.locator('a[href="/health?status=unhealthy"]')).toHaveText('1 unhealthy');
   await db.query(`UPDATE checks SET status = 'healthy' WHERE id = $1`, [seeded.checkId]);
   await expect(card).toHaveAttribute('data-health', 'none');
 });
