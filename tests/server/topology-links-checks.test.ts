@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksStep } from '../../server/modules/topology/runner/links/checks.js';
 import { teamsStep } from '../../server/modules/topology/teams.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, insertComponent, stored } from './topology-fixtures.js';
-import { liveLinks, savedComponent, seedNeverRun } from './topology-links-fixtures.js';
+import { TOPO, insertComponent, seedTopologyNeverRun, stored } from './topology-fixtures.js';
+import { liveLinks, savedComponent } from './topology-links-fixtures.js';
 
 // checks (selector and inline) and teams, against checks written through the health module's own door (/api/canary),
 // a loopback HTTP server the inline canary's check calls, and teams saved through /api/db.
@@ -44,7 +44,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const adminId = (await makePerson(t.db, { roles: ['admin'] })).id;
   admin = await bearerHeaders(t.db, adminId);
-  await seedNeverRun(t.db, adminId);
+  await seedTopologyNeverRun(t.db, adminId);
 });
 afterAll(async () => {
   await t.close();

@@ -4,8 +4,8 @@ import { selectorsStep } from '../../server/modules/topology/runner/links/compon
 import { LINK_STEPS } from '../../server/modules/topology/runner/links/index.js';
 import { selectorHash } from '../../server/modules/topology/runner/links/resource-selector.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO } from './topology-fixtures.js';
-import { liveLinks, savedComponent, seedNeverRun } from './topology-links-fixtures.js';
+import { TOPO, seedTopologyNeverRun } from './topology-fixtures.js';
+import { liveLinks, savedComponent } from './topology-links-fixtures.js';
 
 // The run's link steps called directly with the saved components they get from the run (ids of rows inserted here):
 // component selectors and config selectors against real rows, stale links, bad selectors as notes; and the manual
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const adminId = (await makePerson(t.db, { roles: ['admin'] })).id;
   editor = await bearerHeaders(t.db, (await makePerson(t.db, { roles: ['editor'] })).id);
   viewer = await bearerHeaders(t.db, (await makePerson(t.db)).id);
-  await seedNeverRun(t.db, adminId);
+  await seedTopologyNeverRun(t.db, adminId);
 });
 afterAll(() => t.close());
 
