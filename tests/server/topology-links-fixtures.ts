@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { BuiltComponent, SavedComponent } from '../../server/modules/topology/runner/types.js';
+
 /** A saved component as the run hands it to the link steps: its row id and what was built for it. */
 export function savedComponent(id: string, name: string, built: Partial<BuiltComponent> = {}, parentId: string | null = null): SavedComponent {
   return { id, parentId, built: { name, externalId: name, children: [], specPath: `spec.components.${name}`, ...built } };
