@@ -22,6 +22,7 @@ beforeAll(async () => {
   http = await startHttpServer((req, res) => {
     if (req.url.pathname === '/components') return sendJson(res, 200, pods);
     if (req.url.pathname === '/one') return sendJson(res, 200, { name: 'solo', properties: [{ name: 'version', text: '1.2' }] });
+    if (req.url.pathname === '/tenk') return sendJson(res, 200, Array.from({ length: 10_000 }, (_, i) => ({ name: `c${i}` })));
     if (req.url.pathname === '/many') return sendJson(res, 200, Array.from({ length: 10_001 }, (_, i) => ({ name: `c${i}` })));
     if (req.url.pathname === '/nameless') return sendJson(res, 200, [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { type: 'x' }]);
     if (req.url.pathname === '/text') {
@@ -66,6 +67,12 @@ describe('lookup yields components', () => {
     const expr = "json.map(c, {'name': c.name + '-svc', 'type': c.type})";
     expect(await run({ http: [{ url: `${http.url}/components`, display: { expr } }] }, ctx())).toEqual(pods.map((p) => ({ name: `${p.name}-svc`, type: p.type })));
     expect(await run({ http: [{ url: `${http.url}/components`, display: { expr: `${expr}.toJSON()` } }] }, ctx())).toHaveLength(3);
+  });
+
+  it('display.expr over 10,000 results (CEL map nests its list 10,000 deep)', async () => {
+    const got = await run({ http: [{ url: `${http.url}/tenk`, display: { expr: "json.map(c, {'name': c.name, 'type': 'Pod'})" } }] }, ctx({ timeoutMs: 30_000 }));
+    expect(got).toHaveLength(10_000);
+    expect(got[9_999]).toEqual({ name: 'c9999', type: 'Pod' });
   });
 
   it('display.javascript: its text parsed as JSON', async () => {
