@@ -69,7 +69,7 @@ async function main() {
       const before = new Date((await db.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0].now);
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
-      const out = await runTopology({ db, log, lookup, linkSteps: process.env.BENCH_LINKS === "0" ? [] : LINK_STEPS }, topology);
+      const out = await runTopology({ db, log, lookup, linkSteps: process.env.BENCH_LINKS === '0' ? [] : LINK_STEPS }, topology);
       const ms = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       const moved = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM components WHERE topology_id = $1 AND updated_at > $2', [id, before])).rows[0].n;

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../../../lib/tx.js';
 import {
   existingComponents, insertComponents, lockTopology, newIds, softDelete, updateComponents, WRITTEN_COLUMNS,
   type ComponentValues, type ExistingComponent, type InsertRow, type UpdateRow, type WrittenColumn,
@@ -59,19 +60,10 @@ export interface SaveOptions {
 
 /** Saves a built tree in one transaction; returns every live component with its row id. */
 export async function saveTree(db: pg.Pool, root: BuiltComponent, opts: SaveOptions): Promise<SaveResult> {
-  const client = await db.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(db, async (client) => {
     await lockTopology(client, opts.topologyId);
-    const result = await saveLocked(client, root, opts);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    return saveLocked(client, root, opts);
+  });
 }
 
 async function saveLocked(client: pg.PoolClient, root: BuiltComponent, opts: SaveOptions): Promise<SaveResult> {
