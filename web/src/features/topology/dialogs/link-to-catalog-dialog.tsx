@@ -1,13 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Combobox, Field, makeStyles, Option, Spinner, Text, tokens } from '@fluentui/react-components';
 import { AppDialog } from '../../../components/app-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { useConfigSearch, useLinkConfig, type ConfigOption } from '../api-sidebar';
 import type { ComponentDialogProps } from './types';
+import { useDebouncedValue } from './use-debounced-value';
 
-/** Searches wait for this much quiet (spec 000 §9). */
-const SEARCH_MS = 400;
 
 const useStyles = makeStyles({
   body: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -20,13 +19,9 @@ const optionText = (c: ConfigOption) => `${c.name ?? c.id}${c.type ? ` (${c.type
 export function LinkToCatalogDialog({ open, onClose, component }: ComponentDialogProps) {
   const s = useStyles();
   const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<ConfigOption | null>(null);
   const [failure, setFailure] = useState('');
-  useEffect(() => {
-    const t = setTimeout(() => setSearch(text), SEARCH_MS);
-    return () => clearTimeout(t);
-  }, [text]);
+  const search = useDebouncedValue(text);
   const results = useConfigSearch(search, open);
   const link = useLinkConfig(component.id);
 

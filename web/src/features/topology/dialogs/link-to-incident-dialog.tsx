@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Combobox, Field, makeStyles, Option, Select, Spinner, Text, Textarea, tokens } from '@fluentui/react-components';
 import { INCIDENT_DEFAULTS, IncidentSeverity, IncidentType } from '@contracts/incidents';
 import { AppDialog } from '../../../components/app-dialog';
@@ -6,8 +6,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { componentEvidence, useIncidentChoices, useLinkComponentToIncident, type IncidentChoice } from './incident-link-api';
 import type { ComponentDialogProps } from './types';
+import { useDebouncedValue } from './use-debounced-value';
 
-const SEARCH_MS = 400;
 const NEW = '__new__';
 
 const useStyles = makeStyles({
@@ -23,16 +23,12 @@ type Choice = { kind: 'existing'; incident: IncidentChoice } | { kind: 'new'; ti
 export function LinkToIncidentDialog({ open, onClose, component }: ComponentDialogProps) {
   const s = useStyles();
   const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
   const [choice, setChoice] = useState<Choice>(null);
   const [description, setDescription] = useState('');
   const [severity, setSeverity] = useState<string>(INCIDENT_DEFAULTS.severity);
   const [type, setType] = useState<string>(INCIDENT_DEFAULTS.type);
   const [tried, setTried] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setSearch(text), SEARCH_MS);
-    return () => clearTimeout(t);
-  }, [text]);
+  const search = useDebouncedValue(text);
   const incidents = useIncidentChoices(search, open);
   const link = useLinkComponentToIncident();
   const typed = text.trim();
