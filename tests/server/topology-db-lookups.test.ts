@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, seedTopologyNeverRun } from './topology-fixtures.js';
+import { type TestContext } from './helpers.js';
+import { TOPO, topologyTestApp } from './topology-fixtures.js';
 
 // The component lookups the reference UI makes through /api/db (flanksource-ui src/api/services/topology.ts), as it
 // makes them, over the fixture topology: the web's topology screens call the same.
@@ -14,10 +14,7 @@ const db = async (path: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const viewerId = (await makePerson(t.db)).id;
-  viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopologyNeverRun(t.db, viewerId);
+  ({ t, viewer } = await topologyTestApp());
   await t.db.query(`UPDATE components SET log_selectors = '[{"name": "web logs"}]' WHERE id = $1`, [TOPO.web]);
 });
 afterAll(() => t.close());

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
 
 /**
  * A small topology seeded with SQL (the runner that builds components from Topology specs comes next):
@@ -82,4 +83,13 @@ export async function seedTopologyNeverRun(db: pg.Pool, personId: string): Promi
   } finally {
     c.release();
   }
+}
+
+/** A test app with the fixture seeded (never run by the scheduler), and a viewer (no role) with headers for it. */
+export async function topologyTestApp(): Promise<{ t: TestContext; viewerId: string; viewer: Record<string, string> }> {
+  const t = await createTestApp();
+  const viewerId = (await makePerson(t.db)).id;
+  const viewer = await bearerHeaders(t.db, viewerId);
+  await seedTopologyNeverRun(t.db, viewerId);
+  return { t, viewerId, viewer };
 }

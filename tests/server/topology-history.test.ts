@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryResponse } from '../../server/contracts/topology-extra.js';
 import { recordResult } from '../../server/modules/health/queries.js';
 import { pruneStatusHistory } from '../../server/modules/topology/history.js';
-import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, seedTopologyNeverRun } from './topology-fixtures.js';
+import { bearerHeaders, makePerson, type TestContext } from './helpers.js';
+import { TOPO, topologyTestApp } from './topology-fixtures.js';
 
 // Health history: component_status_history written by 0063's trigger when the roll-up changes a status, read by
 // GET /api/topology/{id}/history, kept 30 days.
@@ -22,10 +22,7 @@ const result = (pass: boolean, time = new Date()) => recordResult(t.db, {
 });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const viewerId = (await makePerson(t.db)).id;
-  viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopologyNeverRun(t.db, viewerId);
+  ({ t, viewer } = await topologyTestApp());
   // seeding is history of its own (unknown → healthy as the roll-up first counts); the tests start from a clean slate
   await t.db.query('DELETE FROM component_status_history');
 });

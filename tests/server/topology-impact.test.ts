@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImpactResponse } from '../../server/contracts/topology-extra.js';
 import { componentImpact } from '../../server/modules/topology/impact.js';
-import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, insertComponent, seedTopologyNeverRun } from './topology-fixtures.js';
+import { bearerHeaders, makePerson, type TestContext } from './helpers.js';
+import { TOPO, insertComponent, topologyTestApp } from './topology-fixtures.js';
 
 // GET /api/topology/{id}/impact over the fixture topology plus selector links that make a cycle:
 //   api (under Billing) selected db; web selected api; db selected web  →  db → api → web → db.
@@ -16,10 +16,7 @@ const impact = (id: string, headers = viewer) =>
   t.app.inject({ method: 'GET', url: `/api/topology/${id}/impact`, headers });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const viewerId = (await makePerson(t.db)).id;
-  viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopologyNeverRun(t.db, viewerId);
+  ({ t, viewer } = await topologyTestApp());
   await insertComponent(t.db, { id: API, name: 'api', parent: TOPO.billing });
   // component_id is the picked one, relationship_id the component whose selectors picked it
   await t.db.query(`INSERT INTO component_relationships (component_id, relationship_id, selector_id) VALUES

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TopologyComponent } from '../../server/contracts/topology.js';
 import { SnapshotManifest } from '../../server/contracts/topology-extra.js';
 import { SNAPSHOT_BOUNDS, topologySnapshot } from '../../server/modules/topology/snapshot.js';
-import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, insertComponent, seedTopologyNeverRun } from './topology-fixtures.js';
+import { bearerHeaders, makePerson, type TestContext } from './helpers.js';
+import { TOPO, insertComponent, topologyTestApp } from './topology-fixtures.js';
 
 // GET /api/snapshot/topology/{id}: the zip unzipped with fflate, each file and its rows, the window, related=true.
 
@@ -50,10 +50,8 @@ function parseCsv(text: string): Record<string, string>[] {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const viewerId = (await makePerson(t.db)).id;
-  viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopologyNeverRun(t.db, viewerId);
+  let viewerId: string;
+  ({ t, viewer, viewerId } = await topologyTestApp());
   // api (another topology root's child) selected db: related to the Ops subtree
   await insertComponent(t.db, { id: API, name: 'api', parent: TOPO.billing });
   await t.db.query(`INSERT INTO component_relationships (component_id, relationship_id, selector_id) VALUES ($1, $2, 's')`, [TOPO.db, API]);
