@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inList, sidebarQuery, visibleConfigs, type LinkedConfig } from './api-sidebar';
+import { QueryClient } from '@tanstack/react-query';
+import { inList, refreshSidebar, sidebarKeys, sidebarQuery, visibleConfigs, type LinkedConfig } from './api-sidebar';
 
 const link = (id: string, deleted_at: string | null, selector_id = 'manual'): LinkedConfig => ({
   config_id: id, selector_id, configs: { id, name: id, type: 'Kubernetes::Pod', deleted_at },
@@ -45,5 +46,17 @@ describe('Show deleted', () => {
     const links = [link('live', null), link('gone', '2026-01-01T00:00:00Z')];
     expect(visibleConfigs(links, false).map((l) => l.config_id)).toEqual(['live']);
     expect(visibleConfigs(links, true).map((l) => l.config_id)).toEqual(['live', 'gone']);
+  });
+});
+
+describe('the refresh button', () => {
+  it("invalidates the sidebar's queries and no others", async () => {
+    const qc = new QueryClient();
+    qc.setQueryData(sidebarKeys.checks('c1'), []);
+    qc.setQueryData(sidebarKeys.configs('c1'), []);
+    qc.setQueryData(['db', 'incidents', 'list'], []);
+    await refreshSidebar(qc);
+    const stale = qc.getQueryCache().getAll().filter((q) => q.state.isInvalidated).map((q) => q.queryKey[1]);
+    expect(stale.sort()).toEqual(['check_component_relationships', 'config_component_relationships']);
   });
 });

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, contentRangeTotal } from '../../lib/api-client';
 
@@ -17,6 +17,11 @@ export const sidebarKeys = {
   teams: (id: string) => ['db', 'team_components', 'sidebar', id] as const,
   configSearch: (q: string) => ['db', 'config_items', 'link-search', q] as const,
 };
+
+/** The page's refresh button: refetch every panel of the open sidebar (each key is `['db', relation, 'sidebar', …]`). */
+export function refreshSidebar(qc: QueryClient): Promise<void> {
+  return qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'db' && q.queryKey[2] === 'sidebar' });
+}
 
 export const INSIGHTS_PAGE_SIZE = 50;
 export const CHANGES_LIMIT = 50;

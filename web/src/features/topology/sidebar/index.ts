@@ -1,1 +1,2 @@
 export { TopologySidebar, type TopologySidebarProps } from './topology-sidebar';
+export { refreshSidebar } from '../api-sidebar';
