@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, seedTopology, stored } from './topology-fixtures.js';
+import { TOPO, seedTopologyNeverRun, stored } from './topology-fixtures.js';
 
 // The reference UI's topology calls through /api/db (flanksource-ui src/api/services/topology.ts and the check
 // drawer's relationships), the two writes a person may make on components (hidden, parent_id), and the foreign keys
@@ -22,7 +22,7 @@ beforeAll(async () => {
   admin = await bearerHeaders(t.db, adminId);
   editor = await bearerHeaders(t.db, (await makePerson(t.db, { roles: ['editor'] })).id);
   viewer = await bearerHeaders(t.db, (await makePerson(t.db)).id);
-  await seedTopology(t.db, adminId);
+  await seedTopologyNeverRun(t.db, adminId);
 });
 afterAll(() => t.close());
 
