@@ -19,7 +19,7 @@ beforeAll(async () => {
   password = decodeURIComponent(new URL(t.config.DATABASE_URL!).password);
   expect(await loadDemoSets(t.db, DEMO_SETS)).toContain('topology');
   topologyId = (await t.db.query<{ id: string }>(`SELECT id FROM topologies WHERE name = 'ops-console' AND deleted_at IS NULL`)).rows[0].id;
-});
+}, 180_000); // every demo set loads first (the catalog's replays a week): minutes on a loaded machine
 afterAll(() => t?.close());
 
 const spec = opsConsoleTopology().spec;

@@ -76,5 +76,5 @@ describe('the Ops Console demo, run', () => {
     expect(links.rows).toEqual([
       { name: 'HTTP server', checks: 2 }, { name: 'console-self', checks: 2 }, { name: 'legacy-billing', checks: 1 }, { name: 'platform-basics', checks: 2 },
     ]);
-  });
+  }, 180_000); // every demo set loads first (the catalog's replays a week): minutes on a loaded machine
 });
