@@ -41,7 +41,8 @@ export interface PackedGraph {
 /** Cells along the layer for `n` leaves: a row up to GRID_ROW_MAX, then about twice as many along as across. */
 export const gridAlong = (n: number) => (n <= GRID_ROW_MAX ? n : Math.max(GRID_ROW_MAX, Math.ceil(Math.sqrt(2 * n))));
 
-export function packLeaves(req: LayoutInput): PackedGraph {
+/** `gap`: between the cells of a block (the catalog keeps §9's node spacing; the topology packs tighter). */
+export function packLeaves(req: LayoutInput, gap: number = SPACING.node): PackedGraph {
   const out = new Map<string, number>();
   const into = new Map<string, string[]>();
   for (const e of req.edges) {
@@ -67,7 +68,7 @@ export function packLeaves(req: LayoutInput): PackedGraph {
   const size = (b: Block) => {
     const across = Math.ceil(b.leaves.length / b.along);
     const [cols, rows] = lr ? [across, b.along] : [b.along, across];
-    return { width: cols * b.cell.width + (cols - 1) * SPACING.node, height: rows * b.cell.height + (rows - 1) * SPACING.node };
+    return { width: cols * b.cell.width + (cols - 1) * gap, height: rows * b.cell.height + (rows - 1) * gap };
   };
   const nodes = [...req.nodes.filter((n) => !blockOf.has(n.id)), ...blocks.map((b) => ({ id: b.id, ...size(b) }))];
   const edges: LayoutEdge[] = [];
@@ -90,8 +91,8 @@ export function packLeaves(req: LayoutInput): PackedGraph {
         const [col, row] = lr ? [c, a] : [a, c];
         placed[leaf.id] = {
           // centred in its cell: a collapsed type node is smaller than an item
-          x: at.x + col * (b.cell.width + SPACING.node) + (b.cell.width - leaf.width) / 2,
-          y: at.y + row * (b.cell.height + SPACING.node) + (b.cell.height - leaf.height) / 2,
+          x: at.x + col * (b.cell.width + gap) + (b.cell.width - leaf.width) / 2,
+          y: at.y + row * (b.cell.height + gap) + (b.cell.height - leaf.height) / 2,
         };
       });
     }

@@ -1,13 +1,12 @@
 /**
  * The topology graph's layout, as the worker runs it: each parent's leaves packed in a grid (lib/graph-layout's
  * leaf-grid: a service over 20 pods is one block), then dagre's layered layout of what is left. Packing keeps dagre's
- * input small (2,000 components are a few hundred boxes), so it answers in well under a second; dagre places node
- * centres, the graph wants top-left corners.
+ * input small (2,000 components are a few hundred boxes); dagre places node centres, the graph wants top-left
+ * corners.
  */
 import { graphlib, layout } from '@dagrejs/dagre';
 import {
   packLeaves,
-  SPACING,
   type LayoutBox,
   type LayoutDirection,
   type LayoutEdge,
@@ -29,13 +28,19 @@ export interface LayoutResponse {
   error?: string;
 }
 
+/**
+ * Tighter than the catalog's §9 spacing: a topology's fan-outs are wide (2,000 components are mostly pods), and the
+ * grids and layers stay readable at these gaps.
+ */
+export const GAPS = { cell: 24, node: 48, layer: 90 } as const;
+
 /** Node boxes as the graph draws them. */
 export const NODE_SIZE = { component: { width: 220, height: 52 }, group: { width: 160, height: 44 } } as const;
 
 export function layoutTopology(req: Pick<LayoutRequest, 'nodes' | 'edges' | 'direction'>): LayoutPositions {
-  const packed = packLeaves(req);
+  const packed = packLeaves(req, GAPS.cell);
   const g = new graphlib.Graph({ multigraph: false });
-  g.setGraph({ rankdir: req.direction, nodesep: SPACING.node, ranksep: SPACING.layer, marginx: 0, marginy: 0 });
+  g.setGraph({ rankdir: req.direction, nodesep: GAPS.node, ranksep: GAPS.layer, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of packed.nodes) g.setNode(n.id, { width: n.width, height: n.height });
   for (const e of packed.edges) if (g.hasNode(e.source) && g.hasNode(e.target)) g.setEdge(e.source, e.target);

@@ -42,7 +42,6 @@ const useStyles = makeStyles({
     borderLeftWidth: '6px',
     borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground1,
-    boxShadow: tokens.shadow2,
     fontSize: tokens.fontSizeBase200,
     cursor: 'pointer',
   },
@@ -50,6 +49,8 @@ const useStyles = makeStyles({
   text: { display: 'flex', flexDirection: 'column', minWidth: 0, flex: 1 },
   name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1 },
   type: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3 },
+  // edges attach here; nothing connects by hand, so the dots stay out of sight
+  handle: { opacity: 0 },
   icon: { width: '20px', height: '20px', flexShrink: 0, objectFit: 'contain' },
 });
 
@@ -72,27 +73,28 @@ const TopologyNode = memo(function TopologyNode({ data }: NodeProps<FlowNode>) {
   if (node.kind === 'group') {
     return (
       <div className={mergeClasses(s.node, s.group)} style={{ ...NODE_SIZE.group, borderLeftColor: color }} data-status={node.status} data-testid="topology-graph-group">
-        <Handle type="target" position={target} isConnectable={false} />
-        +{node.count}
+        <Handle className={s.handle} type="target" position={target} isConnectable={false} />
+        +{node.count} more
       </div>
     );
   }
   const c = node.component;
   return (
     <div className={s.node} style={{ ...NODE_SIZE.component, borderLeftColor: color }} data-status={c.status} data-testid={`topology-graph-node-${c.name}`}>
-      <Handle type="target" position={target} isConnectable={false} />
+      <Handle className={s.handle} type="target" position={target} isConnectable={false} />
       {c.icon && /^(https?:|\/|data:)/.test(c.icon) && <img className={s.icon} src={c.icon} alt="" />}
       <span className={s.text}>
         <span className={s.name}>{c.name}</span>
         <span className={s.type}>{c.type ?? ''}{node.childCount > 0 ? ` · ${node.childCount} children` : ''}</span>
       </span>
-      <Handle type="source" position={source} isConnectable={false} />
+      <Handle className={s.handle} type="source" position={source} isConnectable={false} />
     </div>
   );
 });
 
 const nodeTypes = { component: TopologyNode };
-const MIN_ZOOM = 0.05;
+// low enough to fit 2,000 components whole (about 80,000 px wide): the shape and its colours, then zoom in
+const MIN_ZOOM = 0.015;
 const miniMapColor = (n: FlowNode) => HEALTH_TOKENS[healthColor(statusOf(n.data.node))];
 
 /** The rectangle the laid-out boxes cover. */
@@ -124,8 +126,9 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
   const boxes = useRef<LayoutRequest['nodes']>([]);
   const flowRef = useRef(flow);
   flowRef.current = flow;
-  // a fresh layout fits the view; a relayout after a group opens keeps the user's place
-  const fitNext = useRef(true);
+  // what the next layout's view fits: everything (first layout, new data), or the group just opened (its parent and
+  // children, so the user sees what the click brought)
+  const fitNext = useRef<'all' | string | null>('all');
 
   useEffect(() => {
     const w = new LayoutWorker();
@@ -135,15 +138,24 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
       const el = frame.current;
       // fit before the nodes render: rendering 2,000 in the old view mounts hundreds the fitted view then drops
       if (el && !e.data.error && fitNext.current) {
-        flowRef.current.setViewport(getViewportForBounds(layoutBounds(boxes.current, e.data.positions), el.clientWidth, el.clientHeight, MIN_ZOOM, 1.2, 0.1));
-        fitNext.current = false;
+        const focus = fitNext.current;
+        fitNext.current = null;
+        const fit = focus === 'all' ? boxes.current : boxes.current.filter((b) => b.id === focus || parents.current.get(b.id) === focus);
+        flowRef.current.setViewport(getViewportForBounds(layoutBounds(fit, e.data.positions), el.clientWidth, el.clientHeight, MIN_ZOOM, 1.2, 0.1));
       }
       setPositions(e.data);
     };
     return () => w.terminate();
   }, []);
 
+  // other roots (zoomed elsewhere) are a new picture: fit it whole; a live refetch of the same keeps the user's place
+  const rootKey = components.map((c) => c.id).join();
   useEffect(() => {
+    fitNext.current = 'all';
+  }, [rootKey]);
+  const parents = useRef(new Map<string, string>());
+  useEffect(() => {
+    parents.current = new Map(model.edges.filter((e) => e.kind === 'parent').map((e) => [e.target, e.source]));
     const req: LayoutRequest = {
       seq: ++seq.current,
       direction,
@@ -157,7 +169,10 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
   const activate = useCallback(
     (id: string) => {
       const n = model.nodes.find((x) => x.id === id);
-      if (n?.kind === 'group') setExpanded((prev) => new Set(prev).add(n.parentId));
+      if (n?.kind === 'group') {
+        fitNext.current = n.parentId;
+        setExpanded((prev) => new Set(prev).add(n.parentId));
+      }
       else if (n) onSelect(n.id);
     },
     [model, onSelect],
