@@ -65,10 +65,28 @@ export function asMessage<T>(v: unknown, schema: typeof DurationSchema | typeof 
 }
 
 /** A CEL value as plain JSON-like data: ints as numbers, timestamps as RFC 3339, durations as nanoseconds (Go's JSON). */
+/**
+ * A CEL list's items, walked without recursion: `map` over n items builds n nested concatenations, and spreading
+ * that goes n generators deep, a stack overflow near 10,000 items (a topology lookup's `json.map(...)`).
+ */
+function celListItems(list: Iterable<unknown>): unknown[] {
+  const out: unknown[] = [];
+  const stack: unknown[] = [list];
+  while (stack.length) {
+    const l = stack.pop() as Iterable<unknown> & { _lists?: unknown[] };
+    if (Array.isArray(l._lists)) {
+      for (let i = l._lists.length - 1; i >= 0; i--) stack.push(l._lists[i]);
+      continue;
+    }
+    for (const x of l) out.push(x);
+  }
+  return out;
+}
+
 export function celToNative(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v);
   if (isCelUint(v)) return Number(v.value);
-  if (isCelList(v)) return [...v].map(celToNative);
+  if (isCelList(v)) return celListItems(v).map(celToNative);
   if (isCelMap(v)) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), celToNative(x)]));
   if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
   const ts = asMessage<Timestamp>(v, TimestampSchema);

@@ -54,6 +54,22 @@ describe('a lookup in a topology run', () => {
   });
 });
 
+describe('a property lookup in a topology run', () => {
+  it('plain text from an exec or an expression is the property\'s value, not a JSON error', async () => {
+    const id = await topology('props', { components: [{ name: 'box', type: 'Host', properties: [
+      { name: 'load', lookup: { exec: [{ script: 'echo 42' }] } },
+      { name: 'release', lookup: { http: [{ url: `${http.url}/x`, display: { expr: '"v1.2"' } }] } },
+    ] }] });
+    await runNow(id);
+    const { rows } = await t.db.query<{ properties: Array<{ name: string; text?: string; value?: number; error?: string }> }>(
+      `SELECT properties FROM components WHERE topology_id = $1 AND name = 'box' AND deleted_at IS NULL`, [id]);
+    const props = Object.fromEntries(rows[0].properties.map((p) => [p.name, p]));
+    expect(props.load).toMatchObject({ text: '42' }); // text stays text (a version such as 16.10 would lose its form as a number)
+    expect(props.release).toMatchObject({ text: 'v1.2' });
+    expect(JSON.stringify(props)).not.toMatch(/not JSON/);
+  });
+});
+
 describe('the Ops Console demo, run', () => {
   it('adopts the demo\'s Database row, fills its properties, and lists the demo canaries', async () => {
     await loadDemoSets(t.db, DEMO_SETS);

@@ -61,7 +61,7 @@ class Builder {
   constructor(private readonly deps: BuildDeps, private readonly namespace: string) {}
 
   /** Runs one lookup block with its timeout; throws LookupError with a message fit for status_reason. */
-  async lookup(block: Obj): Promise<unknown[]> {
+  async lookup(block: Obj, purpose: 'components' | 'property' = 'components'): Promise<unknown[]> {
     const timeoutMs = this.deps.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = this.deps.signal ? AbortSignal.any([this.deps.signal, timeout]) : timeout;
@@ -71,7 +71,7 @@ class Builder {
       timer = setTimeout(() => reject(new LookupError(`timed out after ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
     });
     try {
-      const run = this.deps.lookup(block, { ...this.deps.context, signal, timeoutMs });
+      const run = this.deps.lookup(block, { ...this.deps.context, signal, timeoutMs, purpose });
       run.catch(() => undefined);
       return await Promise.race([run, late]);
     } catch (err) {
@@ -94,7 +94,7 @@ class Builder {
         continue;
       }
       try {
-        out.push(...lookupProperties(p, await this.lookup(block)));
+        out.push(...lookupProperties(p, await this.lookup(block, 'property')));
       } catch (err) {
         const e = message(err);
         this.errors.push(`${at}.properties.${i}: ${e}`);

@@ -1,4 +1,3 @@
-import { isCelList } from '@bufbuild/cel';
 import { CelExprError, evalCel } from '../../../../lib/cel.js';
 import { celToNative } from '../../../../lib/cel-funcs.js';
 import { errorText } from '../../../../lib/checks/util.js';
@@ -82,8 +81,7 @@ function yielded(path: string, check: RunnableCheck, out: Outcome, expr: string 
   const display = isObj(check.spec.display) ? check.spec.display : undefined;
   if (expr !== undefined) {
     try {
-      const v = evalCel(expr, celVars(check, out));
-      return isCelList(v) ? celListItems(v).map(celToNative) : celToNative(v);
+      return celToNative(evalCel(expr, celVars(check, out)));
     } catch (err) {
       throw new LookupError(`${path}: display expression: ${err instanceof CelExprError ? err.message : errorText(err)}`);
     }
@@ -91,22 +89,4 @@ function yielded(path: string, check: RunnableCheck, out: Outcome, expr: string 
   if (display && (display.javascript !== undefined || display.template !== undefined)) return out.message ?? '';
   if (!fallback) throw new LookupError(`${path}: a ${check.type} lookup needs display.expr (or javascript, template) to say what it yields`);
   return fallback(out.data);
-}
-
-/**
- * A CEL list's items, walked without recursion: `map` over n items builds n nested concatenations, and spreading
- * that (as celToNative does) goes n generators deep, a stack overflow near 10,000 results.
- */
-function celListItems(list: Iterable<unknown>): unknown[] {
-  const out: unknown[] = [];
-  const stack: unknown[] = [list];
-  while (stack.length) {
-    const l = stack.pop() as Iterable<unknown> & { _lists?: unknown[] };
-    if (Array.isArray(l._lists)) {
-      for (let i = l._lists.length - 1; i >= 0; i--) stack.push(l._lists[i]);
-      continue;
-    }
-    for (const x of l) out.push(x);
-  }
-  return out;
 }
