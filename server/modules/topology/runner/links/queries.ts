@@ -9,15 +9,30 @@ export type Q = Pick<pg.Pool | pg.PoolClient, 'query'>;
 /** How many rows one selector may link; beyond that the step links the first ones (by id) and notes it. */
 export const MAX_MATCHES = 10_000;
 
-/** Ids (and, for checks, canary ids) of what a selector selects, by id, `limit` of them when it sets one. */
-export async function selectIds(db: Q, t: SelectorTarget, s: ResourceSelector): Promise<Array<{ id: string; canary_id?: string }>> {
-  const ps = new Params();
-  const where = selectorWhere(s, t, ps);
+/** Selectors per statement: one round trip for many (a run has one or more per component). */
+const SELECTORS_PER_QUERY = 200;
+
+/**
+ * Ids (and, for checks, canary ids) of what each selector selects, by id, `limit` of them when it sets one (at most
+ * MAX_MATCHES + 1, so the caller can tell it was cut). Selectors go in batches, one UNION ALL statement each; `at` is
+ * the selector's index in `selectors`. Throws SelectorError for a selector that cannot be compiled: callers compile
+ * each first (selectorWhere) and pass only good ones.
+ */
+export async function selectIds(
+  db: Q, t: SelectorTarget, selectors: ResourceSelector[],
+): Promise<Array<{ at: number; id: string; canary_id?: string }>> {
+  const out: Array<{ at: number; id: string; canary_id?: string }> = [];
   const cols = t.table === 'checks' ? 'id, canary_id' : 'id';
-  const { rows } = await db.query<{ id: string; canary_id?: string }>(
-    `SELECT ${cols} FROM ${t.table} WHERE ${where} ORDER BY id LIMIT ${ps.p(s.limit && s.limit > 0 ? Math.min(s.limit, MAX_MATCHES + 1) : MAX_MATCHES + 1)}`, ps.values,
-  );
-  return rows;
+  for (let from = 0; from < selectors.length; from += SELECTORS_PER_QUERY) {
+    const ps = new Params();
+    const parts = selectors.slice(from, from + SELECTORS_PER_QUERY).map((s, k) => {
+      const limit = s.limit && s.limit > 0 ? Math.min(s.limit, MAX_MATCHES + 1) : MAX_MATCHES + 1;
+      return `(SELECT ${from + k} AS at, ${cols} FROM ${t.table} WHERE ${selectorWhere(s, t, ps)} ORDER BY id LIMIT ${limit})`;
+    });
+    const { rows } = await db.query<{ at: number; id: string; canary_id?: string }>(parts.join(' UNION ALL '), ps.values);
+    out.push(...rows);
+  }
+  return out;
 }
 
 /**

@@ -146,6 +146,12 @@ function requirementClause(value: (key: string) => string, r: Requirement, ps: P
   }
 }
 
+/** A requirement on a jsonb map column: `k=v` as containment, so the column's GIN index answers it. */
+function mapClause(col: string, r: Requirement, ps: Params): string {
+  if (r.op === '=') return `${col} @> ${ps.p(JSON.stringify({ [r.key]: r.values[0] }))}::jsonb`;
+  return requirementClause((k) => `${col}->>${ps.p(k)}`, r, ps);
+}
+
 const mapRequirements = (m: Record<string, string>): Requirement[] => Object.entries(m).map(([key, v]) => ({ key, op: '=', values: [v] }));
 
 /**
@@ -178,10 +184,10 @@ export function selectorWhere(s: ResourceSelector, t: SelectorTarget, ps: Params
     add(itemsClause(t.health, s.health.split(',').map((x) => x.trim()).filter(Boolean), ps));
   }
   const labels = [...(s.labelSelector ? parseLabelSelector(s.labelSelector) : []), ...(s.labels ? mapRequirements(s.labels) : [])];
-  for (const r of labels) add(requirementClause((k) => `labels->>${ps.p(k)}`, r, ps));
+  for (const r of labels) add(mapClause('labels', r, ps));
   const tags = [...(s.tagSelector ? parseLabelSelector(s.tagSelector, 'tagSelector') : []), ...(s.tags ? mapRequirements(s.tags) : [])];
   if (tags.length && !t.tags) throw new SelectorError(`tags: ${t.table} have no tags (use labelSelector)`);
-  for (const r of tags) add(requirementClause((k) => `${t.tags}->>${ps.p(k)}`, r, ps));
+  for (const r of tags) add(mapClause(t.tags!, r, ps));
   if (s.fieldSelector) {
     for (const r of parseLabelSelector(s.fieldSelector, 'fieldSelector')) {
       if (r.op !== '=' && r.op !== '!=') throw new SelectorError(`fieldSelector: only = and != are supported ('${r.key}')`);

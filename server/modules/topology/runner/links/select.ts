@@ -1,6 +1,6 @@
 import type { SavedComponent } from '../types.js';
 import { MAX_MATCHES, selectIds, type Link, type Q } from './queries.js';
-import { parseSelector, selectorHash, SelectorError, type SelectorTarget } from './resource-selector.js';
+import { Params, parseSelector, selectorHash, SelectorError, selectorWhere, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
 
 /** One selector entry of a component's spec, where it was written. */
 export interface SelectorEntry { component: SavedComponent; raw: unknown; path: string }
@@ -14,20 +14,29 @@ export async function linksOf(
   db: Q, target: SelectorTarget, entries: SelectorEntry[], notes: string[],
   keep: (e: SelectorEntry, id: string) => boolean = () => true,
 ): Promise<Link[]> {
-  const links: Link[] = [];
+  const good: Array<{ e: SelectorEntry; s: ResourceSelector; selectorId: string }> = [];
   for (const e of entries) {
     try {
       const s = parseSelector(e.raw);
-      const selectorId = selectorHash(s);
-      const rows = await selectIds(db, target, s);
-      if (rows.length > MAX_MATCHES) notes.push(`${e.path}: matches more than ${MAX_MATCHES}; the first ${MAX_MATCHES} are linked`);
-      for (const r of rows.slice(0, MAX_MATCHES)) {
-        if (keep(e, r.id)) links.push({ owner: e.component.id, target: r.id, selectorId, canaryId: r.canary_id });
-      }
+      selectorWhere(s, target, new Params()); // compiled once here so a bad one is a note, not a failed batch
+      good.push({ e, s, selectorId: selectorHash(s) });
     } catch (err) {
       if (!(err instanceof SelectorError)) throw err;
       notes.push(`${e.path}: ${err.message}`);
     }
+  }
+  const rows = await selectIds(db, target, good.map((g) => g.s));
+  const counts = new Map<number, number>();
+  const links: Link[] = [];
+  for (const r of rows) {
+    const n = (counts.get(r.at) ?? 0) + 1;
+    counts.set(r.at, n);
+    const { e, selectorId } = good[r.at];
+    if (n > MAX_MATCHES) {
+      if (n === MAX_MATCHES + 1) notes.push(`${e.path}: matches more than ${MAX_MATCHES}; the first ${MAX_MATCHES} are linked`);
+      continue;
+    }
+    if (keep(e, r.id)) links.push({ owner: e.component.id, target: r.id, selectorId, canaryId: r.canary_id });
   }
   return links;
 }
