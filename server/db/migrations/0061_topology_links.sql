@@ -51,10 +51,3 @@ BEGIN
 END $$;
 CREATE TRIGGER config_component_relationships_manual_once BEFORE INSERT ON config_component_relationships
   FOR EACH ROW EXECUTE FUNCTION topology_manual_config_link_once();
-
--- Selectors read labels (`labelSelector: app=web` is `labels @> '{"app":"web"}'`) and names of components and checks,
--- once per selector of every component on every run: without these each is a scan of the whole table.
-CREATE INDEX components_labels_idx ON components USING gin (labels);
-CREATE INDEX components_name_idx ON components (name) WHERE deleted_at IS NULL;
-CREATE INDEX checks_labels_idx ON checks USING gin (labels);
-CREATE INDEX checks_name_idx ON checks (name) WHERE deleted_at IS NULL;
