@@ -22,6 +22,10 @@ export interface AppRoute {
 // an area's pages load through one route module each (route-group.ts): one dynamic import per area in the entry
 const catalogPage = (name: keyof typeof import('./routes/catalog-routes').CATALOG_PAGES) =>
   groupPage(() => import('./routes/catalog-routes').then((m) => m.CATALOG_PAGES), name);
+const devPage = (name: keyof typeof import('./routes/dev-routes').DEV_PAGES) =>
+  groupPage(() => import('./routes/dev-routes').then((m) => m.DEV_PAGES), name);
+const incidentsPage = (name: keyof typeof import('./routes/incidents-routes').INCIDENTS_PAGES) =>
+  groupPage(() => import('./routes/incidents-routes').then((m) => m.INCIDENTS_PAGES), name);
 const topologyPage = (name: keyof typeof import('./routes/topology-routes').TOPOLOGY_PAGES) =>
   groupPage(() => import('./routes/topology-routes').then((m) => m.TOPOLOGY_PAGES), name);
 const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETTINGS_PAGES) =>
@@ -32,11 +36,11 @@ const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETT
  * registration, error pages) live in app.tsx, outside the session gate.
  */
 export const ROUTES: AppRoute[] = [
-  { path: '/__kit', title: 'UI kit', page: lazy(() => import('./routes/kit-gallery').then((m) => ({ default: m.KitGalleryPage }))) },
+  { path: '/__kit', title: 'UI kit', page: devPage('KitGalleryPage') },
   // npm run bench:web measures the DataTable here: 10,000 generated rows, signed-in users only, not in the navigation
   {
     path: '/__bench/table', title: 'Table benchmark',
-    page: lazy(() => import('./routes/bench-table-page').then((m) => ({ default: m.BenchTablePage }))),
+    page: devPage('BenchTablePage'),
   },
   {
     path: paths.profileSettings, title: 'Your Profile',
@@ -65,11 +69,11 @@ export const ROUTES: AppRoute[] = [
   },
   {
     path: paths.incident, title: 'Incident', resource: 'incident', feature: 'incidents',
-    page: lazy(() => import('./routes/incidents-page').then((m) => ({ default: m.IncidentPage }))),
+    page: incidentsPage('IncidentPage'),
   },
   {
     path: paths.incidents, title: 'Incidents', resource: 'incident', feature: 'incidents',
-    page: lazy(() => import('./routes/incidents-page').then((m) => ({ default: m.IncidentsPage }))),
+    page: incidentsPage('IncidentsPage'),
   },
   { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents' },
   { path: paths.logs, title: 'Logs', resource: 'database', feature: 'logs' },

@@ -1,0 +1,184 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { LiveMessage } from '@contracts/events';
+
+// The message contract (zod) loads with the first socket rather than with the start-up bundle.
+type Contract = typeof import('@contracts/events');
+let contract: Promise<Contract> | null = null;
+const loadContract = () =>
+  (contract ??= import('@contracts/events').catch((err: unknown) => {
+    contract = null; // a failed download is tried again with the next message
+    throw err;
+  }));
+
+/** events.ts's WS_CLOSE_SESSION_ENDED, repeated so closing needs no contract; the type keeps the two equal. */
+const WS_CLOSE_SESSION_ENDED: Contract['WS_CLOSE_SESSION_ENDED'] = 4401;
+
+/*
+ * The live socket, loaded by useLiveUpdates (live-updates.ts) after the first render: nothing on the first screen
+ * needs it, so it stays out of the start-up bundle.
+ *
+ * Live updates: one WebSocket per tab (`/api/ws`), whose events invalidate TanStack Query caches instead of polling.
+ *
+ * Query-key convention (every feature's key factory follows it, so this file needs no feature imports):
+ * - a read of an /api/db relation lives under `['db', <relation>, ...]`, e.g. `teamKeys.all = ['db', 'teams']`;
+ * - everything about the signed-in user and user administration (whoami, users, tokens) lives under `['auth', ...]`;
+ * - anything else lives under `[<feature>, ...]` and refreshes on `resync` only (or when its feature adds a rule below).
+ *
+ * Server messages (contract in server/contracts/events.ts):
+ * - `{type: 'change', relation, ids?, at}` invalidates `['db', relation]`, the views over it and the relations that
+ *   show it (RELATED), and `['auth']` for relations that feed whoami or the user screens (AUTH_RELATIONS);
+ * - `{type: 'resync'}` (the server dropped events for us), and any reconnect after a drop, invalidate everything;
+ * - `{type: 'ready'}` says the subscription is live.
+ * Only active queries refetch at once; the rest are marked stale and refetch when next shown.
+ */
+
+/** Relations whose rows also appear in other relations' queries (views over them, embeds, counts). */
+const RELATED: Record<string, readonly string[]> = {
+  agents: ['agents_summary'],
+  people: ['people_roles', 'teams', 'team_members'],
+  team_members: ['teams'],
+  teams: ['team_members'],
+  // an incident page reads its hypotheses, evidences and responders embedded in the incident, and its changelog
+  incidents: ['incident_histories', 'incident_summary'],
+  hypotheses: ['incidents', 'incident_histories'],
+  evidences: ['incidents', 'incident_histories'],
+  comments: ['incident_histories'],
+  responders: ['incidents', 'incident_histories'],
+  // settings resources: Integrations lists scrapers, topologies and log backends with their latest job. A job row
+  // changes on every canary run, so it refreshes Integrations only (the settings lists show job status when next
+  // fetched), not every page that reads canaries.
+  topologies: ['integrations_with_status'],
+  config_scrapers: ['integrations_with_status'],
+  logging_backends: ['integrations_with_status'],
+  // the scrapers' list and detail (/catalog/scrapers, under ['db', 'config_scrapers']) show each one's last run: a run
+  // that ends changes them (a canary's job refetches them too while one is open, as it does Integrations)
+  job_history: ['integrations_with_status', 'config_scrapers'],
+  // catalog: a scrape announces each table it wrote once (not per row); the views over them and the item pages
+  // (['db', 'config_items', ...]: summary, groups, detail badges) count changes, insights and links
+  config_items: ['configs', 'config_detail', 'config_summary', 'config_names', 'config_types', 'catalog_changes', 'config_analysis_items'],
+  config_changes: ['config_items', 'configs', 'config_detail', 'config_summary', 'catalog_changes', 'config_changes_items', 'change_types'],
+  config_analysis: ['config_items', 'configs', 'config_detail', 'config_summary', 'config_analysis_items', 'analysis_types'],
+  config_relationships: ['config_items', 'config_detail'],
+};
+
+/** Changes that can alter whoami (name, roles, feature flags) or the Users, Tokens and invite screens. */
+const AUTH_RELATIONS = new Set(['people', 'people_roles', 'identities', 'access_tokens', 'invites', 'properties']);
+
+/** The query-key prefixes a message invalidates; `null` means every query. */
+export function keysToInvalidate(message: LiveMessage): QueryKey[] | null {
+  if (message.type === 'resync') return null;
+  if (message.type !== 'change') return [];
+  const relations = [message.relation, ...(RELATED[message.relation] ?? [])];
+  const keys: QueryKey[] = relations.map((r) => ['db', r]);
+  if (AUTH_RELATIONS.has(message.relation)) keys.push(['auth']);
+  return keys;
+}
+
+const MIN_DELAY_MS = 1_000;
+const MAX_DELAY_MS = 30_000;
+/** Invalidations arriving this close together are applied once (a bulk import sends many events). */
+const BATCH_MS = 100;
+
+function socketUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/api/ws`;
+}
+
+/** The tab's connection: reconnects with back-off, batches invalidations, stops when the session ends. */
+export class LiveSocket {
+  private socket: WebSocket | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private attempt = 0;
+  private stopped = false;
+  /** A connection was up before: the next `ready` follows a drop, and events may have been missed. */
+  private dropped = false;
+  private pending: QueryKey[] = [];
+  private everything = false;
+
+  constructor(private readonly qc: QueryClient) {
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.socket?.close(1000, 'tab closed the view');
+    this.socket = null;
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(socketUrl());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.socket = socket;
+    // messages are handled in arrival order once the contract is there (normally before the socket opens)
+    void loadContract().catch(() => undefined);
+    let queue = Promise.resolve();
+    socket.onmessage = (e) => {
+      queue = queue.then(loadContract).then((c) => this.receive(c, e.data), () => undefined);
+    };
+    socket.onclose = (e) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.dropped = true;
+      if (e.code === WS_CLOSE_SESSION_ENDED) {
+        // signed out elsewhere: whoami answers 401 and the app goes to the sign-in page; no reconnecting
+        this.stopped = true;
+        this.invalidate([['auth']]);
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  private receive({ LiveMessage }: Contract, data: unknown): void {
+    if (this.stopped) return;
+    let message: LiveMessage;
+    try {
+      message = LiveMessage.parse(JSON.parse(String(data)));
+    } catch {
+      return; // a message of a newer server: ignore it
+    }
+    if (message.type === 'ready') {
+      this.attempt = 0;
+      if (this.dropped) this.invalidate(null);
+      return;
+    }
+    this.invalidate(keysToInvalidate(message));
+  }
+
+  private retry(): void {
+    if (this.stopped || this.timer) return;
+    const delay = Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** this.attempt) * (0.5 + Math.random() / 2);
+    this.attempt = Math.min(this.attempt + 1, 10);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private invalidate(keys: QueryKey[] | null): void {
+    if (keys === null) this.everything = true;
+    else this.pending.push(...keys);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      const everything = this.everything;
+      const keys = this.pending;
+      this.everything = false;
+      this.pending = [];
+      if (everything) void this.qc.invalidateQueries();
+      else {
+        const unique = new Map(keys.map((k) => [JSON.stringify(k), k]));
+        for (const queryKey of unique.values()) void this.qc.invalidateQueries({ queryKey });
+      }
+    }, BATCH_MS);
+  }
+}
+
