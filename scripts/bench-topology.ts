@@ -1,21 +1,20 @@
 /**
  * Topology at scale (issue 13): 20,000 components in 200 topologies (each a root, 9 children, 90 grandchildren with a
  * check each), written as a runner would (one statement per level, the roll-up triggers on), then GET /api/topology
- * as the cards call it: the roots (default depth 5: every component), a topology's subtree by id, and a child's
- * subtree. Also the roll-up of one check result (a check turning unhealthy, up three levels). Prints p50/p95/p99 over
- * loopback HTTP (autocannon, 1 connection: latency, not throughput).
+ * as the cards call it: the roots as the reference UI asks (depth 2, hidden=false, sorted by health), the roots at
+ * the default depth 5 (every component), a topology by id, a service's subtree, a status filter and flatten+type.
+ * Also a check result reaching its topology's card: the check's status written, the roll-up of pod, service and
+ * root, then the card read until it shows it. Prints p50/p95/p99 over loopback HTTP (autocannon, 1 connection:
+ * latency, not throughput) and the load average, since the figures move with it.
  *
  *   npm run bench:topology      (BENCH_SECONDS=10 by default; DATABASE_URL to use an existing server)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { startEmbeddedPostgres } from '../server/db/embedded.js';
 import { migrate } from '../server/db/migrate.js';
-import { adminToken, fmt, loadGenerator, overHttp, percentile, summarise } from './lib/load.js';
+import { adminToken, benchDatabase, fmt, loadGenerator, overHttp, percentile, summarise } from './lib/load.js';
 
 const TOPOLOGIES = 200;
 const CHILDREN = 9;
@@ -29,7 +28,7 @@ export async function seed(db: pg.Pool): Promise<Record<string, number>> {
     ms[name] = performance.now() - t0;
   };
   await db.query(`INSERT INTO canaries (name, spec) VALUES ('bench', '{}')`);
-  await db.query(`INSERT INTO topologies (name, namespace, spec) SELECT 'topology-' || g, 'default', '{}' FROM generate_series(1, ${TOPOLOGIES}) g`);
+  await db.query(`INSERT INTO topologies (name, namespace, spec) SELECT 'topology-' || g, 'default', '{"schedule": "@never"}' FROM generate_series(1, ${TOPOLOGIES}) g`);
   await timed('roots', `INSERT INTO components (topology_id, external_id, name, type, icon, labels)
     SELECT id, name, name, 'Topology', 'server', jsonb_build_object('env', CASE WHEN name ~ '[02468]$' THEN 'prod' ELSE 'dev' END)
     FROM topologies`);
@@ -49,18 +48,39 @@ export async function seed(db: pg.Pool): Promise<Record<string, number>> {
   return ms;
 }
 
+const loadAverage = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+
+/**
+ * A check result reaching its card: the check's status written (the roll-up runs in its statement), then the
+ * topology's card read (`id=<root>&depth=2`) until it shows the root's rolled-up status.
+ */
+async function checkToCard(db: pg.Pool, base: string, token: string, runs: number): Promise<{ write: number[]; card: number[] }> {
+  const { rows } = await db.query<{ check_id: string; root: string }>(`SELECT r.check_id, split_part(c.path, '.', 1) AS root
+    FROM check_component_relationships r JOIN components c ON c.id = r.component_id ORDER BY random() LIMIT $1`, [runs]);
+  const write: number[] = [];
+  const card: number[] = [];
+  for (const { check_id, root } of rows) {
+    for (const status of ['unhealthy', 'healthy']) {
+      const t0 = performance.now();
+      await db.query('UPDATE checks SET status = $2 WHERE id = $1', [check_id, status]);
+      write.push(performance.now() - t0);
+      // the roll-up ran in the write's statement: the root's stored status is what the card must show
+      const want = (await db.query('SELECT status FROM components WHERE id = $1', [root])).rows[0].status;
+      for (let tries = 0; tries < 50; tries++) {
+        const res = await fetch(`${base}/api/topology?id=${root}&depth=2`, { headers: { authorization: `Bearer ${token}` } });
+        const body = await res.json() as { components: { status: string }[] };
+        if (body.components[0]?.status === want) break;
+      }
+      card.push(performance.now() - t0);
+    }
+  }
+  return { write: write.sort((a, b) => a - b), card: card.sort((a, b) => a - b) };
+}
+
 async function main() {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  let dir: string | undefined;
-  let stop = async () => {};
-  let url = process.env.DATABASE_URL;
-  if (!url) {
-    dir = await mkdtemp(join(tmpdir(), 'bench-topology-'));
-    const embedded = await startEmbeddedPostgres(dir, 0, { info() {}, warn() {}, debug() {} });
-    url = embedded.url;
-    stop = () => embedded.stop();
-  }
-  const db = new pg.Pool({ connectionString: url, max: 4 });
+  const database = await benchDatabase('bench-topology');
+  const db = new pg.Pool({ connectionString: database.url, max: 4 });
   try {
     await migrate(db);
     const seeded = await seed(db);
@@ -68,46 +88,37 @@ async function main() {
     console.log(`seeded ${count} components in ${TOPOLOGIES} topologies; statement times with the roll-up (ms):`,
       Object.fromEntries(Object.entries(seeded).map(([k, v]) => [k, Math.round(v)])));
 
-    // one check result turning unhealthy and back: the roll-up of a pod, its service and its root
-    const checks = (await db.query(`SELECT id FROM checks ORDER BY random() LIMIT 100`)).rows.map((r) => r.id as string);
-    const flips: number[] = [];
-    for (const id of checks) {
-      for (const status of ['unhealthy', 'healthy']) {
-        const t0 = performance.now();
-        await db.query('UPDATE checks SET status = $2 WHERE id = $1', [id, status]);
-        flips.push(performance.now() - t0);
-      }
-    }
-    flips.sort((a, b) => a - b);
-    console.log(`check status change with roll-up: p50 ${fmt(percentile(flips, 0.5))} ms, p95 ${fmt(percentile(flips, 0.95))} ms`);
-
-    const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'false', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1' });
+    const config = loadConfig({ DATABASE_URL: database.url, DEMO_DATA: 'false', LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1' });
     const app = await buildApp(config, { logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const token = await adminToken(db);
     const roots = (await db.query(`SELECT id FROM components WHERE parent_id IS NULL`)).rows.map((r) => r.id as string);
     const services = (await db.query(`SELECT id FROM components WHERE type = 'Service' ORDER BY random() LIMIT 200`)).rows.map((r) => r.id as string);
+    const cards = 'hidden=false&sortBy=status&sortOrder=desc';
     const scenarios: [string, string[]][] = [
-      ['root: every topology, depth 5 (20,000 components)', ['/api/topology']],
+      ['root as the reference UI asks: depth 2 (2,000 components)', [`/api/topology?depth=2&${cards}`]],
+      ['root, default depth 5 (all 20,000 components)', [`/api/topology?${cards}`]],
       ['root, status=unhealthy,warning sorted by name', ['/api/topology?status=unhealthy,warning&sortBy=name']],
-      ['subtree: a topology by id (100 components)', roots.map((id) => `/api/topology?id=${id}`)],
+      ['a topology by id (100 components)', roots.map((id) => `/api/topology?id=${id}&${cards}`)],
       ['subtree: a service by id (11 components)', services.map((id) => `/api/topology?id=${id}`)],
-      ['flatten, type=Service (1,800 components)', ['/api/topology?flatten=true&type=Service']],
+      ['flatten, type=Service (1,800 of 20,000)', ['/api/topology?flatten=true&type=Service&hidden=false&sortBy=name']],
     ];
-    const load = (await import('node:os')).loadavg().map((n) => n.toFixed(2)).join(' ');
-    console.log(`load average before: ${load}`);
-    console.log('| call | req/s | p50 ms | p95 ms | p99 ms | failures |\n|---|---|---|---|---|---|');
+    console.log(`load average before: ${loadAverage()}`);
+    console.log('| call | req/s | p50 ms | p95 ms | p99 ms | failures | bytes |\n|---|---|---|---|---|---|---|');
     for (const [name, paths] of scenarios) {
+      const bytes = (await (await fetch(base + paths[0], { headers: { authorization: `Bearer ${token}` } })).arrayBuffer()).byteLength;
       const f = summarise(await overHttp({ url: base, headers: { authorization: `Bearer ${token}` }, paths, connections: 1, duration: seconds }));
-      console.log(`| ${name} | ${f.rps.toFixed(0)} | ${fmt(f.p50)} | ${fmt(f.p95)} | ${fmt(f.p99)} | ${f.failures} |`);
+      console.log(`| ${name} | ${f.rps.toFixed(0)} | ${fmt(f.p50)} | ${fmt(f.p95)} | ${fmt(f.p99)} | ${f.failures} | ${bytes} |`);
     }
-    console.log(`load average after: ${(await import('node:os')).loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    const { write, card } = await checkToCard(db, base, token, Number(process.env.BENCH_FLIPS ?? 50));
+    console.log(`check status write with the roll-up of pod, service, root: p50 ${fmt(percentile(write, 0.5))} ms, p95 ${fmt(percentile(write, 0.95))} ms`);
+    console.log(`check result to card (the write + GET id=<root>&depth=2 showing it): p50 ${fmt(percentile(card, 0.5))} ms, p95 ${fmt(percentile(card, 0.95))} ms`);
+    console.log(`load average after: ${loadAverage()}`);
     await app.close();
   } finally {
     await db.end();
-    await stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await database.close();
   }
 }
 

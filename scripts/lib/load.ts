@@ -69,3 +69,24 @@ export async function adminToken(db: pg.Pool): Promise<string> {
   await db.query("INSERT INTO person_roles (person_id, role) VALUES ($1, 'admin')", [rows[0].id]);
   return (await insertAccessToken(db, { personId: rows[0].id, name: 'bench', createdBy: rows[0].id, expiresAt: null, autoRenew: false })).token;
 }
+
+/**
+ * The database a bench runs on: DATABASE_URL when given (an existing server, left as it is), else a fresh embedded
+ * PostgreSQL in a temporary directory that `close()` stops and removes.
+ */
+export async function benchDatabase(prefix: string): Promise<{ url: string; close(): Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, close: async () => {} };
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { startEmbeddedPostgres } = await import('../../server/db/embedded.js');
+  const dir = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const embedded = await startEmbeddedPostgres(dir, 0, { info() {}, warn() {}, debug() {} });
+  return {
+    url: embedded.url,
+    async close() {
+      await embedded.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TopologyComponent } from '../../server/contracts/topology.js';
 import { TopologyResponse } from '../../server/contracts/topology.js';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
-import { TOPO, insertComponent, seedTopology, stored } from './topology-fixtures.js';
+import { TOPO, insertComponent, seedTopologyNeverRun, stored } from './topology-fixtures.js';
 
 // GET /api/topology as the reference UI calls it (flanksource-ui src/api/services/topology.ts), over components
 // seeded with SQL, and the health roll-up the triggers of 0060_topology.sql keep.
@@ -25,9 +25,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const viewerId = (await makePerson(t.db)).id;
   viewer = await bearerHeaders(t.db, viewerId);
-  await seedTopology(t.db, viewerId);
-  // the seeded rows are the test's own: the app's scheduler must not rebuild them from the topology's (empty) spec
-  await t.db.query(`UPDATE topologies SET schedule = '@never', spec = '{"schedule":"@never"}' WHERE id = $1`, [TOPO.topology]);
+  await seedTopologyNeverRun(t.db, viewerId);
 });
 afterAll(() => t.close());
 
@@ -106,6 +104,54 @@ describe('the tree', () => {
     const asc = await ok(`id=${TOPO.ops}&hidden=false&sortBy=field:connections&sortOrder=asc`);
     expect(names(asc.components[0].components)).toEqual(['db', 'cache', 'web']);
     await t.db.query('DELETE FROM components WHERE id = $1', ['0000000d-0000-4000-8000-0000000000a9']);
+  });
+});
+
+describe('the work done in SQL', () => {
+  it('cuts the roots at depth 2: the cut level shows as counts in the summary', async () => {
+    const body = await ok('depth=2&hidden=false');
+    const web = body.components.find((c) => c.id === TOPO.ops)!.components!.find((c) => c.id === TOPO.web)!;
+    expect(web.components).toBeUndefined();
+    expect(web.summary).toMatchObject({ healthy: 2, unhealthy: 0, checks: { healthy: 2 } });
+    // a deeper node carries the child-list columns only, a card every column
+    expect(Object.keys(web)).toEqual(expect.arrayContaining(['id', 'name', 'status', 'summary', 'team_names', 'agent_id']));
+    expect(body.components.find((c) => c.id === TOPO.ops)).toHaveProperty('created_at');
+    expect((await ok('depth=1')).components.every((c) => c.components === undefined)).toBe(true);
+  });
+
+  it('type without flatten keeps the tree of the matching components only (roots that do not match drop theirs)', async () => {
+    const roots = await ok('type=Topology');
+    expect(names(roots.components)).toEqual(['Billing', 'Ops']);
+    expect(roots.components.every((c) => c.components === undefined)).toBe(true);
+    // the filter values still come from every fetched component
+    expect(roots.types).toEqual(['Database', 'Pod', 'Service', 'Topology']);
+    expect((await ok('type=Pod')).components).toEqual([]);
+  });
+
+  it('flatten with type and the card filters lists every match, each filter applied to every component', async () => {
+    expect(names((await ok('flatten=true&type=Pod&status=healthy')).components).sort()).toEqual(['web-1', 'web-2']);
+    expect(names((await ok('flatten=true&type=Service&labels=app=web')).components)).toEqual(['web']);
+    expect(names((await ok('flatten=true&owner=finance')).components)).toEqual(['Billing']);
+    expect(names((await ok('flatten=true&team=platform')).components)).toEqual(['Ops']);
+    expect(names((await ok('flatten=true&type=!Pod,!Topology&hidden=false&sortBy=name&sortOrder=desc')).components)).toEqual(['web', 'db']);
+    const flat = await ok(`flatten=true&type=Pod&id=${TOPO.web}`);
+    expect(names(flat.components).sort()).toEqual(['web-1', 'web-2']);
+    expect(flat.types).toEqual(['Pod', 'Service']);
+  });
+
+  it('a component under a card the filters drop still shows under the kept card that selects it', async () => {
+    // Billing selects web-1, whose own card (Ops) owner=finance drops
+    await t.db.query(`INSERT INTO component_relationships (component_id, relationship_id, selector_id) VALUES ($1, $2, 'sel')`,
+      [TOPO.web1, TOPO.billing]);
+    try {
+      const body = await ok('owner=finance');
+      expect(names(body.components)).toEqual(['Billing']);
+      expect(names(body.components[0].components)).toEqual(['web-1']);
+      const byStatus = await ok(`id=${TOPO.ops}&labels=app=nothing`);
+      expect(byStatus.components[0].components).toBeUndefined();
+    } finally {
+      await t.db.query(`DELETE FROM component_relationships`);
+    }
   });
 });
 

@@ -40,13 +40,18 @@ const CARD_OK = `($${P.owner}::text IS NULL OR c.owner IS NOT DISTINCT FROM $${P
     AND CASE WHEN cardinality(tm.team_names) > 0 THEN EXISTS (SELECT 1 FROM unnest(tm.team_names) t WHERE ${match('t', P.team)})
       ELSE ${match("''", P.team)} END`;
 
-// The JSON text of a node. Cards (levels 0 and 1) carry every column but the internal ones (selectors, component
-// checks and configs, is_pushed, properties_values) plus `logs` and `team_names`; deeper nodes what a card's child
-// list shows (duty's selectClause for non-direct children), in this order. A missing summary is `{}`.
-const FULL = `(to_jsonb(c) - ARRAY['selectors', 'component_checks', 'configs', 'log_selectors', 'properties_values', 'is_pushed']
-      || jsonb_build_object('summary', coalesce(c.summary, '{}'), 'team_names', f.team_names, 'logs',
-        (SELECT jsonb_agg(jsonb_build_object('name', e->'name'))
-           FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c.log_selectors) = 'array' THEN c.log_selectors ELSE '[]' END) e)))::text`;
+// The JSON text of a node (row_to_json of a column list: compact, and a third of the cost of editing to_jsonb(c)).
+// Cards (levels 0 and 1) carry every column but the internal ones (selectors, log_selectors, component checks and
+// configs, is_pushed, properties_values) plus `logs` (the log selectors' names) and `team_names`; deeper nodes what a
+// card's child list shows (duty's selectClause for non-direct children). A missing summary is `{}`.
+const FULL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.agent_id, c.topology_id, c.external_id, c.parent_id, c.config_id, c.name,
+      c.text, c.topology_type, c.namespace, c.labels, c.hidden, c.silenced, c.status, c.status_expr, c.health_expr, c.health,
+      c.description, c.lifecycle, c.tooltip, c.status_reason, c.schedule, c.icon, c.type, c.owner, c.properties, c.path,
+      coalesce(c.summary, '{}') AS summary, c.is_leaf, c.cost_per_minute, c.cost_total_1d, c.cost_total_7d, c.cost_total_30d,
+      c.created_by, c.created_at, c.updated_at, c.deleted_at, f.team_names,
+      (SELECT json_agg(json_build_object('name', e->'name'))
+         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c.log_selectors) = 'array' THEN c.log_selectors ELSE '[]' END) e) AS logs
+    ) x)::text`;
 const MINIMAL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.name, c.namespace, c.type, c.icon, c.status, c.status_reason, c.health,
       c.is_leaf, coalesce(c.summary, '{}') AS summary, c.topology_type, c.labels, c.parent_id, c.hidden, c.owner, c.agent_id,
       f.team_names) x)::text`;
