@@ -159,3 +159,22 @@ test('Snapshot downloads a zip of the component', async ({ page }) => {
   expect(file.suggestedFilename()).toMatch(/\.zip$/);
   await expect(dialog).toHaveCount(0);
 });
+
+test('Link to Incident makes a new incident with the component as its evidence', async ({ page }) => {
+  await signIn(page);
+  const sidebar = new TopologySidebar(page, cart);
+  await sidebar.open(`/topology/${ids.root}`);
+  await sidebar.menu('Link to Incident');
+  const dialog = page.getByRole('dialog', { name: 'Link to Incident' });
+  await dialog.getByRole('combobox', { name: 'Incident' }).pressSequentially(`Cart outage ${u}`);
+  await page.getByRole('option', { name: `Create “Cart outage ${u}”` }).click();
+  await dialog.getByRole('button', { name: 'Link' }).click();
+  await expect(page.getByText('Linked to incident successfully')).toBeVisible();
+  const { rows } = await db.query(
+    `SELECT e.type, e.component_id FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id JOIN incidents i ON i.id = h.incident_id WHERE i.title = $1`,
+    [`Cart outage ${u}`],
+  );
+  expect(rows).toEqual([{ type: 'topology', component_id: ids.cart }]);
+  await sidebar.select();
+  await expect(sidebar.badge('Incidents', 2)).toBeVisible(LOAD);
+});
