@@ -95,7 +95,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await app.register(catalogApiRoutes, { prefix: '/api/catalog' }); // summary, changes search, relationships
     await app.register(catalogModule, { config }); // scrape engine: scheduler on the leader, POST /api/config/run/{id}
     await app.register(kubernetesLiveModule, { config }); // kubernetes scrapers' kinds watched on the leader, saved as they change
-    await app.register(topologyModule); // GET /api/topology and /api/canary/api/topology
+    await app.register(topologyModule, { config }); // GET /api/topology and /api/canary/api/topology
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });

@@ -93,3 +93,31 @@ describe('the scheduler', () => {
     }
   });
 });
+
+describe('MODE=agent', () => {
+  it('starts no topology scheduler: a saved topology runs only when asked (Run Now)', async () => {
+    const agent = await createTestApp({ MODE: 'agent' });
+    try {
+      const headers = await sessionHeaders(agent.db, (await makePerson(agent.db, { roles: ['admin'] })).id);
+      const save = async (name: string, schedule: string) => {
+        const res = await agent.app.inject({
+          method: 'POST', url: '/api/db/topologies', headers: { ...headers, prefer: 'return=representation' },
+          payload: { name, namespace: 'default', spec: { schedule, components: [{ name: 'c' }] } } as never,
+        });
+        expect(res.statusCode, res.payload).toBe(201);
+        return res.json()[0].id as string;
+      };
+      // a console's scheduler runs this one as soon as it is saved (the scheduler test above)
+      const scheduled = await save('agent-scheduled', '@every 1h');
+      const asked = await save('agent-asked', '@never');
+      const run = await agent.app.inject({ method: 'POST', url: `/api/canary/run/topology/${asked}`, headers });
+      expect(run.statusCode, run.payload).toBe(200);
+      const ran = async (id: string) =>
+        (await agent.db.query(`SELECT 1 FROM job_history WHERE resource_id = $1 AND name = 'TopologyRun'`, [id])).rowCount;
+      expect(await ran(asked)).toBe(1);
+      expect(await ran(scheduled)).toBe(0);
+    } finally {
+      await agent.close();
+    }
+  });
+});
