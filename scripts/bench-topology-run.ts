@@ -7,7 +7,7 @@
  *
  *   npm run bench:topology-run      (DATABASE_URL to use an existing server)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -18,6 +18,28 @@ import { LINK_STEPS } from '../server/modules/topology/runner/links/index.js';
 import { liveTopology } from '../server/modules/topology/runner/queries.js';
 import { runTopology } from '../server/modules/topology/runner/run.js';
 import type { LookupRunner } from '../server/modules/topology/runner/types.js';
+
+/**
+ * CPU seconds of the embedded PostgreSQL (the postmaster, its live backends and those it reaped): on a loaded machine
+ * wall time says mostly how long the processes waited for a core, so the figures that compare are CPU.
+ */
+async function databaseCpu(dir: string | undefined): Promise<number | null> {
+  if (!dir) return null;
+  const pidFile = (await readdir(dir, { recursive: true })).find((f) => String(f).endsWith('postmaster.pid'));
+  if (!pidFile) return null;
+  const postmaster = (await readFile(join(dir, String(pidFile)), 'utf8')).split('\n')[0].trim();
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    // fields after the command's closing parenthesis: state ppid ... utime(14) stime(15) cutime(16) cstime(17)
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (pid !== postmaster && f[1] !== postmaster) continue;
+    total += Number(f[11]) + Number(f[12]) + (pid === postmaster ? Number(f[13]) + Number(f[14]) : 0);
+  }
+  return total / tick;
+}
 
 const SERVICES = 50;
 const PODS = 99; // 1 root + 50 services + 4,950 pods = 5,001 components
@@ -56,6 +78,15 @@ async function main() {
   }
   const db = new pg.Pool({ connectionString: url, max: 4 });
   const log = pino({ level: 'silent' });
+  // BENCH_PROFILE=<ms>: auto_explain (nested statements too) of every statement slower than that, printed to stderr
+  const profileMs = Number(process.env.BENCH_PROFILE ?? 0);
+  if (profileMs > 0) {
+    db.on('connect', (c) => {
+      c.on('notice', (m) => console.error(m.message?.replace(/'\{[0-9a-f,-]{200,}\}'/g, "'{…}'").slice(0, 20_000)));
+      void c.query(`LOAD 'auto_explain'; SET auto_explain.log_min_duration = ${Math.floor(profileMs)};
+        SET auto_explain.log_nested_statements = on; SET auto_explain.log_analyze = on; SET client_min_messages = log`);
+    });
+  }
   try {
     await migrate(db);
     const { rows } = await db.query<{ id: string }>(`INSERT INTO topologies (name, namespace, spec) VALUES ('bench-run', 'default', $1) RETURNING id`, [spec]);
@@ -69,11 +100,14 @@ async function main() {
       const before = new Date((await db.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0].now);
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
+      const dbCpu0 = await databaseCpu(dir);
       const out = await runTopology({ db, log, lookup, linkSteps: process.env.BENCH_LINKS === '0' ? [] : LINK_STEPS }, topology);
       const ms = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
+      const dbCpu1 = await databaseCpu(dir);
+      const dbCpu = dbCpu0 !== null && dbCpu1 !== null ? `, the database's CPU ${(dbCpu1 - dbCpu0).toFixed(2)} s` : '';
       const moved = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM components WHERE topology_id = $1 AND updated_at > $2', [id, before])).rows[0].n;
-      console.log(`${names[round]}: ${(ms / 1000).toFixed(2)} s (this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s), ${out.status}, ${out.count} live components, save ${JSON.stringify(out.counts)}, rows whose updated_at moved: ${moved}${out.errors.length ? `, errors: ${out.errors.slice(0, 3).join('; ')}` : ''}`);
+      console.log(`${names[round]}: ${(ms / 1000).toFixed(2)} s (this process's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s${dbCpu}), ${out.status}, ${out.count} live components, save ${JSON.stringify(out.counts)}, rows whose updated_at moved: ${moved}, phases (ms) ${JSON.stringify(out.timings)}${out.errors.length ? `, errors: ${out.errors.slice(0, 3).join('; ')}` : ''}`);
     }
     console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   } finally {

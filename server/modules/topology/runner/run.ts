@@ -32,6 +32,8 @@ export interface RunOutcome {
   counts: SaveCounts | null;
   /** The root's status after the roll-up (the CR's `status`). */
   rootStatus: string | null;
+  /** Wall milliseconds of each phase (build, save, each link step by name, expressions); also in the job's details. */
+  timings: Record<string, number>;
 }
 
 /** Errors and notes kept in a job's details. */
@@ -53,6 +55,10 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
   let count = 0;
   let rootStatus: string | null = null;
   let failed = false;
+  const timings: Record<string, number> = {};
+  let t0 = performance.now();
+  // the time since the previous mark, under `phase` (where a slow run spends its time, without a profiler)
+  const mark = (phase: string) => { const t = performance.now(); timings[phase] = Math.round(t - t0); t0 = t; };
   try {
     // a CR stored before validation: nothing is built (and nothing deleted) until it is fixed
     const problems = topologySpecProblems(spec);
@@ -62,6 +68,7 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
       context: { namespace: topology.namespace, topologyId: topology.id, db: deps.db, log: deps.log },
     });
     errors.push(...built.errors);
+    mark('build');
     if (deps.signal?.aborted) throw new Error('the run was stopped');
     const schedule = typeof spec.schedule === 'string' && spec.schedule.trim() ? spec.schedule : topology.schedule;
     const saved = await saveTree(deps.db, built.root, {
@@ -70,6 +77,7 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
     counts = saved.counts;
     count = saved.saved.length;
     errors.push(...saved.notes);
+    mark('save');
     for (const step of deps.linkSteps) {
       try {
         const r = await step.run(deps.db, topology.id, saved.saved, deps.log);
@@ -77,8 +85,10 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
       } catch (err) {
         errors.push(`${step.name}: ${message(err)}`);
       }
+      mark(`links.${step.name}`);
     }
     errors.push(...await applyExpressions(deps.db, topology.id));
+    mark('expressions');
     const root = saved.saved[0];
     if (root) {
       const { rows } = await deps.db.query<{ status: string }>('SELECT status FROM components WHERE id = $1', [root.id]);
@@ -90,7 +100,7 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
     deps.log.warn({ err: message(err), topology: topology.id }, 'topology: run failed');
   }
   const status = failed ? 'FAILED' : errors.length ? 'WARNING' : 'SUCCESS';
-  const details = { errors: errors.slice(0, MAX_ERRORS), notes: notes.slice(0, MAX_ERRORS), summary: counts };
+  const details = { errors: errors.slice(0, MAX_ERRORS), notes: notes.slice(0, MAX_ERRORS), summary: counts, timings };
   let id: string | null = null;
   try {
     await job.finish({ status, successCount: count, errorCount: errors.length, details });
@@ -102,5 +112,5 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
     deps.log.warn({ err: message(err), topology: topology.id }, 'topology: could not record a run');
   }
   await writeTopologyStatus(deps, topology.id, { status, rootStatus, errors, finishedAt: new Date() });
-  return { job_history_id: id, status, count, errors: details.errors, counts, rootStatus };
+  return { job_history_id: id, status, count, errors: details.errors, counts, rootStatus, timings };
 }
