@@ -69,7 +69,10 @@ export async function reconcileChecks(
 ): Promise<Array<{ id: string; type: string; name: string }>> {
   const { rows } = await c.query<{ id: string; type: string; name: string }>(
     `INSERT INTO checks (canary_id, type, name, namespace, description, icon, labels, severity, owner, spec)
-     SELECT $1, d.type, d.name, coalesce(d.namespace, $2), d.description, d.icon, d.labels, d.severity, d.owner, d.spec
+     SELECT $1, d.type, d.name, coalesce(d.namespace, $2), d.description, d.icon,
+            -- as canary-checker: a check carries its canary's labels, its own winning (label selectors match either)
+            nullif(coalesce((SELECT labels FROM canaries WHERE id = $1), '{}') || coalesce(d.labels, '{}'), '{}'),
+            d.severity, d.owner, d.spec
      FROM jsonb_to_recordset($3::jsonb) AS d(type text, name text, namespace text, description text, icon text,
                                              labels jsonb, severity text, owner text, spec jsonb)
      ON CONFLICT (canary_id, type, name, agent_id) DO UPDATE SET
