@@ -100,3 +100,14 @@ export function packLeaves(req: LayoutInput, gap: number = SPACING.node): Packed
   };
   return { nodes, edges, blocks, unpack };
 }
+
+/** The rectangle the laid-out boxes cover (what a graph fits its view to). */
+export function layoutBounds(nodes: LayoutBox[], at: LayoutPositions) {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const n of nodes) {
+    const p = at[n.id];
+    if (!p) continue;
+    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x + n.width), Math.max(y1, p.y + n.height)];
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : { x: 0, y: 0, width: 1, height: 1 };
+}

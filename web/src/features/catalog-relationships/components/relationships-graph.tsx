@@ -17,6 +17,7 @@ import { Button, makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluent
 import { useLocation } from 'wouter';
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import type { RelatedConfig } from '../api';
+import { layoutBounds } from '../../../lib/graph-layout/leaf-grid';
 import { buildGraph, type GraphNode } from '../graph-model';
 import { NODE_SIZE, type LayoutRequest, type LayoutResponse } from '../layout';
 import LayoutWorker from '../layout.worker.ts?worker';
@@ -104,17 +105,6 @@ const ConfigGraphNode = memo(function ConfigGraphNode({ data }: NodeProps<FlowNo
 
 const nodeTypes = { item: ConfigGraphNode };
 const MIN_ZOOM = 0.05;
-
-/** The rectangle the laid-out boxes cover. */
-function layoutBounds(nodes: LayoutRequest['nodes'], at: LayoutResponse['positions']) {
-  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const n of nodes) {
-    const p = at[n.id];
-    if (!p) continue;
-    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x + n.width), Math.max(y1, p.y + n.height)];
-  }
-  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : { x: 0, y: 0, width: 1, height: 1 };
-}
 
 export interface RelationshipsGraphProps {
   rows: RelatedConfig[];

@@ -18,6 +18,7 @@ import { makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react
 import type { TopologyComponent } from '@contracts/topology';
 import { HEALTH_TOKENS } from '../../../components/status/health-indicator';
 import { healthColor } from '../../../components/status/health';
+import { layoutBounds } from '../../../lib/graph-layout/leaf-grid';
 import { buildTopologyGraph, type GraphNode } from './graph-model';
 import { NODE_SIZE, type LayoutRequest, type LayoutResponse } from './layout';
 import LayoutWorker from './layout.worker.ts?worker';
@@ -96,17 +97,6 @@ const nodeTypes = { component: TopologyNode };
 // low enough to fit 2,000 components whole (about 80,000 px wide): the shape and its colours, then zoom in
 const MIN_ZOOM = 0.015;
 const miniMapColor = (n: FlowNode) => HEALTH_TOKENS[healthColor(statusOf(n.data.node))];
-
-/** The rectangle the laid-out boxes cover. */
-function layoutBounds(nodes: LayoutRequest['nodes'], at: LayoutResponse['positions']) {
-  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const n of nodes) {
-    const p = at[n.id];
-    if (!p) continue;
-    [x0, y0, x1, y1] = [Math.min(x0, p.x), Math.min(y0, p.y), Math.max(x1, p.x + n.width), Math.max(y1, p.y + n.height)];
-  }
-  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : { x: 0, y: 0, width: 1, height: 1 };
-}
 
 export interface TopologyGraphProps {
   components: TopologyComponent[];
