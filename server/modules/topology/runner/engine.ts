@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../../config.js';
+import { leaderScheduled } from '../../../lib/leader-scheduled.js';
 import { topologyRunRoutes } from '../run-routes.js';
 import { TopologyRunner } from './runner.js';
 import { TopologyScheduler, topologyFeatureOn, type TopologySchedulerOptions } from './scheduler.js';
@@ -35,38 +36,9 @@ export const topologyEngine: FastifyPluginAsync<TopologyEngineOptions> = async (
 
   const runs = opts.scheduler !== false && (opts.config?.MODE ?? 'console') === 'console';
   if (runs) {
-    const leadership = app.hasDecorator('leadership') ? app.leadership : null;
-    let scheduler: TopologyScheduler | undefined;
-    let closing = false;
-    let change = Promise.resolve();
-    const follow = (leads: boolean) => {
-      change = change.then(async () => {
-        if (leads && !scheduler && !closing) {
-          scheduler = new TopologyScheduler(app.db, runner, { enabled: () => topologyFeatureOn(app.db), ...(opts.scheduler || {}), log: app.log });
-          await scheduler.start();
-        } else if (!leads && scheduler) {
-          const s = scheduler;
-          scheduler = undefined;
-          await s.stop();
-        }
-      }).catch((err) => app.log.error({ err }, 'topology scheduler: start/stop failed'));
-      return change;
-    };
-    const off = app.hasDecorator('events')
-      ? app.events.bus.subscribe((event) => {
-        if (event.type === 'resync' || (event.type === 'change' && event.relation === 'topologies')) void scheduler?.reload();
-      })
-      : () => true;
-    let offLead = () => {};
-    app.addHook('onReady', async () => {
-      offLead = leadership ? leadership.onChange(follow) : offLead;
-      await follow(leadership ? leadership.isLeader() : true);
-    });
-    app.addHook('onClose', async () => {
-      closing = true;
-      off();
-      offLead();
-      await follow(false);
+    leaderScheduled(app, {
+      name: 'topology scheduler', relation: 'topologies',
+      create: () => new TopologyScheduler(app.db, runner, { enabled: () => topologyFeatureOn(app.db), ...(opts.scheduler || {}), log: app.log }),
     });
   }
   app.addHook('onClose', async () => {
