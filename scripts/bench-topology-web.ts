@@ -2,7 +2,7 @@
  * npm run bench:topology-web: the topology page in Chromium against the real server (embedded PostgreSQL, temp dir).
  *
  * Seeds one root with 500 services (each with a headline CPU gauge, three properties and two pods) and one check on
- * the first service, then measures on /topology/{root}:
+ * the first service (its only vote: no pods, no own health), then measures on /topology/{root}:
  * 1. 500 cards interactive: from navigation start to the first cards drawn with the filter bar (median of
  *    BENCH_LOADS loads, default 3); target < 1.5 s.
  * 2. Sliding the card width: 60 keyboard steps on the slider, a frame between, while a PerformanceObserver collects long
@@ -54,10 +54,12 @@ async function seed(db: pg.Pool): Promise<{ root: string; first: string; check: 
   ]));
   const { rows } = await db.query<{ id: string; name: string }>(
     `INSERT INTO components (external_id, name, type, parent_id, health, properties)
-     SELECT n, n, 'Service', $1, 'healthy', p::jsonb FROM unnest($2::text[], $3::text[]) AS t(n, p) RETURNING id, name`,
+     SELECT n, n, 'Service', $1, CASE WHEN n = 'svc-000' THEN NULL ELSE 'healthy' END, p::jsonb
+     FROM unnest($2::text[], $3::text[]) AS t(n, p) RETURNING id, name`,
     [root, names, props],
   );
-  const pods = rows.flatMap((r) => [0, 1].map((k) => [r.id, `${r.name}-pod-${k}`]));
+  // svc-000's only vote is its check, so a failing check makes it unhealthy (red), not healthy-and-unhealthy (warning)
+  const pods = rows.filter((r) => r.name !== 'svc-000').flatMap((r) => [0, 1].map((k) => [r.id, `${r.name}-pod-${k}`]));
   await db.query(
     `INSERT INTO components (external_id, name, type, parent_id, health) SELECT n, n, 'Pod', p, 'healthy' FROM unnest($1::uuid[], $2::text[]) AS t(p, n)`,
     [pods.map((p) => p[0]), pods.map((p) => p[1])],

@@ -16,6 +16,8 @@ export const TOPOLOGY_URL_DEFAULTS = {
   showHidden: false,
   /** The selector parent a card was reached through (the breadcrumb goes through it). */
   refererId: '',
+  /** `graph` shows the components as a graph (graph/, loaded on demand) instead of cards. */
+  view: '',
 };
 export type TopologyFilters = typeof TOPOLOGY_URL_DEFAULTS;
 

@@ -1,5 +1,5 @@
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { makeStyles, Spinner, Tab, TabList, tokens } from '@fluentui/react-components';
 import { ErrorCircle24Regular, Organization24Regular } from '@fluentui/react-icons';
 import type { TopologyComponent } from '@contracts/topology';
 import { EmptyState } from '../../../components/empty-state';
@@ -17,6 +17,9 @@ import { CardGrid, CardSkeleton } from './card-grid';
 import { TopologyBreadcrumb } from './topology-breadcrumb';
 import { TopologyFilterBar } from './topology-filters';
 
+// @xyflow/react and dagre load only when the graph is asked for
+const TopologyGraph = lazy(() => import('../graph').then((m) => ({ default: m.TopologyGraph })));
+
 const useStyles = makeStyles({
   root: { display: 'flex', gap: tokens.spacingHorizontalL, height: '100%', minHeight: 0 },
   main: { flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 },
@@ -25,7 +28,8 @@ const useStyles = makeStyles({
     width: '420px', flexShrink: 0, overflowY: 'auto', borderLeft: `1px solid ${tokens.colorNeutralStroke2}`,
     paddingLeft: tokens.spacingHorizontalL,
   },
-  head: { marginBottom: tokens.spacingVerticalS },
+  head: { marginBottom: tokens.spacingVerticalS, display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: tokens.spacingHorizontalM },
+  graph: { height: '100%', minHeight: '480px' },
 });
 
 /** Why a zoomed answer cannot be shown, or the cards: the component's children (or itself when it has none). */
@@ -102,6 +106,10 @@ export function TopologyPage({ id, can, incidentsEnabled }: { id?: string; can: 
         <div className={s.main}>
           <div className={s.head}>
             <TopologyBreadcrumb component={root} refererId={filters.refererId || undefined} search={keep} />
+            <TabList size="small" selectedValue={filters.view === 'graph' ? 'graph' : 'cards'} onTabSelect={(_, d) => setFilters({ view: d.value === 'graph' ? 'graph' : '' })} aria-label="View">
+              <Tab value="cards">Cards</Tab>
+              <Tab value="graph">Graph</Tab>
+            </TabList>
           </div>
           <TopologyFilterBar
             value={filters}
@@ -121,6 +129,12 @@ export function TopologyPage({ id, can, incidentsEnabled }: { id?: string; can: 
               <CardSkeleton width={width} />
             ) : !cards.length ? (
               <EmptyState icon={<Organization24Regular />} title="There are no components matching this criteria" />
+            ) : filters.view === 'graph' ? (
+              <div className={s.graph}>
+                <Suspense fallback={<Spinner label="Loading the graph…" />}>
+                  <TopologyGraph components={cards} onSelect={setSelectedId} />
+                </Suspense>
+              </div>
             ) : (
               <CardGrid components={cards} width={width} scrollRef={scrollRef} zoomHref={zoomHref} selectedId={selected?.id} card={cardProps} />
             )}
