@@ -10,7 +10,6 @@ export interface ComponentRow {
   lvl: number;
   doc: {
     id: string; name: string; parent_id: string | null; status: string; type: string | null;
-    labels: Record<string, unknown> | null; team_names: string[] | null;
     /** Cards only (levels 0 and 1), the sort's keys: updated_at as the JSON text has it, properties when sorting by one. */
     updated_at?: string | null; properties?: { name?: string; text?: string; value?: number }[] | null;
   };
@@ -78,7 +77,7 @@ function select(picked: string, card: string, child: string): string {
   ),
   selected AS (SELECT EXISTS (SELECT 1 FROM component_relationships r JOIN facts f ON f.id = r.relationship_id
     WHERE r.deleted_at IS NULL) AS found)
-  SELECT f.lvl, f.id, f.name, f.parent_id, f.status, f.type, f.labels, f.team_names, f.rel_parents, f.card_ok, f.status_ok, f.type_ok,
+  SELECT f.lvl, f.id, f.name, f.parent_id, f.status, f.type, f.rel_parents, f.card_ok, f.status_ok,
     CASE WHEN f.lvl <= 1 THEN to_jsonb(c.updated_at) #>> '{}' END AS updated_at,
     CASE WHEN f.lvl <= 1 AND $${P.props} THEN c.properties END AS properties,
     CASE WHEN f.type_ok AND ((SELECT found FROM selected) OR CASE WHEN $${P.flatten} THEN f.card_ok AND f.status_ok
@@ -86,7 +85,15 @@ function select(picked: string, card: string, child: string): string {
     THEN CASE WHEN f.lvl <= 1 THEN ${FULL} ELSE ${MINIMAL} END END AS json
   FROM facts f JOIN components c ON c.id = f.id
   LEFT JOIN facts k ON k.id = f.card
-  LEFT JOIN facts h ON h.id = f.child`;
+  LEFT JOIN facts h ON h.id = f.child
+  WHERE f.type_ok
+  UNION ALL
+  SELECT -1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, json_build_object(
+    'healthStatuses', (SELECT json_agg(DISTINCT status) FROM facts),
+    'types', (SELECT json_agg(DISTINCT coalesce(type, '')) FROM facts),
+    'teams', (SELECT json_agg(DISTINCT t) FROM facts, unnest(team_names) t),
+    'tags', (SELECT json_agg(json_build_array(l.key, l.value)) FROM (SELECT DISTINCT e.key, e.value FROM facts,
+      jsonb_each_text(CASE WHEN jsonb_typeof(labels) = 'object' THEN labels ELSE '{}' END) e) l))::text`;
 }
 
 // The nth id of a component's path (1-based), as a uuid.
@@ -126,9 +133,12 @@ const ALL_ROOTS = select(`picked AS (
 `CASE WHEN p.lvl = 0 THEN c.id ELSE ${ancestor('1')} END`, `CASE WHEN p.lvl = 1 THEN c.id WHEN p.lvl > 1 THEN ${ancestor('2')} END`);
 
 interface Fetched extends Omit<ComponentRow['doc'], 'updated_at' | 'properties'> {
-  lvl: number; rel_parents: string[] | null; card_ok: boolean; status_ok: boolean; type_ok: boolean;
+  lvl: number; rel_parents: string[] | null; card_ok: boolean; status_ok: boolean;
   updated_at: string | null; properties: ComponentRow['doc']['properties']; json: string | null;
 }
+
+/** The filter values of every fetched component (before filtering), distinct, as the statement's last row has them. */
+export interface FilterValues { healthStatuses: string[] | null; types: string[] | null; teams: string[] | null; tags: [string, string][] | null }
 
 /** A matchItems list as the statement takes it: exclusions (without the '!') and inclusions. */
 const split = (items: readonly string[] | undefined) => [
@@ -139,23 +149,22 @@ const split = (items: readonly string[] | undefined) => [
 /**
  * The component `q.id` (or every root) and its descendants down to `q.depth` levels (the roots are level 1), in one
  * statement, with the filters' work done in SQL: the rows `type` drops are not returned (they only count for the
- * filter values), and JSON is built only for components the response can show.
+ * filter values, which come as the last row), and JSON is built only for components the response can show.
  */
-export async function fetchTopology(db: pg.Pool, q: TopologyQuery): Promise<{ rows: ComponentRow[]; all: ComponentRow['doc'][] }> {
+export async function fetchTopology(db: pg.Pool, q: TopologyQuery): Promise<{ rows: ComponentRow[]; values: FilterValues }> {
   const params = [
     q.id ?? null, q.hidden !== false, q.depth - 1, ...split(q.type), ...split(q.status), ...split(q.team),
     q.owner ?? null, q.agent_id ?? null, q.labels ? JSON.stringify(q.labels) : null, q.flatten === true,
     !!q.sortBy?.startsWith('field:'),
   ];
   const { rows } = await db.query<Fetched>(q.id ? BY_ID : ALL_ROOTS, params);
-  const all: ComponentRow['doc'][] = [];
-  const kept: ComponentRow[] = [];
-  for (const { lvl, rel_parents, card_ok, status_ok, type_ok, json, updated_at, properties, ...doc } of rows) {
-    const full = lvl <= 1 ? { ...doc, updated_at, properties } : doc;
-    all.push(full);
-    if (type_ok) kept.push({ lvl, doc: full, rel_parents, card_ok, status_ok, json });
-  }
-  return { rows: kept, all };
+  const values = JSON.parse(rows.pop()!.json!) as FilterValues;
+  return {
+    values,
+    rows: rows.map(({ lvl, rel_parents, card_ok, status_ok, json, updated_at, properties, ...doc }) => ({
+      lvl, rel_parents, card_ok, status_ok, json, doc: lvl <= 1 ? { ...doc, updated_at, properties } : doc,
+    })),
+  };
 }
 
 /** Every component of the subtree (or every root's) down to `levels` below it, shown whatever the filters (snapshot). */

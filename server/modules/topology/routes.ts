@@ -22,9 +22,9 @@ export const topologyRoutes: FastifyPluginAsync = async (app) => {
     // depth counts the roots as level 1 (duty's applyDepthFilter); as the reference, hidden=false leaves hidden
     // components out, absent or true keeps them (the reference UI sends hidden=false while "Show hidden components"
     // is off, nothing while it is on)
-    const { rows, all } = await fetchTopology(app.db, q);
+    const { rows, values } = await fetchTopology(app.db, q);
     reply.type('application/json; charset=utf-8');
-    return renderTopology(rows, q, all);
+    return renderTopology(rows, q, values);
   };
   app.get('/api/topology', { config: READ }, handler);
   app.get('/api/canary/api/topology', { config: READ }, handler);

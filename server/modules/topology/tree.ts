@@ -1,24 +1,19 @@
 import type { TopologyQuery, TopologyResponse } from '../../contracts/topology.js';
-import type { ComponentRow } from './queries.js';
+import type { ComponentRow, FilterValues } from './queries.js';
 
 type Doc = ComponentRow['doc'];
 
-const sorted = (values: Iterable<string>) => [...new Set(values)].filter(Boolean).sort();
+const sorted = (values: Iterable<string> | null) => [...new Set(values ?? [])].filter(Boolean).sort();
 
-/** The filter values of the fetched components (before filtering), sorted, as the reference's updateMetadata. */
-function metadata(docs: Doc[]): Omit<TopologyResponse, 'components'> {
-  const tags = new Map<string, Set<string>>();
-  for (const doc of docs) {
-    for (const [k, v] of Object.entries(doc.labels ?? {})) {
-      if (!tags.has(k)) tags.set(k, new Set());
-      tags.get(k)!.add(String(v));
-    }
-  }
+/** The filter values sorted, as the reference's updateMetadata (label keys in locale order, as before). */
+function metadata(v: FilterValues): Omit<TopologyResponse, 'components'> {
+  const tags = new Map<string, string[]>();
+  for (const [k, value] of v.tags ?? []) tags.set(k, [...(tags.get(k) ?? []), value]);
   return {
-    healthStatuses: sorted(docs.map((d) => d.status)),
-    teams: sorted(docs.flatMap((d) => d.team_names ?? [])),
+    healthStatuses: sorted(v.healthStatuses),
+    teams: sorted(v.teams),
     tags: Object.fromEntries([...tags].sort(([a], [b]) => a.localeCompare(b)).map(([k, vs]) => [k, sorted(vs)])),
-    types: sorted(docs.map((d) => d.type ?? '')),
+    types: sorted(v.types),
   };
 }
 
@@ -71,8 +66,8 @@ export function sortNodes(nodes: ComponentRow[], sortBy: string | undefined, ord
  * are the roots, or with an id the component's children (the reference applies status there and one level down).
  * Each node's text is its row's JSON with its children spliced in: no per-component object is built or serialised.
  */
-export function renderTopology(rows: ComponentRow[], q: TopologyQuery, all: Doc[] = rows.map((r) => r.doc)): string {
-  const meta = JSON.stringify(metadata(all)).slice(1);
+export function renderTopology(rows: ComponentRow[], q: TopologyQuery, values: FilterValues): string {
+  const meta = JSON.stringify(metadata(values)).slice(1);
   // siblings in name order (code units: the same whatever the database's collation), then id
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const kept = [...rows].sort((a, b) => a.lvl - b.lvl || cmp(a.doc.name, b.doc.name) || cmp(a.doc.id, b.doc.id));
@@ -145,7 +140,9 @@ export function renderTopology(rows: ComponentRow[], q: TopologyQuery, all: Doc[
   return response(roots.map(render));
 }
 
-/** The response as objects (the snapshot's door to the same assembly). */
-export function buildTopology(rows: ComponentRow[], q: TopologyQuery): TopologyResponse {
-  return JSON.parse(renderTopology(rows, q)) as TopologyResponse;
+const NO_VALUES: FilterValues = { healthStatuses: null, types: null, teams: null, tags: null };
+
+/** The response as objects (the snapshot's door to the same assembly; it reads the components only). */
+export function buildTopology(rows: ComponentRow[], q: TopologyQuery, values = NO_VALUES): TopologyResponse {
+  return JSON.parse(renderTopology(rows, q, values)) as TopologyResponse;
 }
