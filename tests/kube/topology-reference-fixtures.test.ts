@@ -73,12 +73,24 @@ it('component-with-properties: the lookup results become typed children of the c
   expect(rows.filter((r) => r.parent === 'RootComponents').map((r) => [r.name, r.type]))
     .toEqual([['component-a', 'API'], ['component-b', 'Frontend'], ['component-c', 'Database']]);
   expect(propsOf(rows, 'component-a').error_percentage).toMatchObject({ min: 0, max: 100 });
+  // reference run_test.go: a lookup's results naming a component merge into that component's property of that name,
+  // a property list goes to each component, one property per name
+  const props = (name: string) => (rows.find((r) => r.name === name)?.properties ?? []).filter((p) => p.name !== 'config-key');
+  for (const [name, value, owner] of [['component-a', 1, 'team-a'], ['component-b', 10, 'team-b'], ['component-c', 50, 'team-b']] as const) {
+    expect(props(name)).toEqual([
+      { name: 'error_percentage', value, min: 0, max: 100 }, { name: 'owner', text: owner }, { name: 'company', text: 'Acme' },
+      { name: 'location', text: 'Mars' }, { name: 'key', text: 'value' },
+    ]);
+  }
+  expect(propsOf(rows, 'RootComponents').error_percentage).toBeUndefined();
 });
 
 it('component-with-property-list: accepted and run; the component keeps its error_percentage property', async () => {
   const id = await save('component-with-property-list.yml');
   await run(id);
-  expect(propsOf(await components(id), 'RootComponent').error_percentage).toBeDefined();
+  // reference run_test.go: the static property and both lookups' results merge into one
+  expect((await components(id)).find((r) => r.name === 'RootComponent')?.properties)
+    .toEqual([{ name: 'error_percentage', value: 10, min: 0, max: 100 }]);
 });
 
 it('component-with-for-each: forEach adds its children under every looked-up component', async () => {
@@ -88,6 +100,12 @@ it('component-with-for-each: forEach adds its children under every looked-up com
   expect(rows.filter((r) => r.parent === 'GroupA').map((r) => r.name)).toEqual(['component-a', 'component-b', 'component-c']);
   expect(rows.filter((r) => r.parent === 'component-a').map((r) => r.name)).toEqual(['Child-A', 'Child-B']);
   expect(propsOf(rows, 'component-b').owner).toMatchObject({ text: 'team-b' });
+  // reference run_test.go: each component merges only the processor its lookup names for it
+  for (const [name, owner, processor] of [['component-a', 'team-a', 'intel'], ['component-b', 'team-b', 'intel'], ['component-c', 'team-b', 'amd']]) {
+    expect(rows.find((r) => r.name === name)?.properties).toEqual([
+      { name: 'owner', text: owner }, { name: 'processor', text: processor }, { name: 'company', text: 'Acme' }, { name: 'location', text: 'Mars' },
+    ]);
+  }
 });
 
 it('inline-check: the inline canary is created and its check linked to the component', async () => {

@@ -149,10 +149,11 @@ describe('the builder', () => {
     expect(out.status, out.errors.join()).toBe('SUCCESS');
     const rs = await rows(id);
     const pods = byName(rs, 'Pods');
-    expect(pods.properties).toEqual([{ name: 'version', text: '1.2.3' }]);
+    // the spec's properties are the looked-up components' (reference mergeComponentProperties), not the group's
+    expect(pods.properties).toBeNull();
     const web1 = byName(rs, 'web-1');
     expect(web1).toMatchObject({ parent_id: pods.id, type: 'Pod', icon: 'pod', configs: [{ name: 'web-1', type: 'Kubernetes::Pod' }], selectors: [{ labelSelector: 'app=web' }] });
-    expect(web1.properties).toEqual([{ name: 'node', text: 'n1' }, { name: 'owner', text: 'web' }, { name: 'restarts', value: 4 }]);
+    expect(web1.properties).toEqual([{ name: 'node', text: 'n1' }, { name: 'owner', text: 'web' }, { name: 'restarts', value: 4 }, { name: 'version', text: '1.2.3' }]);
     expect(byName(rs, 'web-1-container')).toMatchObject({ parent_id: web1.id, type: 'Container' });
     expect(byName(rs, 'web-2-container').parent_id).toBe(byName(rs, 'web-2').id);
   });

@@ -1,5 +1,5 @@
 import { specPathText } from '../../catalog/spec.js';
-import { failedProperty, lookupProperties, propertyMap, toProperty } from './properties.js';
+import { applyProperties, failedProperty, lookupProperties, propertyMap, toProperty, type PropertyOutcome } from './properties.js';
 import { reparent } from './reparent.js';
 import { renderDeep, renderText } from './templates.js';
 import { LookupError, type BuiltComponent, type ComponentProperty, type LookupContext, type LookupRunner } from './types.js';
@@ -82,26 +82,30 @@ class Builder {
     }
   }
 
-  async properties(specs: unknown, at: string): Promise<ComponentProperty[]> {
-    const out: ComponentProperty[] = [];
-    if (!Array.isArray(specs)) return out;
+  /**
+   * A spec's properties, each looked up once and merged into `targets` as the reference's mergeComponentProperties:
+   * one property per name (later fields fill/override), results naming a component only on that component.
+   */
+  async properties(specs: unknown, at: string, targets: BuiltComponent[]): Promise<void> {
+    if (!Array.isArray(specs)) return;
     for (const [i, p] of specs.entries()) {
       if (!isObj(p)) continue;
       const block = isObj(p.lookup) ? p.lookup : isObj(p.configLookup) ? { configLookup: p.configLookup } : null;
+      let outcome: PropertyOutcome;
       if (!block) {
         const prop = toProperty(p);
-        if (prop) out.push(prop);
-        continue;
+        outcome = { properties: prop ? [prop] : [], byComponent: [] };
+      } else {
+        try {
+          outcome = lookupProperties(p, await this.lookup(block, 'property'));
+        } catch (err) {
+          const e = message(err);
+          this.errors.push(`${at}.properties.${i}: ${e}`);
+          outcome = { properties: [failedProperty(p, e)], byComponent: [] };
+        }
       }
-      try {
-        out.push(...lookupProperties(p, await this.lookup(block, 'property')));
-      } catch (err) {
-        const e = message(err);
-        this.errors.push(`${at}.properties.${i}: ${e}`);
-        out.push(failedProperty(p, e));
-      }
+      applyProperties(targets, outcome);
     }
-    return out;
   }
 
   /** The fields a spec entry (or a lookup's object) gives a component, children not yet built. */
@@ -133,13 +137,14 @@ class Builder {
   /** One spec component → the components it stands for (one, or a lookup's results when it has no name). */
   async component(c: Obj, at: string): Promise<BuiltComponent[]> {
     const self = this.fields(c, at);
-    self.properties = await this.properties(c.properties, at);
+    self.properties = [];
     for (const [i, child] of (Array.isArray(c.components) ? c.components : []).entries()) {
       if (isObj(child)) self.children.push(...await this.component(child, `${at}.components.${i}`));
     }
     if (!isObj(c.lookup)) {
+      await this.properties(c.properties, at, [self]);
       // without a lookup, forEach applies to the component itself (the reference's list of one)
-      if (isObj(c.forEach)) await this.forEach(self, c.forEach, at, {});
+      if (isObj(c.forEach)) await this.forEach(self, c.forEach, at);
       return [self];
     }
     let found: BuiltComponent[] = [];
@@ -152,6 +157,8 @@ class Builder {
       self.health = 'unknown';
       self.statusReason = e;
     }
+    // the spec's properties are the looked-up components' (the reference has no group); the group's when none came
+    await this.properties(c.properties, at, found.length ? found : [self]);
     if (!self.name) {
       // no group to hang them on: the results (and any static children) sit where the spec entry is
       return [...found, ...self.children];
@@ -172,7 +179,7 @@ class Builder {
       const b = await this.fromObject(r, `${at}.${i}`);
       b.icon ??= str(spec.icon);
       b.lifecycle ??= str(spec.lifecycle);
-      if (isObj(spec.forEach)) await this.forEach(b, spec.forEach, `${at}.${i}`, spec);
+      if (isObj(spec.forEach)) await this.forEach(b, spec.forEach, `${at}.${i}`);
       out.push(b);
     }
     return out;
@@ -188,15 +195,14 @@ class Builder {
   }
 
   /** forEach: the block rendered with the component's fields, its parts added to the component. */
-  async forEach(b: BuiltComponent, fe: Obj, at: string, spec: Obj): Promise<void> {
+  async forEach(b: BuiltComponent, fe: Obj, at: string): Promise<void> {
     const block = renderDeep(fe, componentEnv(b));
     const where = `${at}.forEach`;
     for (const [i, child] of (Array.isArray(block.components) ? block.components : []).entries()) {
       if (isObj(child)) b.children.push(...await this.component(child, `${where}.components.${i}`));
     }
-    if (Array.isArray(block.properties)) b.properties = [...(b.properties ?? []), ...await this.properties(block.properties, where)];
-    // spec.properties of a lookup component apply to each result too (the reference looks them up per result)
-    if (Array.isArray(spec.properties) && !spec.name) b.properties = [...(b.properties ?? []), ...await this.properties(spec.properties, at)];
+    // per component: a lookup naming other components leaves this one as it is
+    await this.properties(block.properties, where, [b]);
     for (const key of ['configs', 'checks', 'selectors', 'relationships'] as const) {
       const more = list(block[key]);
       if (more) b[key] = [...(b[key] ?? []), ...more];
@@ -213,7 +219,8 @@ export async function buildTopology(topology: TopologyRow, deps: BuildDeps): Pro
     owner: spec.owner, labels: topology.labels ?? undefined, id: spec.id, healthExpr: spec.healthExpr,
     statusExpr: spec.statusExpr, configs: spec.configs,
   }, 'spec');
-  root.properties = await builder.properties(spec.properties, 'spec');
+  root.properties = [];
+  await builder.properties(spec.properties, 'spec', [root]);
   for (const [i, c] of (Array.isArray(spec.components) ? spec.components : []).entries()) {
     if (deps.signal?.aborted) break;
     if (isObj(c)) root.children.push(...await builder.component(c, specPathText(['components', i])));

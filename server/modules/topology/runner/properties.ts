@@ -28,33 +28,66 @@ export function toProperty(v: unknown): ComponentProperty | null {
 }
 
 /**
- * What a property lookup yields as properties: objects with a name are properties (a list of them, or an object whose
- * `properties` list them); a bare number or text is the value of the spec's property (its unit, max… kept).
+ * What one spec property yields: `properties` go to every target component (merged by name), `byComponent` entries
+ * (an object with a name and a `properties` list, as the reference's component list) go only to the target of that
+ * name. A lookup's objects with a name are properties; a bare number or text is the value of the spec's property
+ * (its unit, max… kept); lists from several lookups are flattened.
  */
-export function lookupProperties(spec: Obj, results: unknown[]): ComponentProperty[] {
+export interface PropertyOutcome {
+  properties: ComponentProperty[];
+  byComponent: Array<{ name: string; properties: ComponentProperty[] }>;
+}
+
+export function lookupProperties(spec: Obj, results: unknown[]): PropertyOutcome {
   const base = toProperty({ ...spec, lookup: undefined, configLookup: undefined }) ?? { name: String(spec.name ?? '') };
-  const out: ComponentProperty[] = [];
-  const flat = results.length === 1 && Array.isArray(results[0]) ? results[0] as unknown[] : results;
-  for (const r of flat) {
+  const out: PropertyOutcome = { properties: [], byComponent: [] };
+  const props = (v: unknown[]) => v.map(toProperty).filter((p): p is ComponentProperty => !!p);
+  for (const r of results.flatMap((v) => (Array.isArray(v) ? v : [v]))) {
     if (isObj(r) && Array.isArray(r.properties)) {
-      for (const p of r.properties) {
-        const prop = toProperty(p);
-        if (prop) out.push(prop);
-      }
+      if (typeof r.name === 'string' && r.name) out.byComponent.push({ name: r.name, properties: props(r.properties) });
+      else out.properties.push(...props(r.properties));
     } else if (isObj(r) && typeof r.name === 'string') {
       const prop = toProperty({ ...base, ...r });
-      if (prop) out.push(prop);
+      if (prop) out.properties.push(prop);
     } else if (typeof r === 'number' || typeof r === 'bigint') {
-      out.push({ ...base, value: Number(r) });
+      out.properties.push({ ...base, value: Number(r) });
     } else if (typeof r === 'string' || typeof r === 'boolean') {
       const n = typeof r === 'string' && r.trim() !== '' ? Number(r) : NaN;
-      out.push(Number.isFinite(n) && base.unit ? { ...base, value: n } : { ...base, text: String(r) });
+      out.properties.push(Number.isFinite(n) && base.unit ? { ...base, value: n } : { ...base, text: String(r) });
     } else if (isObj(r) && ('value' in r || 'text' in r)) {
       const prop = toProperty({ ...base, ...r, name: base.name });
-      if (prop) out.push(prop);
+      if (prop) out.properties.push(prop);
     }
   }
   return out;
+}
+
+/** The fields a later property with the same name sets on an earlier one (the reference's Property.Merge). */
+const MERGED = ['text', 'value', 'unit', 'max', 'min', 'lastTransition', 'links', 'type', 'color', 'error'] as const;
+
+/** Adds `more` to `props`: a property whose name is already there fills/overrides that one's fields, else it is appended. */
+export function mergeProperties(props: ComponentProperty[], more: ComponentProperty[]): ComponentProperty[] {
+  const out = props.map((p) => ({ ...p }));
+  for (const p of more) {
+    const found = out.find((q) => q.name === p.name);
+    if (!found) {
+      out.push({ ...p });
+      continue;
+    }
+    const into = found as unknown as Obj;
+    for (const f of MERGED) if (p[f] !== undefined && p[f] !== '') into[f] = p[f];
+    if (p.order && p.order > 0) found.order = p.order;
+  }
+  return out;
+}
+
+/** Applies one property's outcome to the components it is for (each keeps one property per name). */
+export function applyProperties(targets: Array<{ name: string; properties?: ComponentProperty[] }>, outcome: PropertyOutcome): void {
+  for (const t of targets) {
+    let props = mergeProperties(t.properties ?? [], outcome.properties);
+    for (const entry of outcome.byComponent) if (entry.name === t.name) props = mergeProperties(props, entry.properties);
+    t.properties = props;
+  }
 }
 
 /** The property kept when its lookup failed: the error is its text, so the card shows why. */
