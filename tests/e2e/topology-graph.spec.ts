@@ -36,9 +36,7 @@ test.afterAll(async () => {
   await admin?.api.dispose();
 });
 
-// fixme until the page mounts the graph at ?view=graph (lazy(() => import('../graph')) in place of the card grid):
-// with that one mount this test passed against the real server and chromium
-test.fixme('the graph view draws health colours and a folded group, opens it, and a node click or Enter opens the sidebar', async ({ page }) => {
+test('the graph view draws health colours and a folded group, opens it, and a node click or Enter opens the sidebar', async ({ page }) => {
   await signIn(page);
   await page.goto(`/topology/${seeded.rootId}?view=graph`);
   const graph = page.getByTestId('topology-graph');

@@ -56,6 +56,9 @@ export interface TopologyCardProps {
 function selectHandler(id: string, onSelect?: (id: string) => void) {
   if (!onSelect) return undefined;
   return (e: MouseEvent) => {
+    // React bubbles clicks through portals: a click in a dialog's popped-out list opened from this card is not a click
+    // on the card
+    if (!(e.currentTarget as Element).contains(e.target as Node)) return;
     if ((e.target as Element).closest('a,button,input,[role="menuitem"],[role="dialog"]')) return;
     onSelect(id);
   };
