@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { SavedComponent } from '../types.js';
-import { Params, selectorWhere, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
+import { LOCAL_AGENT, Params, plainSelector, selectorWhere, type PlainSelector, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
 
 /** Parameterised SQL of the link steps. Table and column names come from the constants here and in TARGETS. */
 
@@ -12,26 +12,62 @@ export const MAX_MATCHES = 10_000;
 /** Selectors per statement: one round trip for many (a run has one or more per component). */
 const SELECTORS_PER_QUERY = 200;
 
+type Match = { at: number; id: string; canary_id?: string };
+
+const limitOf = (s: ResourceSelector) => (s.limit && s.limit > 0 ? Math.min(s.limit, MAX_MATCHES + 1) : MAX_MATCHES + 1);
+
 /**
  * Ids (and, for checks, canary ids) of what each selector selects, by id, `limit` of them when it sets one (at most
- * MAX_MATCHES + 1, so the caller can tell it was cut). Selectors go in batches, one UNION ALL statement each; `at` is
- * the selector's index in `selectors`. Throws SelectorError for a selector that cannot be compiled: callers compile
+ * MAX_MATCHES + 1, so the caller can tell it was cut); `at` is the selector's index in `selectors`, rows in `at`
+ * order. The common shapes (plainSelector) run as one statement per shape, however many selectors; the rest in
+ * batches, one UNION ALL statement each. Throws SelectorError for a selector that cannot be compiled: callers compile
  * each first (selectorWhere) and pass only good ones.
  */
-export async function selectIds(
-  db: Q, t: SelectorTarget, selectors: ResourceSelector[],
-): Promise<Array<{ at: number; id: string; canary_id?: string }>> {
-  const out: Array<{ at: number; id: string; canary_id?: string }> = [];
+export async function selectIds(db: Q, t: SelectorTarget, selectors: ResourceSelector[]): Promise<Match[]> {
+  const out: Match[] = [];
+  const shapes = new Map<string, Array<{ at: number; p: PlainSelector; limit: number }>>();
+  const rest: number[] = [];
+  selectors.forEach((s, at) => {
+    const p = plainSelector(s, t);
+    if (!p) return rest.push(at);
+    const key = PLAIN_FIELDS.filter((f) => p[f] !== undefined).join(',');
+    shapes.set(key, [...(shapes.get(key) ?? []), { at, p, limit: limitOf(s) }]);
+  });
+  for (const group of shapes.values()) out.push(...(await selectPlain(db, t, group)));
   const cols = t.table === 'checks' ? 'id, canary_id' : 'id';
-  for (let from = 0; from < selectors.length; from += SELECTORS_PER_QUERY) {
+  for (let from = 0; from < rest.length; from += SELECTORS_PER_QUERY) {
     const ps = new Params();
-    const parts = selectors.slice(from, from + SELECTORS_PER_QUERY).map((s, k) => {
-      const limit = s.limit && s.limit > 0 ? Math.min(s.limit, MAX_MATCHES + 1) : MAX_MATCHES + 1;
-      return `(SELECT ${from + k} AS at, ${cols} FROM ${t.table} WHERE ${selectorWhere(s, t, ps)} ORDER BY id LIMIT ${limit})`;
-    });
-    const { rows } = await db.query<{ at: number; id: string; canary_id?: string }>(parts.join(' UNION ALL '), ps.values);
+    const parts = rest.slice(from, from + SELECTORS_PER_QUERY).map((at) =>
+      `(SELECT ${at} AS at, ${cols} FROM ${t.table} WHERE ${selectorWhere(selectors[at], t, ps)} ORDER BY id LIMIT ${limitOf(selectors[at])})`);
+    const { rows } = await db.query<Match>(parts.join(' UNION ALL '), ps.values);
     out.push(...rows);
   }
+  // stable: each selector's rows stay in id order
+  return out.sort((a, b) => a.at - b.at);
+}
+
+const PLAIN_FIELDS = ['name', 'namespace', 'types', 'labels', 'tags'] as const;
+
+/**
+ * Selectors of one shape (the same fields set) as one statement: their values are rows of a jsonb parameter, each
+ * joined LATERAL to its matches, so one plan serves them all and each row still uses the name / labels indexes.
+ */
+async function selectPlain(db: Q, t: SelectorTarget, group: Array<{ at: number; p: PlainSelector; limit: number }>): Promise<Match[]> {
+  const p0 = group[0].p;
+  const conds = ['x.deleted_at IS NULL', 'x.agent_id = $2::uuid'];
+  if (p0.name !== undefined) conds.push('x.name = s.s_name');
+  if (p0.namespace !== undefined) conds.push(`${t.namespace.replace(/^(\w)/, 'x.$1')} = s.s_namespace`);
+  if (p0.types !== undefined) conds.push('x.type = ANY(s.s_types)');
+  if (p0.labels !== undefined) conds.push('x.labels @> s.s_labels');
+  if (p0.tags !== undefined) conds.push(`x.${t.tags} @> s.s_tags`);
+  const cols = t.table === 'checks' ? 'x.id, x.canary_id' : 'x.id';
+  const rows = group.map(({ at, p, limit }) => ({ at, lim: limit, s_name: p.name, s_namespace: p.namespace, s_types: p.types, s_labels: p.labels, s_tags: p.tags }));
+  const { rows: out } = await db.query<Match>(
+    `SELECT s.at, m.* FROM jsonb_to_recordset($1::jsonb) AS s(at int, lim int, s_name text, s_namespace text, s_types text[], s_labels jsonb, s_tags jsonb)
+     CROSS JOIN LATERAL (SELECT ${cols} FROM ${t.table} x WHERE ${conds.join(' AND ')} ORDER BY x.id LIMIT s.lim) m
+     ORDER BY s.at, m.id`,
+    [JSON.stringify(rows), LOCAL_AGENT],
+  );
   return out;
 }
 

@@ -207,3 +207,38 @@ export function selectorWhere(s: ResourceSelector, t: SelectorTarget, ps: Params
   }
   return where.join(' AND ');
 }
+
+/**
+ * The common selector shapes as plain values (equality only: a name, a namespace, any of some types, label and tag
+ * equalities), so the link steps run every selector of one shape as ONE statement with the values as rows; anything
+ * else (globs, `!` exclusions, set or inequality requirements, fieldSelector, statuses, health, id, another agent,
+ * includeDeleted) is undefined and stays on selectorWhere. Selects exactly what selectorWhere selects for it.
+ */
+export interface PlainSelector { name?: string; namespace?: string; types?: string[]; labels?: Record<string, string>; tags?: Record<string, string> }
+
+const plainValue = (v: string) => !v.includes('*') && !v.startsWith('!');
+
+/** label/tag equalities as one map, or undefined when some requirement is not a plain equality (or a key repeats) */
+function equalities(text: string | undefined, map: Record<string, string> | undefined, what: string): Record<string, string> | undefined | false {
+  const reqs = [...(text ? parseLabelSelector(text, what) : []), ...(map ? mapRequirements(map) : [])];
+  if (!reqs.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const r of reqs) {
+    if (r.op !== '=' || r.key in out) return false;
+    out[r.key] = r.values[0];
+  }
+  return out;
+}
+
+export function plainSelector(s: ResourceSelector, t: SelectorTarget): PlainSelector | undefined {
+  if (s.id || s.statuses?.length || s.health || s.fieldSelector || s.search || s.includeDeleted) return undefined;
+  const agent = s.agent?.trim();
+  if (agent && agent !== 'local') return undefined;
+  const types = [...(s.types ?? []), ...(s.type ? [s.type] : [])];
+  if ((s.name && !plainValue(s.name)) || (s.namespace && !plainValue(s.namespace)) || !types.every(plainValue)) return undefined;
+  const labels = equalities(s.labelSelector, s.labels, 'labelSelector');
+  const tags = equalities(s.tagSelector, s.tags, 'tagSelector');
+  if (labels === false || tags === false || (tags && !t.tags)) return undefined;
+  const out: PlainSelector = { name: s.name || undefined, namespace: s.namespace || undefined, types: types.length ? types : undefined, labels, tags };
+  return out.name || out.namespace || out.types || out.labels || out.tags ? out : undefined;
+}
