@@ -127,9 +127,12 @@ for (const file of ['single-check.yaml', 'canary-selector.yaml', 'component-stat
   });
 }
 
-it('selector.yaml: its nameless selectors-only component is refused with a 400 naming the path', async () => {
-  const { name, spec } = fixture('selector.yaml');
-  const res = await t.app.inject({ method: 'POST', url: '/api/db/topologies', headers: editor, payload: { name, namespace: 'default', spec, source: 'UI' } });
-  expect(res.statusCode).toBe(400);
-  expect(res.json().details).toHaveProperty(['spec.components.0.name']);
+it('selector.yaml: its nameless selectors-only component is kept, as the reference keeps it (an empty name, its selectors)', async () => {
+  const id = await save('selector.yaml');
+  await run(id);
+  const { rows } = await t.db.query<{ name: string; selectors: unknown }>(
+    `SELECT c.name, c.selectors FROM components c JOIN components p ON p.id = c.parent_id
+      WHERE c.topology_id = $1 AND c.deleted_at IS NULL AND p.parent_id IS NULL ORDER BY c.name`, [id]);
+  expect(rows.map((r) => r.name)).toEqual(['', 'selector']);
+  expect(rows[0].selectors).toEqual([{ labelSelector: 'namespace=kube-system' }]);
 });
