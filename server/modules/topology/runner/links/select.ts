@@ -1,6 +1,6 @@
 import type { SavedComponent } from '../types.js';
 import { MAX_MATCHES, selectIds, type Link, type Q } from './queries.js';
-import { Params, parseSelector, selectorHash, SelectorError, selectorWhere, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
+import { Params, parseSelector, plainSelector, selectorHash, SelectorError, selectorWhere, type ResourceSelector, type SelectorTarget } from './resource-selector.js';
 
 /** One selector entry of a component's spec, where it was written. */
 export interface SelectorEntry { component: SavedComponent; raw: unknown; path: string }
@@ -18,7 +18,8 @@ export async function linksOf(
   for (const e of entries) {
     try {
       const s = parseSelector(e.raw);
-      selectorWhere(s, target, new Params()); // compiled once here so a bad one is a note, not a failed batch
+      // compiled once here so a bad one is a note, not a failed batch (a plain one is read by plainSelector: it compiles)
+      if (!plainSelector(s, target)) selectorWhere(s, target, new Params());
       good.push({ e, s, selectorId: selectorHash(s) });
     } catch (err) {
       if (!(err instanceof SelectorError)) throw err;
