@@ -11,7 +11,13 @@ const comp = (c: Partial<TopologyComponent> & { name: string }): TopologyCompone
 
 describe('filters → /api/topology query', () => {
   it('sends hidden=false and the default Health desc sort when nothing is chosen', () => {
-    expect(topologyQuery(TOPOLOGY_URL_DEFAULTS, DEFAULT_SORT)).toEqual({ hidden: 'false', sortBy: 'status', sortOrder: 'desc' });
+    expect(topologyQuery(TOPOLOGY_URL_DEFAULTS, DEFAULT_SORT)).toEqual({ hidden: 'false', depth: '2', sortBy: 'status', sortOrder: 'desc' });
+  });
+
+  it('asks only for the levels drawn: roots and their children, or the zoomed component, its children and theirs; all for the graph', () => {
+    expect(topologyQuery(TOPOLOGY_URL_DEFAULTS, DEFAULT_SORT).depth).toBe('2');
+    expect(topologyQuery(TOPOLOGY_URL_DEFAULTS, DEFAULT_SORT, 'abc').depth).toBe('3');
+    expect(topologyQuery({ ...TOPOLOGY_URL_DEFAULTS, view: 'graph' }, DEFAULT_SORT, 'abc').depth).toBeUndefined();
   });
 
   it('maps each filter to its parameter; Type also flattens; the id is the zoomed component', () => {

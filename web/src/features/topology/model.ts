@@ -57,6 +57,10 @@ export function topologyQuery(f: TopologyFilters, sort: TopologySort, id?: strin
   if (f.labels) q.labels = f.labels;
   if (f.agent) q.agent_id = f.agent;
   q.hidden = f.showHidden ? 'true' : 'false';
+  // only what is drawn: the cards and the children listed on them (roots and theirs at the top; the component, its
+  // children and theirs when zoomed). The API's default depth 5 sends every component (10 MB at 20,000); the graph
+  // view draws deeper levels
+  if (f.view !== 'graph' && !f.type) q.depth = id ? '3' : '2';
   q.sortBy = SORT_FIELDS[sort.by]?.api ?? (sort.by.startsWith('field:') ? sort.by : 'status');
   q.sortOrder = sort.order;
   return q;
