@@ -49,8 +49,10 @@ export async function selectIds(db: Q, t: SelectorTarget, selectors: ResourceSel
 const PLAIN_FIELDS = ['name', 'namespace', 'types', 'labels', 'tags'] as const;
 
 /**
- * Selectors of one shape (the same fields set) as one statement: their values are rows of a jsonb parameter, each
- * joined LATERAL to its matches, so one plan serves them all and each row still uses the name / labels indexes.
+ * Selectors of one shape (the same fields set) as one statement: their values are rows of a jsonb parameter joined
+ * to the table by equality, so the planner can hash-join all of them in one pass instead of probing once per
+ * selector; a label (or tag) map joins on its first pair (the row's labels expanded) and must contain the rest.
+ * row_number keeps each selector's first `limit` by id.
  */
 async function selectPlain(db: Q, t: SelectorTarget, group: Array<{ at: number; p: PlainSelector; limit: number }>): Promise<Match[]> {
   const p0 = group[0].p;
@@ -60,12 +62,23 @@ async function selectPlain(db: Q, t: SelectorTarget, group: Array<{ at: number; 
   if (p0.types !== undefined) conds.push('x.type = ANY(s.s_types)');
   if (p0.labels !== undefined) conds.push('x.labels @> s.s_labels');
   if (p0.tags !== undefined) conds.push(`x.${t.tags} @> s.s_tags`);
+  // the map whose first pair is the join key: labels, else tags
+  const map = p0.labels !== undefined ? 'labels' : p0.tags !== undefined ? t.tags : null;
+  const from = map
+    ? `(${t.table} x CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(x.${map}) = 'object' THEN x.${map} ELSE '{}' END) kv)`
+    : `${t.table} x`;
+  if (map) conds.push('kv.key = s.s_key', 'kv.value = s.s_value');
   const cols = t.table === 'checks' ? 'x.id, x.canary_id' : 'x.id';
-  const rows = group.map(({ at, p, limit }) => ({ at, lim: limit, s_name: p.name, s_namespace: p.namespace, s_types: p.types, s_labels: p.labels, s_tags: p.tags }));
+  const rows = group.map(({ at, p, limit }) => {
+    const first = Object.entries((p.labels ?? p.tags) ?? {})[0];
+    return { at, lim: limit, s_name: p.name, s_namespace: p.namespace, s_types: p.types, s_labels: p.labels, s_tags: p.tags, s_key: first?.[0], s_value: first?.[1] };
+  });
   const { rows: out } = await db.query<Match>(
-    `SELECT s.at, m.* FROM jsonb_to_recordset($1::jsonb) AS s(at int, lim int, s_name text, s_namespace text, s_types text[], s_labels jsonb, s_tags jsonb)
-     CROSS JOIN LATERAL (SELECT ${cols} FROM ${t.table} x WHERE ${conds.join(' AND ')} ORDER BY x.id LIMIT s.lim) m
-     ORDER BY s.at, m.id`,
+    `SELECT at, id${t.table === 'checks' ? ', canary_id' : ''} FROM (
+       SELECT s.at, s.lim, ${cols}, row_number() OVER (PARTITION BY s.at ORDER BY x.id) AS n
+       FROM jsonb_to_recordset($1::jsonb) AS s(at int, lim int, s_name text, s_namespace text, s_types text[], s_labels jsonb, s_tags jsonb, s_key text, s_value text)
+       JOIN ${from} ON ${conds.join(' AND ')}
+     ) m WHERE n <= lim ORDER BY at, id`,
     [JSON.stringify(rows), LOCAL_AGENT],
   );
   return out;
