@@ -64,17 +64,23 @@ async function selectPlain(db: Q, t: SelectorTarget, group: Array<{ at: number; 
   if (p0.tags !== undefined) conds.push(`x.${t.tags} @> s.s_tags`);
   // the map whose first pair is the join key: labels, else tags
   const map = p0.labels !== undefined ? 'labels' : p0.tags !== undefined ? t.tags : null;
-  const from = map
-    ? `(${t.table} x CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(x.${map}) = 'object' THEN x.${map} ELSE '{}' END) kv)`
-    : `${t.table} x`;
-  if (map) conds.push('kv.key = s.s_key', 'kv.value = s.s_value');
+  // materialized, not a join LATERAL, so the selectors are hashed once rather than scanned once per row (only the
+  // columns the conditions read: config items carry large documents)
+  const used = ['id', 'deleted_at', 'agent_id', 'name', 'type', 'labels', ...(t.table === 'checks' ? ['canary_id'] : []),
+    ...(t.tags ? [t.tags] : ['namespace'])];
+  const pre = map
+    ? `WITH x AS MATERIALIZED (SELECT ${used.map((c) => `y.${c}`).join(', ')}, kv.key AS kv_key, kv.value AS kv_value FROM ${t.table} y
+        CROSS JOIN LATERAL jsonb_each_text(CASE WHEN jsonb_typeof(y.${map}) = 'object' THEN y.${map} ELSE '{}' END) kv) `
+    : '';
+  const from = map ? 'x' : `${t.table} x`;
+  if (map) conds.push('x.kv_key = s.s_key', 'x.kv_value = s.s_value');
   const cols = t.table === 'checks' ? 'x.id, x.canary_id' : 'x.id';
   const rows = group.map(({ at, p, limit }) => {
     const first = Object.entries((p.labels ?? p.tags) ?? {})[0];
     return { at, lim: limit, s_name: p.name, s_namespace: p.namespace, s_types: p.types, s_labels: p.labels, s_tags: p.tags, s_key: first?.[0], s_value: first?.[1] };
   });
   const { rows: out } = await db.query<Match>(
-    `SELECT at, id${t.table === 'checks' ? ', canary_id' : ''} FROM (
+    `${pre}SELECT at, id${t.table === 'checks' ? ', canary_id' : ''} FROM (
        SELECT s.at, s.lim, ${cols}, row_number() OVER (PARTITION BY s.at ORDER BY x.id) AS n
        FROM jsonb_to_recordset($1::jsonb) AS s(at int, lim int, s_name text, s_namespace text, s_types text[], s_labels jsonb, s_tags jsonb, s_key text, s_value text)
        JOIN ${from} ON ${conds.join(' AND ')}
