@@ -261,6 +261,9 @@ describe('config feature flag', () => {
 
 describe('replicas', () => {
   it('runs one scraper once at a time across two replicas: a Run Now on the second waits for the first (advisory lock)', async () => {
+    // the scrapers of earlier tests go first: a scheduled one run by either replica's scheduler would enter the gated
+    // extractor below and hold it (two active, or a third run at the lock)
+    await t.db.query('UPDATE config_scrapers SET deleted_at = now() WHERE deleted_at IS NULL');
     // a second replica: its own pool, the same database
     const second = await buildApp(t.config, { logger: false });
     await second.ready();

@@ -204,7 +204,7 @@ describe('the *_with_status views', () => {
   });
 
   it('integrations_with_status: one row per scraper, topology and logging backend, with its creator and count', async () => {
-    const topo = await made('topologies', { name: 'int-topo', spec: {} }, admin.headers);
+    const topo = await made('topologies', { name: 'int-topo', spec: { schedule: '@never' } }, admin.headers);
     // @never: a scraper made here is not run at once by the app's scheduler, so no job row races the assertion below
     const scraper = await made('config_scrapers', { name: 'int-scraper', description: 'the cluster', spec: { schedule: '@never', kubernetes: [{}] } });
     const backend = await made('logging_backends', { name: 'int-logs', spec: { backends: [] } });
