@@ -267,11 +267,12 @@ describe('replicas', () => {
     // a second replica: its own pool, the same database
     const second = await buildApp(t.config, { logger: false });
     await second.ready();
+    // released in finally too: a failed wait must not leave runs parked in the gate (the apps could not close)
+    let release: () => void = () => {};
     try {
       const id = await makeScraper();
       let active = 0;
       let most = 0;
-      let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       next = async () => {
         active++;
@@ -296,6 +297,8 @@ describe('replicas', () => {
       expect(rows).toHaveLength(2);
       expect(rows[0].time_end.getTime()).toBeLessThanOrEqual(rows[1].time_start.getTime());
     } finally {
+      release();
+      next = async () => emptyResult();
       await second.close();
     }
   });
