@@ -27,9 +27,9 @@ test.describe('signing in and out', () => {
     const login = new LoginPage(page);
     await login.goto('//evil.example/steal');
     await login.signIn(ADMIN.email, ADMIN.password);
-    // no return_to: the landing page, Health while the dashboard (topology) is not built, never a placeholder
-    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/health$/);
-    await new Shell(page).expectLoaded('Health');
+    // no return_to: the landing page, the Dashboard (/ goes to /topology), never a placeholder
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/topology$/);
+    await new Shell(page).expectLoaded('Topology');
     await expect(page.getByText('Not available in this version')).toHaveCount(0);
   });
 
@@ -38,7 +38,7 @@ test.describe('signing in and out', () => {
     await login.goto();
     await login.signIn(ADMIN.email, ADMIN.password);
     const shell = new Shell(page);
-    await shell.expectLoaded('Health');
+    await shell.expectLoaded('Topology');
 
     await shell.signOut();
 
@@ -92,7 +92,7 @@ test.describe('signing in and out', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     const shell = new Shell(page);
-    await shell.expectLoaded('Health');
+    await shell.expectLoaded('Topology');
     const menu = await shell.openUserMenu();
     await expect(menu.getByText('Hi, Ivy Invited')).toBeVisible();
   });
