@@ -214,8 +214,13 @@ describe('Connection custom resources', () => {
     const shown = await db('GET', `connections?select=type,username,password&id=eq.${id}`);
     expect(shown.json()).toEqual([{ type: 'postgres', username: '***', password: 'secret://db-auth/password' }]);
 
+    // the leader's status write (Ready) changes the CR's resourceVersion: edit the version the user would see after it
+    const ready = await until(async () => {
+      const now = crOf(NS, 'cr-pg') as { status?: { status?: string }; metadata: { resourceVersion?: string } } | undefined;
+      return now?.status?.status === 'Ready' ? now : undefined;
+    }, 'the Connection status written');
     const res = await db('PATCH', `connections?id=eq.${id}&select=id,source`, {
-      url: `postgres://${adminUrl.host}/template1`, password: 'secret://db-auth/other', username: '***', resource_version: applied.metadata.resourceVersion,
+      url: `postgres://${adminUrl.host}/template1`, password: 'secret://db-auth/other', username: '***', resource_version: ready.metadata.resourceVersion,
     }, REPR);
     bodies.push(res.body);
     expect(res.statusCode, res.body).toBe(200);
