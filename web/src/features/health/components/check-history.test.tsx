@@ -28,7 +28,7 @@ describe('CheckHistory', () => {
   it('asks for the absolute range (start and end) when the drawer shows one, not a window back from now', async () => {
     const fetch = stubHistory();
     renderHistory({ checkId: CHECK, window: '1h', range: { from: '2026-11-20T08:00:00.000Z', to: '2026-11-20T09:30:00.000Z' } });
-    await screen.findByText(/0 results in the window/);
+    await screen.findByText(/0 results in the window/, undefined, { timeout: 10_000 }); // a loaded CI machine renders slowly
     const url = new URL(String(fetch.mock.calls.at(-1)![0]), 'http://x');
     expect(url.pathname).toBe('/api/canary/api/history');
     expect(url.searchParams.get('start')).toBe('2026-11-20T08:00:00.000Z');
@@ -38,7 +38,7 @@ describe('CheckHistory', () => {
   it('asks for a window back from now otherwise', async () => {
     const fetch = stubHistory();
     renderHistory({ checkId: CHECK, window: '6h' });
-    await screen.findByText(/0 results in the window/);
+    await screen.findByText(/0 results in the window/, undefined, { timeout: 10_000 }); // a loaded CI machine renders slowly
     const url = new URL(String(fetch.mock.calls.at(-1)![0]), 'http://x');
     expect(url.searchParams.get('start')).toBe('6h');
     expect(url.searchParams.has('end')).toBe(false);
