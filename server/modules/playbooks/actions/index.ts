@@ -1,0 +1,11 @@
+import type { PlaybookActionType } from './types.js';
+
+/**
+ * The playbook action types the engine runs, one line per member (each in its own file with its test beside it).
+ * Types the reference has but this console does not run (gitops, github, ai, prometheus, catalog, report,
+ * azureDevopsPipeline) are refused when a spec is saved (server/contracts/playbooks.ts).
+ */
+const MEMBERS: PlaybookActionType[] = [
+];
+
+export const ACTION_TYPES: ReadonlyMap<string, PlaybookActionType> = new Map(MEMBERS.map((m) => [m.type, m]));
