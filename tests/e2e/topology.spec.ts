@@ -131,6 +131,8 @@ test('the embedded card stands alone; an unknown id says so; the page has no ser
   await page.goto(`/view/topology/${seeded.checkoutId}`);
   await expect(page.getByRole('article', { name: `checkout-${u}` })).toBeVisible(LOAD);
   await expect(page.getByRole('button', { name: `Actions for checkout-${u}` })).toHaveCount(0);
+  // no shell around it: no sidebar navigation, no top bar
+  await expect(page.getByRole('navigation')).toHaveCount(0);
   await page.screenshot({ path: shots('embed') });
   await page.goto('/view/topology/00000000-0000-4000-8000-00000000dead');
   await expect(page.getByText('Component not found')).toBeVisible(LOAD);

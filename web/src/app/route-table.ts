@@ -15,6 +15,8 @@ export interface AppRoute {
   feature?: Feature;
   /** Present in the standalone check-runner mode. */
   checkRunner?: boolean;
+  /** No shell (no sidebar, no top bar): the page alone, for embedding in another page of the same origin. */
+  bare?: true;
   /** Not set yet: the shared "Not available in this version" page shows. */
   page?: LazyExoticComponent<ComponentType<{ params: Record<string, string | undefined> }>>;
 }
@@ -52,7 +54,7 @@ export const ROUTES: AppRoute[] = [
   { path: paths.notifications, title: 'Notifications', resource: 'notifications' },
 
   {
-    path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology',
+    path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology', bare: true,
     page: topologyPage('TopologyViewPage'),
   },
   {

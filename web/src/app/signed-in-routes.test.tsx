@@ -11,7 +11,7 @@ import { sessionStub } from './session-stub';
 vi.hoisted(() => Object.assign(globalThis, { __APP_VERSION__: 'test' }));
 // the routing is under test, not the shell, the live updates or the Health page itself
 vi.mock('../lib/live-updates', () => ({ useLiveUpdates: () => undefined }));
-vi.mock('./shell/app-shell', () => ({ AppShell: ({ children }: { children: ReactNode }) => <>{children}</> }));
+vi.mock('./shell/app-shell', () => ({ AppShell: ({ children }: { children: ReactNode }) => <div data-testid="shell">{children}</div> }));
 vi.mock('./routes/health-page', () => ({ HealthPage: () => <p>the health page</p> }));
 vi.mock('./routes/topology-page', () => ({
   TopologyRoutePage: () => <p>the topology page</p>,
@@ -49,8 +49,11 @@ describe('signed-in routes: the landing page', () => {
   it('opens /topology/{id} and /view/topology/{id} on their pages', async () => {
     renderAt('/topology/8f0c2f7e-0000-4000-8000-000000000001');
     expect(await screen.findByText('the topology page')).toBeTruthy();
+    expect(screen.queryByTestId('shell')).toBeTruthy();
     cleanup();
     renderAt('/view/topology/8f0c2f7e-0000-4000-8000-000000000001');
     expect(await screen.findByText('the embedded card')).toBeTruthy();
+    // embeddable: the card alone, without the sidebar and top bar
+    expect(screen.queryByTestId('shell')).toBeNull();
   });
 });

@@ -66,13 +66,37 @@ function RouteGate({ route, params }: { route: AppRoute; params: Params }) {
   );
 }
 
-/** Every signed-in route inside the shell. */
+/** Every signed-in route: the bare (embeddable) ones alone, the rest inside the shell. */
 export function SignedInRoutes() {
   const session = useSession();
   useLiveUpdates(); // one /api/ws per tab while signed in: server changes refresh the cached queries
   const [location] = useLocation();
   const checkRunner = session.about.mode === 'check-runner';
   const routes = checkRunner ? ROUTES.filter((r) => r.checkRunner) : ROUTES;
+  const bare = routes.filter((r) => r.bare);
+  return (
+    <Switch>
+      {/* embeddable views: the page alone, outside the shell */}
+      {bare.map((route) => (
+        <Route key={route.path} path={route.path}>
+          {(params: Params) => (
+            <ErrorBoundary resetKey={location}>
+              <RouteGate route={route} params={params} />
+            </ErrorBoundary>
+          )}
+        </Route>
+      ))}
+      <Route>
+        <ShellRoutes routes={routes.filter((r) => !r.bare)} checkRunner={checkRunner} />
+      </Route>
+    </Switch>
+  );
+}
+
+/** Every other signed-in route, inside the shell. */
+function ShellRoutes({ routes, checkRunner }: { routes: AppRoute[]; checkRunner: boolean }) {
+  const session = useSession();
+  const [location] = useLocation();
   return (
     <AppShell>
       <ErrorBoundary resetKey={location}>
