@@ -18,6 +18,8 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export class ApiError extends Error {
   /** True when the client already showed a toast for it (timeouts, network errors). */
   notified = false;
+  /** The answer's parsed body, for callers that show more than `message` (a playbook run's `error`). */
+  body: unknown = undefined;
 
   constructor(
     readonly status: number,
@@ -164,7 +166,9 @@ function toApiError(status: number, body: unknown): ApiError {
     (typeof b.error === 'string' && b.error) ||
     (typeof body === 'string' && body.length < 300 && body) ||
     `${MESSAGES.generic} (HTTP ${status})`;
-  return new ApiError(status, typeof b.code === 'string' ? b.code : `http_${status}`, message, b.details ?? null);
+  const err = new ApiError(status, typeof b.code === 'string' ? b.code : `http_${status}`, message, b.details ?? null);
+  err.body = body;
+  return err;
 }
 
 /** Calls the console's API. Every component reaches the server through feature hooks built on this. */
