@@ -1,0 +1,248 @@
+import type pg from 'pg';
+
+/** The playbook engine's SQL (issue 14 "Engine"): claims, leases, action rows, approvals. Parameterised only. */
+
+type Queryable = Pick<pg.Pool | pg.PoolClient | pg.Client, 'query'>;
+
+/** The channel the engines LISTEN on: `wake` (a run became due) and `cancel:{run_id}`. */
+export const ENGINE_CHANNEL = 'playbook_engine';
+
+/** Run statuses after which nothing more happens. */
+export const FINAL_RUN_STATUSES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
+/** Action statuses after which the action is done. */
+export const FINAL_ACTION_STATUSES = ['completed', 'failed', 'skipped'] as const;
+
+export interface RunRow {
+  id: string;
+  playbook_id: string;
+  spec: Record<string, unknown> | null;
+  status: string;
+  created_at: Date;
+  start_time: Date | null;
+  scheduled_time: Date;
+  end_time: Date | null;
+  timeout: string | null;
+  created_by: string | null;
+  check_id: string | null;
+  config_id: string | null;
+  component_id: string | null;
+  parameters: Record<string, unknown> | null;
+  request: Record<string, unknown> | null;
+  agent_id: string | null;
+  parent_id: string | null;
+  notification_send_id: string | null;
+  error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+}
+
+export interface ActionRow {
+  id: string;
+  name: string;
+  status: string;
+  retry_count: number | null;
+  playbook_run_id: string;
+  start_time: Date | null;
+  scheduled_time: Date;
+  end_time: Date | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  agent_id: string | null;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+}
+
+export async function wakeEngines(db: Queryable, payload = 'wake'): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [ENGINE_CHANNEL, payload]);
+}
+
+/**
+ * Claims up to `limit` due runs for `owner`: scheduled/sleeping/retrying ones whose time has come, and running ones
+ * whose lease has expired (their replica stopped). The claim is the lease; the run is `running` while held.
+ */
+export async function claimDueRuns(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<RunRow[]> {
+  const { rows } = await db.query<RunRow>(
+    `UPDATE playbook_runs r
+        SET status = 'running', lease_owner = $1, lease_expires_at = now() + $3 * interval '1 millisecond',
+            start_time = coalesce(r.start_time, now())
+      WHERE r.id IN (
+        SELECT id FROM playbook_runs
+         WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying')
+           AND scheduled_time <= now()
+           AND (status <> 'running' OR lease_expires_at IS NULL OR lease_expires_at < now())
+         ORDER BY scheduled_time
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED)
+      RETURNING r.*, r.timeout::text AS timeout`,
+    [owner, limit, leaseMs],
+  );
+  return rows;
+}
+
+/** Renews the leases this replica holds on its runs and running actions. */
+export async function renewLeases(db: Queryable, owner: string, runIds: string[], leaseMs: number): Promise<void> {
+  if (!runIds.length) return;
+  await db.query(
+    `WITH r AS (UPDATE playbook_runs SET lease_expires_at = now() + $3 * interval '1 millisecond'
+                 WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND status = 'running' RETURNING id)
+     UPDATE playbook_run_actions SET lease_expires_at = now() + $3 * interval '1 millisecond'
+      WHERE playbook_run_id IN (SELECT id FROM r) AND lease_owner = $1 AND status = 'running'`,
+    [owner, runIds, leaseMs],
+  );
+}
+
+export async function getRun(db: Queryable, id: string): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>('SELECT *, timeout::text AS timeout FROM playbook_runs WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+export async function getRunForUpdate(db: Queryable, id: string): Promise<RunRow | null> {
+  const { rows } = await db.query<RunRow>('SELECT *, timeout::text AS timeout FROM playbook_runs WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ?? null;
+}
+
+export async function listActions(db: Queryable, runId: string): Promise<ActionRow[]> {
+  const { rows } = await db.query<ActionRow>(
+    `SELECT * FROM playbook_run_actions WHERE playbook_run_id = $1
+      ORDER BY coalesce(start_time, scheduled_time), coalesce(retry_count, 0), id`,
+    [runId],
+  );
+  return rows;
+}
+
+/** Updates a run this replica holds; false when it no longer does (cancelled meanwhile, or lease lost). */
+export async function updateHeldRun(
+  db: Queryable, runId: string, owner: string,
+  set: { status: string; scheduled_time?: Date | null; error?: string | null; end?: boolean; release?: boolean },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE playbook_runs SET status = $3,
+            scheduled_time = coalesce($4, scheduled_time),
+            error = CASE WHEN $5::boolean THEN $6 ELSE error END,
+            end_time = CASE WHEN $7::boolean THEN now() ELSE end_time END,
+            lease_owner = CASE WHEN $8::boolean THEN NULL ELSE lease_owner END,
+            lease_expires_at = CASE WHEN $8::boolean THEN NULL ELSE lease_expires_at END
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+    [runId, owner, set.status, set.scheduled_time ?? null, set.error !== undefined, set.error ?? null, !!set.end, !!set.release],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function insertAction(
+  db: Queryable,
+  a: { runId: string; name: string; status: string; retryCount?: number; scheduledTime?: Date; owner?: string | null;
+    leaseMs?: number; error?: string | null; agentId?: string | null; end?: boolean },
+): Promise<ActionRow> {
+  const running = a.status === 'running';
+  const { rows } = await db.query<ActionRow>(
+    `INSERT INTO playbook_run_actions (playbook_run_id, name, status, retry_count, scheduled_time, start_time, end_time,
+                                      lease_owner, lease_expires_at, error, agent_id)
+     VALUES ($1, $2, $3, $4, coalesce($5, now()), CASE WHEN $6::boolean THEN now() END, CASE WHEN $7::boolean THEN now() END,
+             $8, CASE WHEN $6::boolean THEN now() + $9 * interval '1 millisecond' END, $10,
+             coalesce($11, '00000000-0000-0000-0000-000000000000'::uuid))
+     RETURNING *`,
+    [a.runId, a.name, a.status, a.retryCount ?? 0, a.scheduledTime ?? null, running, !!a.end,
+      running ? a.owner ?? null : null, a.leaseMs ?? 30_000, a.error ?? null, a.agentId ?? null],
+  );
+  return rows[0];
+}
+
+/** Starts a scheduled or sleeping action row this replica's run holds. */
+export async function startAction(db: Queryable, actionId: string, owner: string, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE playbook_run_actions SET status = 'running', start_time = now(), lease_owner = $2,
+            lease_expires_at = now() + $3 * interval '1 millisecond'
+      WHERE id = $1 AND status IN ('scheduled', 'sleeping')`,
+    [actionId, owner, leaseMs],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Ends a running action held by `owner` (false when it was ended meanwhile: cancelled). */
+export async function finishAction(
+  db: Queryable, actionId: string, owner: string,
+  status: 'completed' | 'failed', result: Record<string, unknown> | null, error: string | null,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE playbook_run_actions SET status = $3, result = $4, error = $5, end_time = now(),
+            lease_owner = NULL, lease_expires_at = NULL
+      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+    [actionId, owner, status, result, error],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Fails a running action whose replica is gone (lease expired, or this replica stopping). */
+export async function failInterrupted(db: Queryable, actionId: string, message: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now(), lease_owner = NULL,
+            lease_expires_at = NULL
+      WHERE id = $1 AND status = 'running'`,
+    [actionId, message],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function insertAgentData(
+  db: Queryable, d: { actionId: string; playbookId: string; runId: string; spec: unknown; env: unknown },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO playbook_action_agent_data (action_id, playbook_id, run_id, spec, env) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (action_id) DO NOTHING`,
+    [d.actionId, d.playbookId, d.runId, JSON.stringify(d.spec), JSON.stringify(d.env)],
+  );
+}
+
+export async function agentIdByName(db: Queryable, name: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM agents WHERE name = $1 AND deleted_at IS NULL ORDER BY created_at LIMIT 1', [name]);
+  return rows[0]?.id ?? null;
+}
+
+/** The rows templates see of the run's resource and its people; null where absent. */
+export async function loadRow(db: Queryable, table: 'checks' | 'canaries' | 'config_items' | 'components' | 'people' | 'playbooks', id: string | null): Promise<Record<string, unknown> | null> {
+  if (!id) return null;
+  const { rows } = await db.query(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+// --- approvals -------------------------------------------------------------------------------------------------
+
+export interface Approvers {
+  /** people listed by email: their ids */
+  people: { id: string; email: string }[];
+  /** teams listed by name: their ids */
+  teams: { id: string; name: string }[];
+}
+
+export async function resolveApprovers(db: Queryable, emails: string[], teamNames: string[]): Promise<Approvers> {
+  const [p, t] = await Promise.all([
+    emails.length
+      ? db.query<{ id: string; email: string }>(
+        'SELECT id, email FROM people WHERE lower(email) = ANY($1::text[]) AND deleted_at IS NULL',
+        [emails.map((e) => e.toLowerCase())])
+      : { rows: [] },
+    teamNames.length
+      ? db.query<{ id: string; name: string }>('SELECT id, name FROM teams WHERE name = ANY($1::text[]) AND deleted_at IS NULL', [teamNames])
+      : { rows: [] },
+  ]);
+  return { people: p.rows, teams: t.rows };
+}
+
+/** The listed teams `personId` belongs to. */
+export async function memberTeams(db: Queryable, personId: string, teamIds: string[]): Promise<string[]> {
+  if (!teamIds.length) return [];
+  const { rows } = await db.query<{ team_id: string }>(
+    'SELECT team_id FROM team_members WHERE person_id = $1 AND team_id = ANY($2::uuid[])', [personId, teamIds]);
+  return rows.map((r) => r.team_id);
+}
+
+export async function insertApproval(db: Queryable, runId: string, personId: string | null, teamId: string | null): Promise<void> {
+  await db.query('INSERT INTO playbook_approvals (run_id, person_id, team_id) VALUES ($1, $2, $3)', [runId, personId, teamId]);
+}
+
+export async function listApprovals(db: Queryable, runId: string): Promise<{ person_id: string | null; team_id: string | null }[]> {
+  const { rows } = await db.query<{ person_id: string | null; team_id: string | null }>(
+    'SELECT person_id, team_id FROM playbook_approvals WHERE run_id = $1', [runId]);
+  return rows;
+}
