@@ -46,6 +46,11 @@ const Env = z.object({
   WEB_DIR: z.string().optional(),
   UPSTREAM_URL: z.string().url().optional(),
   AGENT_TOKEN: z.string().optional(),
+  /** Playbook `exec` actions (bash as the console's user): `off` refuses them. */
+  PLAYBOOK_EXEC: z.enum(['on', 'off']).default('on'),
+  /** Key for secrets stored encrypted (playbook `secret` parameters): 32 bytes as hex or base64, or a passphrase;
+   *  unset, a key file is created once under DATA_DIR (secrets.key, mode 0600). */
+  SECRETS_KEY: z.string().optional(),
 });
 
 export type Config = z.infer<typeof Env> & { publicUrl: string; appVersion: string };
