@@ -1,5 +1,5 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { LiveMessage } from '@contracts/events';
+import type { LiveClientMessage, LiveLogLine, LiveMessage } from '@contracts/events';
 
 // The message contract (zod) loads with the first socket rather than with the start-up bundle.
 type Contract = typeof import('@contracts/events');
@@ -30,6 +30,11 @@ const WS_CLOSE_SESSION_ENDED: Contract['WS_CLOSE_SESSION_ENDED'] = 4401;
  * - `{type: 'resync'}` (the server dropped events for us), and any reconnect after a drop, invalidate everything;
  * - `{type: 'ready'}` says the subscription is live.
  * Only active queries refetch at once; the rest are marked stale and refetch when next shown.
+ *
+ * Run logs (issue 14 "Live"): a page watching a playbook run's output calls watchRunLogs; the socket sends
+ * `{type: 'watch', run_id, since}` (since: action id → last seq already received) whenever it is ready, so a
+ * reconnect resumes where the lines stopped, and hands each `{type: 'log', …}` line to the run's listeners.
+ * isLiveSocketUp/subscribeLiveSocketState tell pages whether to poll instead (no polling while the socket is up).
  */
 
 /** Relations whose rows also appear in other relations' queries (views over them, embeds, counts). */
@@ -84,6 +89,66 @@ function socketUrl(): string {
   return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/api/ws`;
 }
 
+type LogListener = (line: LiveLogLine) => void;
+interface RunWatch {
+  listeners: Set<LogListener>;
+  /** Action id → the last seq received, sent with every `watch` so a reconnect resumes after it. */
+  since: Record<string, number>;
+}
+/** The runs this tab watches, whichever component asked. */
+const runWatches = new Map<string, RunWatch>();
+/** The tab's socket (one per tab); null before it loads and after the session ends. */
+let activeSocket: LiveSocket | null = null;
+let socketUp = false;
+const stateListeners = new Set<() => void>();
+
+function setSocketUp(next: boolean): void {
+  if (socketUp === next) return;
+  socketUp = next;
+  for (const listener of stateListeners) listener();
+}
+
+/** Whether the live socket is connected and subscribed (pages poll while it is not). */
+export function isLiveSocketUp(): boolean {
+  return socketUp;
+}
+
+/** Calls `listener` whenever the socket goes up or down; returns the unsubscribe. */
+export function subscribeLiveSocketState(listener: () => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+
+/**
+ * Hands `listener` every output line of run `runId`: the stored ones first (the server replays them on `watch`), then
+ * each new one. Returns the unwatch. Lines may repeat after a reconnect: listeners de-duplicate by (action_id, seq).
+ */
+export function watchRunLogs(runId: string, listener: LogListener): () => void {
+  let watch = runWatches.get(runId);
+  if (!watch) {
+    watch = { listeners: new Set(), since: {} };
+    runWatches.set(runId, watch);
+    activeSocket?.send({ type: 'watch', run_id: runId });
+  }
+  watch.listeners.add(listener);
+  return () => {
+    const w = runWatches.get(runId);
+    if (!w) return;
+    w.listeners.delete(listener);
+    if (w.listeners.size === 0) {
+      runWatches.delete(runId);
+      activeSocket?.send({ type: 'unwatch', run_id: runId });
+    }
+  };
+}
+
+function deliverLogLine(line: LiveLogLine): void {
+  const watch = runWatches.get(line.run_id);
+  if (!watch) return;
+  watch.since[line.action_id] = Math.max(watch.since[line.action_id] ?? -1, line.seq);
+  for (const listener of watch.listeners) listener(line);
+}
+
 /** The tab's connection: reconnects with back-off, batches invalidations, stops when the session ends. */
 export class LiveSocket {
   private socket: WebSocket | null = null;
@@ -97,10 +162,21 @@ export class LiveSocket {
   private everything = false;
 
   constructor(private readonly qc: QueryClient) {
+    activeSocket = this;
     this.connect();
   }
 
+  /** Sends a client message when the socket is ready; otherwise it is dropped (`ready` re-sends every watch). */
+  send(message: LiveClientMessage): void {
+    if (activeSocket !== this || !socketUp || this.socket?.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify(message));
+  }
+
   stop(): void {
+    if (activeSocket === this) {
+      activeSocket = null;
+      setSocketUp(false);
+    }
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
@@ -128,6 +204,7 @@ export class LiveSocket {
       if (this.socket !== socket) return;
       this.socket = null;
       this.dropped = true;
+      if (activeSocket === this) setSocketUp(false);
       if (e.code === WS_CLOSE_SESSION_ENDED) {
         // signed out elsewhere: whoami answers 401 and the app goes to the sign-in page; no reconnecting
         this.stopped = true;
@@ -149,6 +226,17 @@ export class LiveSocket {
     if (message.type === 'ready') {
       this.attempt = 0;
       if (this.dropped) this.invalidate(null);
+      if (activeSocket === this) {
+        setSocketUp(true);
+        for (const [runId, watch] of runWatches) {
+          const since = Object.keys(watch.since).length ? { ...watch.since } : undefined;
+          this.send({ type: 'watch', run_id: runId, ...(since ? { since } : {}) });
+        }
+      }
+      return;
+    }
+    if (message.type === 'log') {
+      deliverLogLine(message);
       return;
     }
     this.invalidate(keysToInvalidate(message));
