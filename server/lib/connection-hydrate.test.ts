@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidSpecError } from './checks/lib/result.js';
-import { KeyRefReadError, ValueFromResolver, type KeyRefReader } from '../modules/health/value-from.js';
+import { KeyRefReadError, ValueFromResolver, type KeyRefReader } from './value-from.js';
 import { fillPlaceholders, hydrateConnection, isReference, parseKeyRef, referenceProblem } from './connection-hydrate.js';
 
 /** An in-memory cluster: objects by `kind/namespace/name`, and every read recorded. */

@@ -1,5 +1,5 @@
 import { InvalidSpecError } from './checks/lib/result.js';
-import { hasValueFrom, ValueFromResolver } from '../modules/health/value-from.js';
+import { hasValueFrom, ValueFromResolver } from './value-from.js';
 
 /**
  * A row of `connections` made ready to use: every `secret://<name>/<key>` / `configmap://<name>/<key>` in its

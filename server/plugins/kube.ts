@@ -10,7 +10,7 @@ import { LeaseElector, SoleLeader, type Leadership } from '../modules/kubernetes
 import { StatusWriter } from '../modules/kubernetes/status.js';
 import { countLive, invalidObjects } from '../modules/kubernetes/store.js';
 import { KubeSync } from '../modules/kubernetes/sync.js';
-import { kubeKeyRefReader, ValueFromResolver } from '../modules/health/value-from.js';
+import { kubeKeyRefReader, ValueFromResolver } from '../lib/value-from.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
-import { KeyRefReadError, kubeKeyRefReader, ValueFromResolver, type KeyRefReader } from '../../server/modules/health/value-from.js';
+import { KeyRefReadError, kubeKeyRefReader, ValueFromResolver, type KeyRefReader } from '../../server/lib/value-from.js';
 import { InvalidSpecError } from '../../server/lib/checks/lib/result.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { makePerson, sessionHeaders } from '../server/helpers.js';

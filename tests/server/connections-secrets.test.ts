@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { kubeKeyRefReader, ValueFromResolver } from '../../server/modules/health/value-from.js';
+import { kubeKeyRefReader, ValueFromResolver } from '../../server/lib/value-from.js';
 import { sendEmail } from '../../server/modules/incidents/mailer.js';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';

@@ -9,7 +9,7 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { celToText, evalCel } from '../../server/lib/cel.js';
 import { executeCheck } from '../../server/modules/health/runner.js';
-import { KeyRefReadError, ValueFromResolver } from '../../server/modules/health/value-from.js';
+import { KeyRefReadError, ValueFromResolver } from '../../server/lib/value-from.js';
 import { nextRun, parseSchedule } from '../../server/modules/health/schedule.js';
 import { validateCanarySpec } from '../../server/modules/health/spec.js';
 import { CanarySpec } from '../../server/modules/kubernetes/kinds.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { ValueFromResolver } from '../health/value-from.js';
+import type { ValueFromResolver } from '../../lib/value-from.js';
 
 /**
  * The contract between the catalog's extractors (one per scraper type: kubernetes, file, http, sql) and the engine

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hydrateConnection, MASK, type ConnectionInput } from '../../lib/connection-hydrate.js';
 import { ApiError, BadRequestError } from '../../lib/errors.js';
 import { parseBody } from '../../lib/validation.js';
-import type { ValueFromResolver } from '../health/value-from.js';
+import type { ValueFromResolver } from '../../lib/value-from.js';
 import { ConnectionTestError, testerFor, type Tester } from './testers/index.js';
 
 /**

@@ -8,7 +8,7 @@ import { CHECK_TYPES } from '../../lib/checks/index.js';
 import { InvalidSpecError } from '../../lib/checks/lib/result.js';
 import { ConnectionResolver, takesConnection } from './connections.js';
 import { executeCheck } from './runner.js';
-import { KeyRefReadError, ValueFromResolver, type KeyRefReader } from './value-from.js';
+import { KeyRefReadError, ValueFromResolver, type KeyRefReader } from '../../lib/value-from.js';
 
 /**
  * connection:// references against the run's real PostgreSQL: rows inserted in `connections` are found by every form

@@ -3,7 +3,7 @@ import { isConnectionRef, parseConnectionRef, type ConnectionRef, type Connectio
 import { checkTypeOf } from '../../lib/checks/index.js';
 import { InvalidSpecError } from '../../lib/checks/lib/result.js';
 import { hydrateConnection } from '../../lib/connection-hydrate.js';
-import type { ValueFromResolver } from './value-from.js';
+import type { ValueFromResolver } from '../../lib/value-from.js';
 
 /**
  * `connection: connection://<namespace>/<name>` on a check, as canary-checker reads it: right before the check runs,

@@ -14,7 +14,7 @@ import { liveCheckSpecs, liveChecksOf, recordResult } from './queries.js';
 import { parseCheck } from './spec.js';
 import { recordTransformed, transformOutcome, type TransformedCheck } from './transform.js';
 import { runJavascript } from '../../lib/js-sandbox.js';
-import { hasValueFrom, ValueFromResolver } from './value-from.js';
+import { hasValueFrom, ValueFromResolver } from '../../lib/value-from.js';
 import { formatDuration } from '../../contracts/duration.js';
 
 type ParsedCommon = Extract<ReturnType<typeof parseCheck>, { ok: true }>['common'];

@@ -10,7 +10,7 @@ import { runRetention, type RetentionOptions } from './retention.js';
 import { runAndRecord, type Outcome, type Recorded, type RunnableCheck } from './runner.js';
 import { intervalMs, nextRun, parseSchedule, spreadOffset, type Schedule } from './schedule.js';
 import type { ConnectionResolver } from './connections.js';
-import type { ValueFromResolver } from './value-from.js';
+import type { ValueFromResolver } from '../../lib/value-from.js';
 
 export interface SchedulerLog {
   info(obj: object, msg: string): void;

@@ -21,7 +21,7 @@ import { InvalidSpecError } from '../../lib/checks/lib/result.js';
 import { resultFromWebhook, webhookTokenMatches, type WebhookCheckSpec, type WebhookPayload } from '../../lib/checks/webhook.js';
 import { recordOutcome, recordPushed, runAndRecord, type Outcome, type RunnableCheck } from './runner.js';
 import type { ConnectionResolver } from './connections.js';
-import { hasValueFrom, ValueFromResolver } from './value-from.js';
+import { hasValueFrom, ValueFromResolver } from '../../lib/value-from.js';
 import { SpecError, validateCanarySpec } from './spec.js';
 
 export interface HealthServiceDeps {

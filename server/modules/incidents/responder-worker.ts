@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ValueFromResolver } from '../health/value-from.js';
+import type { ValueFromResolver } from '../../lib/value-from.js';
 import { sendEmail } from './mailer.js';
 import { Sweeper } from './sweeper.js';
 import { claimPending, finishDelivery, findSmtpConnection, type ClaimedResponder } from './queries.js';

@@ -4,7 +4,7 @@ import { InvalidSpecError } from './result.js';
 /**
  * A credential field as the reference writes it: a plain string, or an EnvVar `{ value }` /
  * `{ valueFrom: { secretKeyRef | configMapKeyRef ... } }`. The runner resolves `valueFrom` into `value` right before
- * each run (server/modules/health/value-from.ts, from the canary's namespace), so check types only ever see values;
+ * each run (server/lib/value-from.ts, from the canary's namespace), so check types only ever see values;
  * one that still sees a `valueFrom` reports the spec as invalid instead of guessing.
  */
 export const EnvVar = z.union([

@@ -5,7 +5,7 @@ import { parseLongDuration } from '../../../lib/cel.js';
 import { startJob } from '../../../lib/job-history.js';
 import type { JobStatus } from '../../../lib/job-history.js';
 import { parseGoDuration } from '../../health/schedule.js';
-import type { ValueFromResolver } from '../../health/value-from.js';
+import type { ValueFromResolver } from '../../../lib/value-from.js';
 import { SCRAPER_TYPES } from '../scrapers.js';
 import { specPathText } from '../spec.js';
 import { emptyResult, type ScrapeContext, type ScrapeResult, type ScrapeSummary } from '../types.js';

@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { kubeKeyRefReader } from '../../health/value-from.js';
+import { kubeKeyRefReader } from '../../../lib/value-from.js';
 import type { ScrapeContext, ScrapeResult, ScraperType } from '../types.js';
 import { parseBlock, type KubernetesBlock } from './block.js';
 import { KubeReader } from './client.js';

@@ -1,5 +1,5 @@
 import { ConnectionResolver } from '../../health/connections.js';
-import { hasValueFrom, ValueFromResolver } from '../../health/value-from.js';
+import { hasValueFrom, ValueFromResolver } from '../../../lib/value-from.js';
 import type { ScrapeContext } from '../types.js';
 
 /**

@@ -4,7 +4,7 @@ import { errorText } from '../../../../lib/checks/util.js';
 import type { ConnectionResolver } from '../../../health/connections.js';
 import { applyCommon, celVars, executeCheck, type Outcome, type RunnableCheck } from '../../../health/runner.js';
 import { CommonCheck } from '../../../health/spec.js';
-import type { ValueFromResolver } from '../../../health/value-from.js';
+import type { ValueFromResolver } from '../../../../lib/value-from.js';
 import { LookupError, type LookupContext } from '../types.js';
 import { isObj, lookupErrorText } from './results.js';
 

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type pg from 'pg';
 import { checkTypeOf } from '../../../../lib/checks/index.js';
 import { ConnectionResolver } from '../../../health/connections.js';
-import type { ValueFromResolver } from '../../../health/value-from.js';
+import type { ValueFromResolver } from '../../../../lib/value-from.js';
 import { LookupError, type LookupContext, type LookupRunner } from '../types.js';
 import { lookupConfigDB, lookupConfigProperty } from './config-db.js';
 import { finishEntry, runCheckEntry, type EntryDeps } from './entry.js';

@@ -1,6 +1,6 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { errorText, statusOf, withTimeout } from '../kubernetes/objects.js';
-import { InvalidSpecError } from '../../lib/checks/lib/result.js';
+import { errorText, statusOf, withTimeout } from '../modules/kubernetes/objects.js';
+import { InvalidSpecError } from './checks/lib/result.js';
 
 /**
  * EnvVar `valueFrom` in check specs, as the reference (duty's EnvVar, canary-checker) resolves it: right before a check
