@@ -1,5 +1,18 @@
 import { z } from 'zod';
+import { NumberOrTemplate } from './env-var.js';
 
-/** The `pod` action's block (issue 14). STUB: the actions part fills in the fields, with their checks. */
-export const PodAction = z.object({}).loose();
+/** A container of the PodSpec: the fields the API server insists on; the rest is passed as written. */
+const Container = z.object({ name: z.string().min(1), image: z.string().min(1) }).loose();
+
+/**
+ * The `pod` action's block (issue 14): a pod from `spec` (a PodSpec) in the console's cluster, its log streamed to the
+ * run, `{logs}` (the last `maxLength` characters, 3000 by default) as the result; deleted at the end, on cancel and on
+ * timeout.
+ */
+export const PodAction = z.object({
+  name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label').max(40).optional(),
+  spec: z.object({ containers: z.array(Container).min(1, 'at least one container is required') }).loose(),
+  maxLength: NumberOrTemplate.optional(),
+  artifacts: z.array(z.object({ path: z.string().min(1) }).loose()).optional(),
+}).loose();
 export type PodAction = z.infer<typeof PodAction>;

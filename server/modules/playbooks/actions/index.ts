@@ -1,3 +1,4 @@
+import { httpAction } from './http.js';
 import type { PlaybookActionType } from './types.js';
 
 /**
@@ -6,6 +7,7 @@ import type { PlaybookActionType } from './types.js';
  * azureDevopsPipeline) are refused when a spec is saved (server/contracts/playbooks.ts).
  */
 const MEMBERS: PlaybookActionType[] = [
+  httpAction,
 ];
 
 export const ACTION_TYPES: ReadonlyMap<string, PlaybookActionType> = new Map(MEMBERS.map((m) => [m.type, m]));
