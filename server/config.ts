@@ -51,6 +51,12 @@ const Env = z.object({
   /** Key for secrets stored encrypted (playbook `secret` parameters): 32 bytes as hex or base64, or a passphrase;
    *  unset, a key file is created once under DATA_DIR (secrets.key, mode 0600). */
   SECRETS_KEY: z.string().optional(),
+  /** Playbook actions one replica runs at a time (each run takes one action at a time). */
+  PLAYBOOK_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  /** `off`: this replica runs no playbook actions (its runs are taken by the replicas that do). */
+  PLAYBOOK_ENGINE: z.enum(['on', 'off']).default('on'),
+  /** How long a replica's claim on a playbook run lasts without its heartbeat; a killed replica's runs go on after it. */
+  PLAYBOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
 });
 
 export type Config = z.infer<typeof Env> & { publicUrl: string; appVersion: string };

@@ -1,9 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
+import { playbookEnginePlugin } from './executor-plugin.js';
+import { playbookSchemaRoutes } from './schema-routes.js';
+import { playbookTriggers } from './triggers/index.js';
 
 /**
  * Playbooks (issue 14): specs (CRs and console rows), the run engine on every replica, triggers, webhooks and the
  * /api/playbook routes. Each part registers here, one line each. One register line in app.ts.
  */
-export const playbooksModule: FastifyPluginAsync<{ config: Config }> = async (_app, _opts) => {
+export const playbooksModule: FastifyPluginAsync<{ config: Config }> = async (app, opts) => {
+  await app.register(playbookEnginePlugin, { config: opts.config }); // run engine: every console replica (executor.ts)
+  await app.register(playbookSchemaRoutes); // GET /api/schemas/playbook-spec.schema.json (the spec's checks: spec.ts)
+  await app.register(playbookTriggers); // event_queue consumer (on.canary) on every replica, on.schedule on the leader
 };
