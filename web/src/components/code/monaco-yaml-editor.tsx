@@ -41,7 +41,7 @@ const useStyles = makeStyles({
   },
 });
 
-export function MonacoYamlEditor({ value, onChange, schema, schemaId, readOnly, height = '360px', onValidate, label = 'YAML editor' }: YamlEditorProps) {
+export function MonacoYamlEditor({ value, onChange, schema, schemaId, readOnly, height = '360px', onValidate, label = 'YAML editor', markers }: YamlEditorProps) {
   const s = useStyles();
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
@@ -100,6 +100,19 @@ export function MonacoYamlEditor({ value, onChange, schema, schemaId, readOnly, 
   }, [value]);
 
   useEffect(() => editorRef.current?.updateOptions({ readOnly }), [readOnly]);
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    monaco.editor.setModelMarkers(model, 'external', (markers ?? []).map((m) => ({
+      message: m.message,
+      severity: monaco.MarkerSeverity.Error,
+      startLineNumber: m.line,
+      startColumn: m.column,
+      endLineNumber: m.line,
+      endColumn: model.getLineMaxColumn(Math.min(Math.max(m.line, 1), model.getLineCount())),
+    })));
+  }, [markers]);
 
   useEffect(() => {
     const uri = modelUri.current.toString();

@@ -23,6 +23,8 @@ export interface YamlEditorProps {
   onValidate?: (problems: YamlProblem[]) => void;
   /** Names the editor for assistive technology. */
   label?: string;
+  /** Problems found elsewhere (a server's 400 by path), shown as error markers at their lines. */
+  markers?: Pick<YamlProblem, 'message' | 'line' | 'column'>[];
 }
 
 const useStyles = makeStyles({
