@@ -153,7 +153,14 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   check_config_relationships: { resource: 'database' },
   config_component_relationships: { resource: 'database', write: { ops: ['insert', 'delete'], readOnly: STAMPS, feature: 'config' } },
   artifacts: { resource: 'database', hidden: ['content'] },
-  playbook_runs: { resource: 'playbook_runs' },
+  // Playbook runs (0070, 0074): written by the engine and the /api/playbook routes only. A `secret` parameter is
+  // stored sealed and reads `***` here as in every other read.
+  playbook_runs: { resource: 'playbook_runs', masked: { parameters: 'playbook_run_parameters_masked' } },
+  playbook_run_actions: { resource: 'playbook_runs' },
+  playbook_approvals: { resource: 'playbook_runs' },
+  playbook_run_action_logs: { resource: 'playbook_runs' },
+  playbook_names: { resource: 'playbooks', base: 'playbooks' },
+  playbooks_for_agent: { resource: 'playbooks' },
   // Catalog views and RPCs (0051_catalog_views.sql): the list, the item, filter values, changes and insights.
   configs: { resource: 'database', base: 'config_items' },
   config_detail: { resource: 'database', base: 'config_items' },
@@ -234,4 +241,6 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   related_configs_recursive: { resource: 'database', action: 'read' },
   get_parents_by_location: { resource: 'database', action: 'read' },
   config_analysis_filter_options: { resource: 'database', action: 'read' },
+  // 0074_playbook_views.sql: a run's actions and its child runs' (run detail)
+  get_playbook_run_actions: { resource: 'playbook_runs', action: 'read' },
 };
