@@ -30,6 +30,8 @@ const incidentsPage = (name: keyof typeof import('./routes/incidents-routes').IN
   groupPage(() => import('./routes/incidents-routes').then((m) => m.INCIDENTS_PAGES), name);
 const topologyPage = (name: keyof typeof import('./routes/topology-routes').TOPOLOGY_PAGES) =>
   groupPage(() => import('./routes/topology-routes').then((m) => m.TOPOLOGY_PAGES), name);
+const playbooksPage = (name: keyof typeof import('./routes/playbooks-routes').PLAYBOOKS_PAGES) =>
+  groupPage(() => import('./routes/playbooks-routes').then((m) => m.PLAYBOOKS_PAGES), name);
 const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETTINGS_PAGES) =>
   groupPage(() => import('./routes/settings-routes').then((m) => m.SETTINGS_PAGES), name);
 
@@ -125,8 +127,14 @@ export const ROUTES: AppRoute[] = [
     page: catalogPage('CatalogPage'),
   },
 
-  { path: paths.playbookRun, title: 'Playbook Run', resource: 'playbook_runs', feature: 'playbooks' },
-  { path: paths.playbookRuns, title: 'Playbook Runs', resource: 'playbook_runs', feature: 'playbooks' },
+  {
+    path: paths.playbookRun, title: 'Playbook Run', resource: 'playbook_runs', feature: 'playbooks',
+    page: playbooksPage('PlaybookRunPage'),
+  },
+  {
+    path: paths.playbookRuns, title: 'Playbook Runs', resource: 'playbook_runs', feature: 'playbooks',
+    page: playbooksPage('PlaybookRunsPage'),
+  },
   { path: paths.playbook, title: 'Playbook', resource: 'playbooks', feature: 'playbooks' },
   { path: paths.playbooks, title: 'Playbooks', resource: 'playbooks', feature: 'playbooks' },
 

@@ -64,6 +64,10 @@ const RELATED: Record<string, readonly string[]> = {
   config_changes: ['config_items', 'configs', 'config_detail', 'config_summary', 'catalog_changes', 'config_changes_items', 'change_types'],
   config_analysis: ['config_items', 'configs', 'config_detail', 'config_summary', 'config_analysis_items', 'analysis_types'],
   config_relationships: ['config_items', 'config_detail'],
+  // playbook runs: the run pages read actions and approvals under ['db', 'playbook_runs'] (the engine announces most
+  // changes as playbook_runs; an action or approval written alone refreshes them too)
+  playbook_run_actions: ['playbook_runs'],
+  playbook_approvals: ['playbook_runs'],
 };
 
 /** Changes that can alter whoami (name, roles, feature flags) or the Users, Tokens and invite screens. */

@@ -200,3 +200,25 @@ export function runResource(run: {
   }
   return null;
 }
+
+/**
+ * Whether to offer Approve to this user: the run's spec lists them (by email or id), or lists teams (membership is
+ * the server's to check: it answers 403 to a non-member). Approvers and admins alike go through the server's check.
+ */
+export function mayApprove(spec: unknown, user: { id: string; email: string | null }): boolean {
+  const approvers = (spec as { approval?: { approvers?: { people?: unknown; teams?: unknown } } } | null | undefined)?.approval?.approvers;
+  if (!approvers) return false;
+  const people = Array.isArray(approvers.people) ? approvers.people.map((p) => String(p).toLowerCase()) : [];
+  const teams = Array.isArray(approvers.teams) ? approvers.teams : [];
+  if (people.includes(user.id.toLowerCase())) return true;
+  if (user.email && people.includes(user.email.toLowerCase())) return true;
+  return teams.length > 0;
+}
+
+/** The parameters a re-run starts from: the run's values, without the secrets (stored masked, they must be typed again). */
+export function rerunParams(params: Record<string, unknown> | null | undefined, spec: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const secret = new Set(displayParams(params, spec).filter((p) => p.value === '***').map((p) => p.name));
+  for (const [k, v] of Object.entries(params ?? {})) if (!secret.has(k) && v !== '***') out[k] = v;
+  return out;
+}
