@@ -60,6 +60,10 @@ export function newSlot(runId: string): RunSlot {
 
 type Action = Record<string, unknown> & { name: string };
 const META_KEYS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'runsOn', 'templatesOn', 'contentType', 'description', 'filters']);
+interface Prepared {
+  type: PlaybookActionType;
+  block: Record<string, unknown>;
+}
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isFinal = (a: ActionRow) => (FINAL_ACTION_STATUSES as readonly string[]).includes(a.status);
 const msg = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -142,7 +146,7 @@ export class RunProcessor {
         }
         if (!(await startAction(this.ctx.db, row.id, this.ctx.owner, this.ctx.leaseMs))) continue;
         await this.publish();
-        if (!(await this.execute(next, row))) return;
+        if (!(await this.execute(next, row, null))) return;
         continue;
       }
       const env = await this.templateEnv(rows.length === 0);
@@ -167,11 +171,21 @@ export class RunProcessor {
         continue;
       }
       if (await this.delegated(next, env)) return;
+      let prepared: Prepared;
+      try {
+        prepared = await this.prepare(next, env);
+      } catch (err) {
+        // a template or type that cannot run: before any action it is the run's error ('Initialization')
+        if (rows.length === 0) return this.setRun('failed', { error: this.masker.mask(msg(err)), end: true, release: true });
+        await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
+        await this.publish();
+        continue;
+      }
       const started = await insertAction(this.ctx.db, {
         runId: this.run.id, name: next.name, status: 'running', owner: this.ctx.owner, leaseMs: this.ctx.leaseMs,
       });
       await this.publish();
-      if (!(await this.execute(next, started))) return;
+      if (!(await this.execute(next, started, prepared))) return;
     }
   }
 
@@ -227,8 +241,23 @@ export class RunProcessor {
     });
   }
 
+  /** The action's type and its block rendered (getAction: the earlier actions' results). */
+  private async prepare(action: Action, env: TemplateEnv): Promise<Prepared> {
+    const types = this.ctx.actionTypes;
+    const typeKey = Object.keys(action).find((k) => types.has(k)) ?? Object.keys(action).find((k) => !META_KEYS.has(k));
+    const type = typeKey ? types.get(typeKey) : undefined;
+    if (!typeKey || !type) throw new Error(typeKey ? `action type ${typeKey} is not available` : 'the action has no type (exec, http, sql…)');
+    const results = latest(await listActions(this.ctx.db, this.run.id));
+    const block = renderTemplates(action[typeKey] ?? {}, env, (name) => {
+      const r = results.get(name);
+      return r ? { ...r.result, result: r.result, status: r.status, error: r.error } : undefined;
+    });
+    if (!isObject(block)) throw new Error(`${typeKey}: expected an object`);
+    return { type, block };
+  }
+
   /** Runs a started action; false when the run is no longer this replica's to go on with. */
-  private async execute(action: Action, row: ActionRow): Promise<boolean> {
+  private async execute(action: Action, row: ActionRow, ready: Prepared | null): Promise<boolean> {
     const { ctx } = this;
     const env = await this.templateEnv(false);
     if (!env) return false;
@@ -244,15 +273,7 @@ export class RunProcessor {
       const actionDeadline = actionTimeoutMs > 0 ? Date.now() + actionTimeoutMs : Infinity;
       const deadline = Math.min(actionDeadline, this.deadline);
       timer = setTimeout(() => this.slot.abort(deadline === this.deadline ? 'run-timeout' : 'action-timeout'), Math.max(0, deadline - Date.now()));
-      const typeKey = Object.keys(action).find((k) => ctx.actionTypes.has(k)) ?? Object.keys(action).find((k) => !META_KEYS.has(k));
-      const type = typeKey ? ctx.actionTypes.get(typeKey) : undefined;
-      if (!type) throw new Error(typeKey ? `action type ${typeKey} is not available` : 'the action has no type (exec, http, sql…)');
-      const results = latest(await listActions(ctx.db, this.run.id));
-      const block = renderTemplates(action[typeKey!] ?? {}, env, (name) => {
-        const r = results.get(name);
-        return r ? { ...r.result, result: r.result, status: r.status, error: r.error } : undefined;
-      });
-      if (!isObject(block)) throw new Error(`${typeKey}: expected an object`);
+      const { type, block } = ready ?? (await this.prepare(action, env));
       const running = type.run(block, {
         runId: this.run.id, actionId: row.id, name: action.name, signal: controller.signal, deadline,
         log: (stream, text) => logs.write(stream, text),
