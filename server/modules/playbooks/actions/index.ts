@@ -1,4 +1,5 @@
 import { httpAction } from './http.js';
+import { sqlAction } from './sql.js';
 import type { PlaybookActionType } from './types.js';
 
 /**
@@ -8,6 +9,7 @@ import type { PlaybookActionType } from './types.js';
  */
 const MEMBERS: PlaybookActionType[] = [
   httpAction,
+  sqlAction,
 ];
 
 export const ACTION_TYPES: ReadonlyMap<string, PlaybookActionType> = new Map(MEMBERS.map((m) => [m.type, m]));
