@@ -1,3 +1,4 @@
+import { execAction } from './exec.js';
 import { httpAction } from './http.js';
 import { sqlAction } from './sql.js';
 import type { PlaybookActionType } from './types.js';
@@ -8,6 +9,7 @@ import type { PlaybookActionType } from './types.js';
  * azureDevopsPipeline) are refused when a spec is saved (server/contracts/playbooks.ts).
  */
 const MEMBERS: PlaybookActionType[] = [
+  execAction,
   httpAction,
   sqlAction,
 ];
