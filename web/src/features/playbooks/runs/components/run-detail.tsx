@@ -110,7 +110,7 @@ export function RunDetail({ id, canWrite, user, runHref, playbookHref }: RunDeta
 
   return (
     <Page title="Playbook Run" onRefresh={() => void Promise.all([run.refetch(), actions.refetch(), children.refetch()])} refreshing={run.isFetching || actions.isFetching}>
-      <header className={s.header}>
+      <header className={s.header} data-testid="run-header">
         <div className={s.titleRow}>
           <h1 className={s.title}>{name}</h1>
           <RunStatusBadge status={r.status} />
