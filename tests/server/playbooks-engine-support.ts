@@ -17,6 +17,7 @@ export const executions = new Map<string, number>();
 export const abortedAt = new Map<string, number>();
 
 const failedOnce = new Set<string>();
+const sleptOnce = new Set<string>();
 
 export interface TestStepBlock {
   print?: string[];
@@ -26,6 +27,8 @@ export interface TestStepBlock {
   fail?: string;
   /** Fails the first N executions of this action in the run. */
   failTimes?: number;
+  /** Sleeps 60 s (honouring the signal) the first time this key is seen, across runs. */
+  sleepOnceKey?: string;
   /** Fails the first execution with this key, across runs. */
   failOnceKey?: string;
   /** Prints this many bytes on stdout, in 64 kB chunks. */
@@ -46,9 +49,15 @@ export const testStep: PlaybookActionType = {
       const chunk = 'x'.repeat(64 * 1024);
       for (let sent = 0; sent < block.bytes; sent += chunk.length) ctx.log('stdout', chunk);
     }
-    if (block.sleepMs) {
+    let sleepMs = block.sleepMs ?? 0;
+    if (process.env.TEST_STEP_HANG) sleepMs = 600_000;
+    if (block.sleepOnceKey && !sleptOnce.has(block.sleepOnceKey)) {
+      sleptOnce.add(block.sleepOnceKey);
+      sleepMs = 60_000;
+    }
+    if (sleepMs) {
       await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(resolve, block.sleepMs);
+        const t = setTimeout(resolve, sleepMs);
         ctx.signal.addEventListener('abort', () => {
           abortedAt.set(key, Date.now());
           clearTimeout(t);
