@@ -1,5 +1,6 @@
 import { execAction } from './exec.js';
 import { httpAction } from './http.js';
+import { notificationAction } from './notification.js';
 import { sqlAction } from './sql.js';
 import type { PlaybookActionType } from './types.js';
 
@@ -12,6 +13,7 @@ const MEMBERS: PlaybookActionType[] = [
   execAction,
   httpAction,
   sqlAction,
+  notificationAction,
 ];
 
 export const ACTION_TYPES: ReadonlyMap<string, PlaybookActionType> = new Map(MEMBERS.map((m) => [m.type, m]));
