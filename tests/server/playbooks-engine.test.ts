@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun, createRun, retryFromFailed } from '../../server/modules/playbooks/runs.js';
@@ -27,6 +28,22 @@ afterAll(async () => {
   await pool?.end();
   await ctx?.close();
 });
+
+/** Whether a process is gone (or a zombie waiting to be reaped). */
+function gone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true;
+  } catch {
+    return true;
+  }
+}
+
+async function backgroundPid(runId: string): Promise<number> {
+  return waitFor('the script to print its background pid', async () => {
+    const m = /bg=(\d+)/.exec((await logLines(ctx.db, runId)).map((l) => l.text).join(''));
+    return m ? Number(m[1]) : null;
+  });
+}
 
 async function run(spec: Record<string, unknown>, params: Record<string, unknown> = {}) {
   const pb = await insertPlaybook(ctx.db, spec);
@@ -121,6 +138,25 @@ describe('playbook engine', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await runView(ctx.db, id)).status).toBe('cancelled');
   });
+
+  it('exec: cancel kills the script and its background sleep within 5 s; so does an action timeout', async () => {
+    const script = 'sleep 300 &\necho "bg=$!"\nwait';
+    const id = await run({ actions: [{ name: 'script', exec: { script } }] });
+    const pid = await backgroundPid(id);
+    expect(gone(pid)).toBe(false);
+    const asked = Date.now();
+    await cancelRun(ctx.db, id, person);
+    await waitFor('the background sleep to die', async () => gone(pid), 5_000);
+    console.log(`exec cancel → background sleep gone in ${Date.now() - asked} ms`);
+    expect((await runView(ctx.db, id)).status).toBe('cancelled');
+
+    const t = await run({ actions: [{ name: 'script', timeout: '2s', exec: { script } }] });
+    const tpid = await backgroundPid(t);
+    const v = await waitFinal(ctx.db, t);
+    expect(v.status).toBe('timed_out');
+    expect(v.actions[0]).toMatchObject({ status: 'failed', error: 'action timed out after 2s' });
+    await waitFor('the background sleep to die', async () => gone(tpid), 5_000);
+  }, 60_000);
 
   it('a failure before any action sets the run error and fails it, with no action rows', async () => {
     const id = await run({
