@@ -135,8 +135,14 @@ export const ROUTES: AppRoute[] = [
     path: paths.playbookRuns, title: 'Playbook Runs', resource: 'playbook_runs', feature: 'playbooks',
     page: playbooksPage('PlaybookRunsPage'),
   },
-  { path: paths.playbook, title: 'Playbook', resource: 'playbooks', feature: 'playbooks' },
-  { path: paths.playbooks, title: 'Playbooks', resource: 'playbooks', feature: 'playbooks' },
+  {
+    path: paths.playbook, title: 'Playbook', resource: 'playbooks', feature: 'playbooks',
+    page: playbooksPage('PlaybookPage'),
+  },
+  {
+    path: paths.playbooks, title: 'Playbooks', resource: 'playbooks', feature: 'playbooks',
+    page: playbooksPage('PlaybooksPage'),
+  },
 
   {
     path: paths.settingsConnections, title: 'Connections', resource: 'connections', feature: 'settings.connections',

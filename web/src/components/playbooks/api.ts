@@ -69,16 +69,25 @@ export const PlaybookLite = z
   .loose();
 export type PlaybookLite = z.infer<typeof PlaybookLite>;
 
+/** What the run dialog reads of a playbook (any row or list item has it). */
+export interface RunnablePlaybook {
+  id: string;
+  name: string;
+  title?: string | null;
+  description?: string | null;
+  spec?: Record<string, unknown> | null;
+}
+
 export const playbookTitle = (p: { title?: string | null; name: string }) => p.title || p.name;
 
 /** True when the spec selects checks, configs or components: a run then needs one of them. */
-export function needsResource(p: PlaybookLite): boolean {
+export function needsResource(p: RunnablePlaybook): boolean {
   const spec = p.spec ?? {};
   return ['checks', 'configs', 'components'].some((k) => Array.isArray(spec[k]) && (spec[k] as unknown[]).length > 0);
 }
 
 /** Which resource kinds the spec selects (all three when it selects none: any may be given). */
-export function resourceKinds(p: PlaybookLite): ResourceKind[] {
+export function resourceKinds(p: RunnablePlaybook): ResourceKind[] {
   const spec = p.spec ?? {};
   const kinds: ResourceKind[] = [];
   if (Array.isArray(spec.checks) && spec.checks.length) kinds.push('check');
@@ -128,9 +137,9 @@ export function useRunPlaybook() {
   });
 }
 
-/** One action of a plan: its name, type and the rendered spec (secrets masked by the server). */
+/** One action of a plan (server/contracts/playbooks-api.ts PlannedAction): its block rendered, secrets `***`. */
 export const PlanAction = z
-  .object({ name: z.string().nullish(), type: z.string().nullish(), skipped: z.boolean().nullish() })
+  .object({ name: z.string().nullish(), type: z.string().nullish(), if: str, delay: str, rendered: z.unknown().optional(), error: str })
   .loose();
 export type PlanAction = z.infer<typeof PlanAction>;
 const PlanResponse = z.object({ actions: z.array(PlanAction).nullish() }).loose();

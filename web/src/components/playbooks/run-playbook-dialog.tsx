@@ -15,7 +15,7 @@ import {
   usePlaybookParams,
   useRunPlaybook,
   type PlanAction,
-  type PlaybookLite,
+  type RunnablePlaybook,
   type PlaybookResource,
   type ResourceKind,
   type RunRequest,
@@ -45,7 +45,7 @@ const useStyles = makeStyles({
 });
 
 export interface RunPlaybookDialogProps {
-  playbook: PlaybookLite;
+  playbook: RunnablePlaybook;
   /** The resource the run is about (the check drawer's check, the catalog item…): preselected, still changeable. */
   resource?: PlaybookResource | null;
   /** Values to start from instead of the defaults (Re-run: the earlier run's parameters). */
@@ -64,10 +64,10 @@ export function runFailure(err: unknown): string {
   return errorMessage(err);
 }
 
-/** Strips what a plan's action carries besides its spec, for showing. */
+/** A plan's action block as YAML. */
 function actionText(a: PlanAction): string {
-  const { name: _n, type: _t, skipped: _s, ...rest } = a;
-  return Object.keys(rest).length ? stringify(rest).trimEnd() : '';
+  if (a.rendered === undefined || a.rendered === null) return '';
+  return typeof a.rendered === 'string' ? a.rendered : stringify(a.rendered).trimEnd();
 }
 
 const KINDS: ResourceKind[] = ['check', 'config', 'component'];
@@ -194,8 +194,10 @@ export function RunPlaybookDialog({ playbook, resource: given, initialParams, op
                   <Text>
                     {i + 1}. {a.name ?? `Action ${i + 1}`}
                     {a.type ? ` (${a.type})` : ''}
-                    {a.skipped ? ' · skipped' : ''}
+                    {a.if ? ` · if ${a.if}` : ''}
+                    {a.delay ? ` · after ${a.delay}` : ''}
                   </Text>
+                  {a.error && <Text className={s.error}>{a.error}</Text>}
                   {actionText(a) && <pre className={s.action} tabIndex={0}>{actionText(a)}</pre>}
                 </div>
               ))}
