@@ -55,7 +55,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise((r) => smtp.close(r));
+  await new Promise<void>((r) => smtp.close(() => r()));
   web.closeAllConnections();
   await new Promise((r) => web.close(r));
   await db.close();
