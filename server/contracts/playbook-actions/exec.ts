@@ -1,13 +1,12 @@
 import { z } from 'zod';
+import { ActionEnvVar } from './env-var.js';
 
 /** An environment variable of the script: a literal `value`, or `valueFrom` a Secret or ConfigMap key. */
 const ExecEnvVar = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits, _)'),
   value: z.string().optional(),
-  valueFrom: z.object({
-    secretKeyRef: z.object({ name: z.string().min(1), key: z.string().min(1) }).loose().optional(),
-    configMapKeyRef: z.object({ name: z.string().min(1), key: z.string().min(1) }).loose().optional(),
-  }).strict().optional(),
+  /** The same `valueFrom` as every action's EnvVar fields (./env-var.ts). */
+  valueFrom: ActionEnvVar.options[1].shape.valueFrom,
 }).loose();
 
 /** A git repository cloned (depth 1, the system `git`) before the script runs; the script runs inside it. */

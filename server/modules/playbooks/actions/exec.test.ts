@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +52,48 @@ async function failure(p: Promise<unknown>): Promise<Error> {
     return err as Error;
   }
   throw new Error('expected the action to fail');
+}
+
+const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
+
+/** git's smart HTTP (git-http-backend as CGI) behind basic auth; counts the requests that were authorised. */
+async function gitHttpServer(root: string, user: string, password: string): Promise<Server & { authorized: number }> {
+  const expected = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  const server = createServer((req, res) => {
+    if (req.headers.authorization !== expected) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
+      res.end();
+      return;
+    }
+    (server as Server & { authorized: number }).authorized++;
+    const u = new URL(req.url!, 'http://x');
+    const cgi = spawn(HTTP_BACKEND, [], {
+      env: {
+        GIT_PROJECT_ROOT: root, GIT_HTTP_EXPORT_ALL: '1', PATH_INFO: u.pathname, QUERY_STRING: u.search.slice(1),
+        REQUEST_METHOD: req.method!, CONTENT_TYPE: req.headers['content-type'] ?? '', REMOTE_USER: user, PATH: process.env.PATH,
+      },
+    });
+    req.pipe(cgi.stdin);
+    const chunks: Buffer[] = [];
+    cgi.stdout.on('data', (c: Buffer) => chunks.push(c));
+    cgi.on('close', () => {
+      const out = Buffer.concat(chunks);
+      const split = out.indexOf('\r\n\r\n');
+      const head = out.subarray(0, split).toString().split('\r\n');
+      const headers: Record<string, string> = {};
+      let status = 200;
+      for (const line of head) {
+        const [k, v] = [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()];
+        if (k.toLowerCase() === 'status') status = Number(v.split(' ')[0]);
+        else headers[k] = v;
+      }
+      res.writeHead(status, headers);
+      res.end(out.subarray(split + 4));
+    });
+  }) as Server & { authorized: number };
+  server.authorized = 0;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
 }
 
 /** Whether a process is running (a zombie waiting for its reaper counts as gone). */
@@ -230,6 +274,34 @@ describe('exec action', () => {
 
     const bad = await failure(execAction.run({ script: 'true', checkout: { url: `file://${join(dir, 'nope.git')}` } }, testContext(db.pool)));
     expect(bad.message).toMatch(/^checkout of file:\/\/.*nope\.git failed \(git exit 128\)/);
+  });
+
+  it.skipIf(!hasGit || !existsSync(HTTP_BACKEND))('hands a connection\'s credentials to git over HTTP basic auth, never in the URL', async () => {
+    const root = join(dir, 'http-root');
+    const src = join(dir, 'http-src');
+    execFileSync('git', ['init', '-q', src]);
+    writeFileSync(join(src, 'x.txt'), 'over http\n');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.'], { cwd: src });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'one'], { cwd: src });
+    execFileSync('git', ['clone', '-q', '--bare', src, join(root, 'r.git')]);
+    const server = await gitHttpServer(root, 'bot', 'http-pass-word');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/r.git`;
+      await insertConnection(db.pool, { name: 'exec-http-repo', type: 'git', url, username: 'bot', password: 'http-pass-word' });
+      const ctx = testContext(db.pool);
+      const r = await execAction.run({ script: 'cat x.txt; git remote get-url origin', checkout: { connection: 'exec-http-repo' } }, ctx);
+      expect(r.stdout).toBe(`over http\n${url}\n`);
+      expect(ctx.secrets).toContain('http-pass-word');
+      expect(server.authorized).toBeGreaterThan(0);
+
+      await insertConnection(db.pool, { name: 'exec-http-bad', type: 'git', url, username: 'bot', password: 'wrong-password' });
+      const bad = await failure(execAction.run({ script: 'true', checkout: { connection: 'exec-http-bad' } }, testContext(db.pool)));
+      expect(bad.message).toMatch(/checkout of http:\/\/127\.0\.0\.1:\d+\/r\.git failed \(git exit 128\)/);
+      expect(bad.message).not.toContain('wrong-password');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('refuses a checkout with a clear message when git is missing', async () => {
