@@ -19,12 +19,12 @@ export class PlaybookRunsPage {
 
   async gotoList(query = '') {
     await this.page.goto(`/playbooks/runs${query}`);
-    await expect(this.filters).toBeVisible();
+    await expect(this.filters).toBeVisible({ timeout: 30_000 });
   }
 
   async open(runId: string) {
     await this.page.goto(`/playbooks/runs/${runId}`);
-    await expect(this.toolbar).toBeVisible();
+    await expect(this.toolbar).toBeVisible({ timeout: 30_000 });
   }
 
   row(text: string | RegExp): Locator {

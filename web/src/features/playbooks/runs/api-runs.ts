@@ -15,6 +15,9 @@ export const runKeys = {
   detail: (id: string) => [...runKeys.all, 'detail', id] as const,
   actions: (id: string) => [...runKeys.all, 'actions', id] as const,
   children: (id: string) => [...runKeys.all, 'children', id] as const,
+  action: (id: string) => [...runKeys.all, 'action', id] as const,
+  /** An action's stored lines: the engine announces new ones as relation playbook_run_action_logs. */
+  lines: (actionId: string) => ['db', 'playbook_run_action_logs', actionId] as const,
   names: ['db', 'playbooks', 'names'] as const,
 };
 
@@ -231,6 +234,62 @@ export function useChildRuns(id: string) {
         })
         : Promise.resolve([]),
   });
+}
+
+const StoredLine = z.object({ action_id: z.string(), seq: z.number(), stream: z.string(), text: z.string() });
+/** The most stored lines one action's view reads (the download reads them all). */
+export const STORED_LINES_LIMIT = 5_000;
+
+/** One action with its result (the rpc leaves results out, as the reference UI reads them one action at a time). */
+export function useRunAction(actionId: string | null, live: boolean, changing: boolean) {
+  return useQuery({
+    queryKey: runKeys.action(actionId ?? ''),
+    enabled: !!actionId && UUID.test(actionId),
+    queryFn: async ({ signal }) => {
+      const rows = await api.get('/api/db/playbook_run_actions', { query: { select: '*', id: `eq.${actionId}` }, schema: z.array(RunAction), signal });
+      return rows[0] ?? null;
+    },
+    refetchInterval: fallbackInterval(live, changing),
+  });
+}
+
+/**
+ * An action's stored output lines (the last STORED_LINES_LIMIT), in seq order. They refresh on the relation's live
+ * events; the run's socket watch adds lines between refreshes.
+ */
+export function useStoredLines(actionId: string | null, live: boolean, changing: boolean) {
+  return useQuery({
+    queryKey: runKeys.lines(actionId ?? ''),
+    enabled: !!actionId && UUID.test(actionId),
+    queryFn: async ({ signal }) => {
+      const rows = await api.get('/api/db/playbook_run_action_logs', {
+        query: { select: 'action_id,seq,stream,text', action_id: `eq.${actionId}`, order: 'seq.desc', limit: STORED_LINES_LIMIT },
+        schema: z.array(StoredLine),
+        signal,
+      });
+      return rows.reverse();
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: fallbackInterval(live, changing),
+  });
+}
+
+/** Everything Download logs saves: every action's result and every stored line of the run. */
+export async function fetchRunOutput(runId: string) {
+  const [actions, lines] = await Promise.all([
+    api.get('/api/db/playbook_run_actions', {
+      query: { select: 'id,result', playbook_run_id: `eq.${runId}` },
+      schema: z.array(z.object({ id: z.string(), result: z.unknown().optional() })),
+    }),
+    api.get('/api/db/playbook_run_action_logs', {
+      query: { select: 'action_id,seq,stream,text', run_id: `eq.${runId}`, order: 'action_id.asc,seq.asc' },
+      schema: z.array(StoredLine),
+    }),
+  ]);
+  const results = new Map(actions.map((a) => [a.id, a.result]));
+  const byAction = new Map<string, z.infer<typeof StoredLine>[]>();
+  for (const l of lines) byAction.set(l.action_id, [...(byAction.get(l.action_id) ?? []), l]);
+  return { results, lines: byAction };
 }
 
 const RunStarted = z.object({ run_id: z.string(), starts_at: z.string().optional() });

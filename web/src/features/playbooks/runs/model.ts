@@ -138,7 +138,7 @@ export function logsFileText(
     out.push('', `=== ${step.name} (${step.status})${step.start_time ? ` started ${step.start_time}` : ''}${step.end_time ? `, ended ${step.end_time}` : ''}`);
     const streamed = lines.get(step.id) ?? [];
     const stored = resultOutput(step.result);
-    if (streamed.length) for (const l of streamed) out.push(stripAnsi(l.text));
+    if (streamed.length) for (const l of streamed) out.push(stripAnsi(lineText(l.text)));
     else {
       if (stored.stdout) out.push(stripAnsi(stored.stdout).replace(/\n$/, ''));
       if (stored.stderr) out.push('--- stderr', stripAnsi(stored.stderr).replace(/\n$/, ''));
@@ -150,6 +150,9 @@ export function logsFileText(
   }
   return `${out.join('\n')}\n`;
 }
+
+/** A stored line's text without its line ending (the engine stores each line with its newline). */
+export const lineText = (text: string) => text.replace(/\r?\n$/, '');
 
 /** The download's file name: `<playbook>-<run id>.log`, the name reduced to safe characters. */
 export function logsFileName(playbookName: string, runId: string): string {

@@ -1,8 +1,9 @@
 import { Link, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { CodeViewer } from '../../../../components/code/code-viewer';
 import { formatDateTime } from '../../../../lib/format';
-import type { Artifact } from '../api-runs';
-import { resultOutput, type LogLine, type StepAction } from '../model';
+import { useMemo } from 'react';
+import { useRunAction, useStoredLines, type Artifact } from '../api-runs';
+import { INITIALIZATION_ID, mergeLines, resultOutput, type LogLine, type StepAction } from '../model';
 import { LogView } from './log-view';
 import { RunStatusBadge } from './run-status-badge';
 
@@ -22,15 +23,23 @@ const useStyles = makeStyles({
 
 export interface ActionPanelProps {
   step: StepAction & { artifacts?: Artifact[] | null };
-  lines: LogLine[];
+  /** Lines the socket pushed for this action (merged with the stored ones by seq). */
+  liveLines: LogLine[];
+  /** The live socket is up (no polling). */
+  live: boolean;
 }
 
 /** The selected action: its output (stored lines, then live ones), error, result as JSON and artifacts. */
-export function ActionPanel({ step, lines }: ActionPanelProps) {
+export function ActionPanel({ step, liveLines, live }: ActionPanelProps) {
   const s = useStyles();
-  const output = resultOutput(step.result);
   const running = step.status === 'running';
-  const hasResult = step.result !== null && step.result !== undefined && !(typeof step.result === 'object' && Object.keys(step.result as object).length === 0);
+  const real = step.id !== INITIALIZATION_ID;
+  const detail = useRunAction(real ? step.id : null, live, running);
+  const stored = useStoredLines(real ? step.id : null, live, running);
+  const lines = useMemo(() => mergeLines(stored.data ?? [], liveLines), [stored.data, liveLines]);
+  const result = detail.data?.result ?? step.result;
+  const output = resultOutput(result);
+  const hasResult = result !== null && result !== undefined && !(typeof result === 'object' && Object.keys(result as object).length === 0);
   const artifacts = step.artifacts ?? [];
   return (
     <section className={s.root} aria-label={`Action ${step.name}`} data-testid="action-panel">
@@ -41,7 +50,7 @@ export function ActionPanel({ step, lines }: ActionPanelProps) {
         {step.end_time && <Text size={200} className={s.muted}>Ended {formatDateTime(step.end_time)}</Text>}
       </div>
       {step.error && <pre className={s.error} role="alert" data-testid="action-error">{step.error}</pre>}
-      {step.id !== 'initialization' && (
+      {real && (
         <LogView
           lines={lines}
           stdout={output.stdout}
@@ -54,7 +63,7 @@ export function ActionPanel({ step, lines }: ActionPanelProps) {
       {hasResult && (
         <>
           <h3 className={s.section}>Result</h3>
-          <CodeViewer code={step.result as object} language="json" selectionParam={false} maxHeight="320px" label={`Result of ${step.name}`} />
+          <CodeViewer code={typeof result === 'string' ? result : (result as object)} language="json" selectionParam={false} maxHeight="320px" label={`Result of ${step.name}`} />
         </>
       )}
       {artifacts.length > 0 && (

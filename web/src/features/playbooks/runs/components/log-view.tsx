@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ansiLine, ansiLines, type AnsiColor, type LogSegment } from '../ansi';
-import type { LogLine } from '../model';
+import { lineText, type LogLine } from '../model';
 
 /** More lines than this show the last ones only (the download has all of them). */
 export const MAX_SHOWN_LINES = 5_000;
@@ -78,7 +78,7 @@ export function LogView({ lines, stdout = '', stderr = '', follow, emptyText, la
   const rendered = useMemo(() => {
     if (lines.length) {
       const shown = lines.length > MAX_SHOWN_LINES ? lines.slice(-MAX_SHOWN_LINES) : lines;
-      return { hidden: lines.length - shown.length, rows: shown.map((l) => ({ key: `${l.seq}`, segments: ansiLine(l.text), stderr: l.stream === 'stderr' })) };
+      return { hidden: lines.length - shown.length, rows: shown.map((l) => ({ key: `${l.seq}`, segments: ansiLine(lineText(l.text)), stderr: l.stream === 'stderr' })) };
     }
     const out = [
       ...ansiLines(stdout).map((segments, i) => ({ key: `o${i}`, segments, stderr: false })),

@@ -8,8 +8,8 @@ import { ConfirmDialog } from '../../../../components/dialogs/confirm-dialog';
 import { RunPlaybookDialog } from '../../../../components/playbooks/run-playbook-dialog';
 import { errorMessage } from '../../../../lib/api-client';
 import { toast } from '../../../../lib/toast';
-import { useRunCommands, type RunDetail } from '../api-runs';
-import { isFinalRun, logsFileName, logsFileText, mayApprove, rerunParams, type LogLine, type StepAction } from '../model';
+import { fetchRunOutput, useRunCommands, type RunDetail } from '../api-runs';
+import { isFinalRun, logsFileName, logsFileText, mayApprove, mergeLines, rerunParams, type LogLine, type StepAction } from '../model';
 import { ParamsDialog } from './params-dialog';
 
 const useStyles = makeStyles({
@@ -53,12 +53,21 @@ export function RunCommands({ run, steps, lines, canWrite, user }: RunCommandsPr
   const failedAction = steps.some((st) => st.status === 'failed' && st.id !== 'initialization');
   const resource = run.check_id ? { check_id: run.check_id } : run.config_id ? { config_id: run.config_id } : run.component_id ? { component_id: run.component_id } : null;
 
-  const download = () => {
+  const [downloading, setDownloading] = useState(false);
+  // every action's stored lines and result, as the server has them now, plus what the socket pushed since
+  const download = async () => {
+    setDownloading(true);
     try {
-      saveTextFile(logsFileName(playbookName, run.id), logsFileText({ id: run.id, status: run.status, playbookName, error: run.error }, steps, lines));
+      const stored = await fetchRunOutput(run.id);
+      const all = steps.map((st) => ({ ...st, result: stored.results.get(st.id) ?? st.result }));
+      const merged = new Map<string, LogLine[]>();
+      for (const st of steps) merged.set(st.id, mergeLines(stored.lines.get(st.id) ?? [], lines.get(st.id) ?? []));
+      saveTextFile(logsFileName(playbookName, run.id), logsFileText({ id: run.id, status: run.status, playbookName, error: run.error }, all, merged));
       toast.success('Downloaded logs');
     } catch {
       toast.error('Failed to download logs');
+    } finally {
+      setDownloading(false);
     }
   };
 
@@ -106,7 +115,7 @@ export function RunCommands({ run, steps, lines, canWrite, user }: RunCommandsPr
       <Button icon={<Options20Regular />} onClick={() => setParamsOpen(true)}>
         Params
       </Button>
-      <Button icon={<ArrowDownload20Regular />} onClick={download}>
+      <Button icon={<ArrowDownload20Regular />} onClick={() => void download()} disabled={downloading}>
         Download logs
       </Button>
 

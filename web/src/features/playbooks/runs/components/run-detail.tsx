@@ -152,7 +152,7 @@ export function RunDetail({ id, canWrite, user, runHref, playbookHref }: RunDeta
             </div>
           )}
         </div>
-        {selected ? <ActionPanel step={selected} lines={lines.get(selected.id) ?? NO_LINES} /> : <span />}
+        {selected ? <ActionPanel key={selected.id} step={selected} liveLines={lines.get(selected.id) ?? NO_LINES} live={live} /> : <span />}
       </div>
     </Page>
   );
