@@ -130,6 +130,20 @@ const STATUS: Record<string, Json> = {
     type: 'object',
     properties: { sent: int, failed: int, pending: int, lastSent: date, lastFailed: date, error: str, status: str },
   },
+  // as the reference's controller: a Ready condition (False with the spec's problems by path); playbooks/cr-status.ts
+  Playbook: {
+    type: 'object',
+    properties: {
+      conditions: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { type: str, status: str, reason: str, message: str, lastTransitionTime: date, observedGeneration: int },
+          required: ['type', 'status'],
+        },
+      },
+    },
+  },
 };
 
 /** What the console reports on every kind besides its own fields: whether the spec validated. */

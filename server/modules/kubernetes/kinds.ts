@@ -6,6 +6,7 @@ import { IncidentRuleSpec } from './specs/incident-rule.js';
 import { LoggingBackendSpec } from './specs/logging-backend.js';
 import { ScrapeConfigSpec } from '../catalog/spec.js';
 import { TopologySpec } from '../topology/spec.js';
+import { CheckedPlaybookSpec } from '../playbooks/spec.js';
 
 /**
  * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
@@ -64,8 +65,6 @@ export const ResourceSelector = z.object({
 }).loose();
 
 const StringMap = z.record(z.string(), z.string());
-/** An open-ended block whose inner fields the console does not interpret (yet): any object. */
-const Block = z.object({}).loose();
 
 // ---- Canary: the health module's spec, one typed array per check type the runner knows ----
 
@@ -109,50 +108,8 @@ export { TopologySpec };
 // ScrapeConfig: the catalog's own contract and checks (server/contracts/catalog.ts, server/modules/catalog/spec.ts)
 export { ScrapeConfigSpec };
 
-const ActionSpec = z.object({
-  name: z.string().min(1),
-  if: z.string().optional(),
-  delay: z.string().optional(),
-  timeout: z.string().optional(),
-  runsOn: z.array(z.string()).optional(),
-  templatesOn: z.string().optional(),
-}).loose();
-
-export const PlaybookSpec = z.object({
-  title: z.string().optional(),
-  description: z.string().optional(),
-  icon: z.string().optional(),
-  category: z.string().optional(),
-  on: z.object({
-    canary: z.array(Block).optional(),
-    component: z.array(Block).optional(),
-    config: z.array(Block).optional(),
-    schedule: z.array(Block).optional(),
-    webhook: Block.optional(),
-  }).loose().optional(),
-  checks: z.array(ResourceSelector).optional(),
-  configs: z.array(ResourceSelector).optional(),
-  components: z.array(ResourceSelector).optional(),
-  parameters: z.array(z.object({
-    name: z.string().min(1),
-    label: z.string().optional(),
-    default: z.string().optional(),
-    required: z.boolean().optional(),
-    icon: z.string().optional(),
-    description: z.string().optional(),
-    type: z.string().optional(),
-    properties: Block.optional(),
-    dependsOn: z.array(z.string()).optional(),
-  }).loose()).optional(),
-  actions: z.array(ActionSpec).min(1, 'a playbook needs at least one action'),
-  filters: z.array(z.string()).optional(),
-  runsOn: z.array(z.string()).optional(),
-  templatesOn: z.string().optional(),
-  env: z.array(Block).optional(),
-  approval: Block.optional(),
-  permissions: z.array(Block).optional(),
-  timeout: z.string().optional(),
-}).loose();
+// Playbook: the playbooks module's contract and checks (server/contracts/playbooks.ts, server/modules/playbooks/spec.ts)
+export const PlaybookSpec = CheckedPlaybookSpec;
 
 export const ConnectionSpec = z.object({
   type: z.string().optional(),

@@ -6,6 +6,8 @@ import type { RelationWriter } from '../db/writers.js';
 import type { CrEdits } from './canary-edits.js';
 import { connectionSpecOf, prepareConnection } from '../connections/body.js';
 import { patchSpec } from '../connections/cr.js';
+import { playbookCrSpec, preparePlaybookRow, webhookConflict } from '../playbooks/spec.js';
+import { pathText } from '../playbooks/templates.js';
 import { kindByKind, type KindDef } from './kinds.js';
 import { insertSettingsRow, liveSettingsRow, softDeleteSettingsRow, updateSettingsRow } from './settings-queries.js';
 
@@ -32,6 +34,8 @@ interface SettingsTable {
   crSpec?(current: Row, patch: Row): Row;
   /** The table's own rules on a body (`current`: the stored row of a PATCH); answers the columns to write. */
   prepare?(row: Row, current?: Row): Row;
+  /** A database refusal of the table's own (a unique index besides the name's) as the error to answer, else undefined. */
+  conflict?(err: unknown, row: Row): Error | undefined;
 }
 
 const specPath = (path: PropertyKey[]) => ['spec', ...path.map(String)].join('.');
@@ -83,6 +87,20 @@ export const SETTINGS_TABLES: Readonly<Record<string, SettingsTable>> = {
   },
   // Rules are stored, not yet evaluated; the Rules form sends name and spec.
   incident_rules: specTable('IncidentRule'),
+  // Playbooks as the reference UI writes them: name = title, spec required and checked (templates and CEL too),
+  // problems at `spec.actions[1].gitops`; the webhook path unique (409). A CR's row takes its columns into its spec.
+  playbooks: {
+    kind: kindByKind('Playbook')!,
+    // id: the reference UI's PATCH body carries the row's own (preparePlaybookRow drops it; another id is a 400)
+    columns: ['spec', 'title', 'description', 'icon', 'category', 'id'],
+    specRequired: true,
+    specOf: (r) => r.spec,
+    problemPath: pathText,
+    prepare: preparePlaybookRow,
+    crColumns: ['spec', 'title', 'description', 'icon', 'category'],
+    crSpec: playbookCrSpec,
+    conflict: webhookConflict,
+  },
   logging_backends: specTable('LoggingBackend'),
 };
 
@@ -122,7 +140,9 @@ function requireLabels(row: Row): void {
 }
 
 /** A name already taken in its namespace (the tables' unique index on live rows) is a 409 saying so. */
-function taken(err: unknown, row: Row): never {
+function taken(err: unknown, row: Row, t?: SettingsTable): never {
+  const own = t?.conflict?.(err, row);
+  if (own) throw own;
   if (isPgError(err) && err.code === '23505') {
     const where = typeof row.namespace === 'string' && row.namespace ? ` in namespace ${row.namespace.slice(0, 63)}` : '';
     throw new ConflictError(`the name ${String(row.name).slice(0, 100)} is already taken${where}`, { name: 'already taken' });
@@ -169,7 +189,7 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
       requireLabels(body);
       const row = t.prepare ? t.prepare(body) : body;
       validate(t, row);
-      const id = await insertSettingsRow(db, table, only({ ...row, ...t.derive?.(row), source: 'UI' })).catch((err) => taken(err, row));
+      const id = await insertSettingsRow(db, table, only({ ...row, ...t.derive?.(row), source: 'UI' })).catch((err) => taken(err, row, t));
       await notifyChange(db, { relation: table, ids: [id] });
       return id;
     },
@@ -210,7 +230,7 @@ export function settingsWriter(db: pg.Pool, table: string, edits: CrEdits): Rela
       validate(t, next);
       // derived from the new spec, unless the body names the derived column itself
       const derived = t.derive && ('spec' in change || 'schedule' in change) ? t.derive({ ...next, schedule: change.schedule }) : {};
-      await updateSettingsRow(db, table, id, only({ ...change, ...derived })).catch((err) => taken(err, next));
+      await updateSettingsRow(db, table, id, only({ ...change, ...derived })).catch((err) => taken(err, next, t));
       await notifyChange(db, { relation: table, ids: [id] });
     },
 

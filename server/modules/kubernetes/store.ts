@@ -6,6 +6,7 @@ import { reconcileChecks, softDeleteCanary } from '../health/queries.js';
 import type { CheckDef } from '../health/spec.js';
 import type { KindDef } from './kinds.js';
 import type { KubeObject } from './objects.js';
+import { withOnKey } from '../playbooks/spec.js';
 
 /**
  * The SQL of the Kubernetes module: the kubernetes_objects ledger and one writer per table a kind reconciles into.
@@ -176,6 +177,11 @@ function tableWriter(table: string, extra: Record<string, (r: RowInput) => unkno
   };
 }
 
+/** A writer that stores the spec as `map` gives it. */
+function withSpec(w: Writer, map: (spec: RowInput['spec']) => RowInput['spec']): Writer {
+  return { upsert: (c, r) => w.upsert(c, { ...r, spec: map(r.spec) }), softDelete: w.softDelete };
+}
+
 /** One writer per table of the kinds registry. */
 export const WRITERS: Record<KindDef['table'], Writer> = {
   canaries: {
@@ -198,12 +204,13 @@ export const WRITERS: Record<KindDef['table'], Writer> = {
   },
   topologies: tableWriter('topologies', { schedule: (r) => str(r.spec.schedule) }),
   config_scrapers: tableWriter('config_scrapers', {}),
-  playbooks: tableWriter('playbooks', {
+  // the triggers under `on` even when YAML 1.1 made the key `true` (playbooks/spec.ts withOnKey)
+  playbooks: withSpec(tableWriter('playbooks', {
     title: (r) => str(r.spec.title) ?? r.name,
     icon: (r) => str(r.spec.icon),
     description: (r) => str(r.spec.description),
     category: (r) => str(r.spec.category) ?? '',
-  }),
+  }), withOnKey),
   // flat fields, else crds.md's typed block (postgres: {url, username, password}, slack: {token, channel}...)
   connections: tableWriter('connections', {
     type: (r) => columnsOfSpec(r.spec).type,

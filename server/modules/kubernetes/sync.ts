@@ -9,6 +9,7 @@ import {
   keptAnnotations, liveObjectByKey, liveObjects, markLedgerDeleted, upsertLedger, WRITERS,
 } from './store.js';
 import { KindWatcher, type WatcherOptions } from './watcher.js';
+import { webhookConflict } from '../playbooks/spec.js';
 
 export interface SyncLog {
   info(obj: object, msg: string): void;
@@ -234,7 +235,8 @@ class KindSync {
         if (!/^2[23]/.test(code)) throw err;
         await c.query('ROLLBACK TO SAVEPOINT row_write');
         const msg = code === '23505'
-          ? `a ${this.kind.kind} named ${namespace}/${name} already exists in the console (not from Kubernetes)`
+          ? webhookConflict(err, { spec })?.message // a Playbook's webhook path taken by another playbook
+            ?? `a ${this.kind.kind} named ${namespace}/${name} already exists in the console (not from Kubernetes)`
           : `the database refused this ${this.kind.kind}: ${errorText(err)}`;
         await upsertLedger(c, { ...ledger, rowId: null, error: msg });
         return { rowId: null, error: msg };
