@@ -104,7 +104,9 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   // edit or delete of a CR-sourced row patches or deletes the CR as the caller.
   topologies: { resource: 'topologies', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.topology' } },
   config_scrapers: { resource: 'config_scrapers', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.config_scraper' } },
-  playbooks: { resource: 'playbooks' },
+  // Playbooks (issue 14): written by the settings writer as the reference UI sends them (spec checked, source 'UI',
+  // soft delete); a CR-sourced playbook is edited in the cluster. Upserts and filterless writes are refused.
+  playbooks: { resource: 'playbooks', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'playbooks' } },
   // Secret-capable columns read `***` when static, references as written (0040_connections.sql); the CR's spec may
   // carry inline secret values, so it stays hidden. Writes go through the connections writer (`***` keeps the value).
   connections: {
