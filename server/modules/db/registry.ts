@@ -140,6 +140,10 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   component_types: { resource: 'topologies' },
   component_status_history: { resource: 'topologies' }, // the health history (0063): read only, written by its trigger
   job_history_latest_status: { resource: 'database', base: 'job_history' },
+  // The event queue (0073; the reference's database.system, admin only): no role reads only for admins here, so the
+  // nearest, rbac (admins and editors). Read only: consumers write it.
+  event_queue: { resource: 'rbac' },
+  event_queue_summary: { resource: 'rbac' },
   incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.rules' } },
   logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.logging_backends' } },
   // Catalog (0050_catalog.sql): written by the scrape engine; links made by hand (no scraper) can be added and
