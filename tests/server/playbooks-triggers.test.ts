@@ -6,7 +6,7 @@ import { recordResult } from '../../server/modules/health/queries.js';
 import { canaryEventHandler, CHECK_EVENTS, SYSTEM_PERSON_ID } from '../../server/modules/playbooks/triggers/canary-trigger.js';
 import { EventConsumer, type EventHandler } from '../../server/modules/playbooks/triggers/consumer.js';
 import { playbookScheduler } from '../../server/modules/playbooks/triggers/schedule.js';
-import { createTestApp, type TestContext } from './helpers.js';
+import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
 /**
  * Playbook triggers (issue 14 "Triggers"): check.failed/check.passed written where checks.status flips, the
@@ -109,6 +109,14 @@ describe('event_queue: check events', () => {
     await t.db.query(`INSERT INTO event_queue (name, event_id, error, attempts, last_attempt) VALUES ('config.unhealthy', $1, 'nope', 3, now())`, [id]);
     const { rows } = await t.db.query('SELECT name, pending, failed, most_common_error FROM event_queue_summary WHERE event_id = $1', [id]);
     expect(rows).toEqual([{ name: 'config.unhealthy', pending: 1, failed: 1, most_common_error: 'nope' }]);
+    const admin = await makePerson(t.db, { roles: ['admin'] });
+    const viewer = await makePerson(t.db, { roles: [] });
+    const url = `/api/db/event_queue_summary?event_id=eq.${id}&select=name,pending,failed,average_attempts`;
+    const res = await t.app.inject({ url, headers: await sessionHeaders(t.db, admin.id) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ name: 'config.unhealthy', pending: 1, failed: 1, average_attempts: 3 }]);
+    expect((await t.app.inject({ url, headers: await sessionHeaders(t.db, viewer.id) })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/db/event_queue?limit=1', headers: await sessionHeaders(t.db, viewer.id) })).statusCode).toBe(403);
   });
 });
 
