@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isSealed, keyFromSetting, openSecret, sealSecret, secretsKey, SECRETS_KEY_FILE } from './secret-box.js';
@@ -71,5 +73,17 @@ describe('secretsKey', () => {
     const again = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
     expect(openSecret(sealed, again)).toBe('kept across restarts');
     expect(secretsKey({ DATA_DIR: dir })).toEqual(key);
+  });
+
+  it('gives processes starting at once on a new DATA_DIR one and the same key', async () => {
+    const dir = join(tempDir(), 'shared');
+    const module = fileURLToPath(new URL('./secret-box.ts', import.meta.url));
+    const code = `import(${JSON.stringify(module)}).then((m) => console.log(m.secretsKey({ DATA_DIR: ${JSON.stringify(dir)} }).toString('hex')))`;
+    const keys = await Promise.all([1, 2, 3, 4].map(() => new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', '-e', code], { timeout: 60_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+    })));
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(keys).size).toBe(1);
+    expect(readdirSync(dir)).toEqual([SECRETS_KEY_FILE]);
   });
 });
