@@ -75,12 +75,7 @@ export const webhookRoutes: FastifyPluginAsync = async (app) => {
     const hook = isObject(on.webhook) ? on.webhook : {};
     await authenticateWebhook(hook.authentication, { headers: req.headers, rawBody }, read);
     const request = webhookRequest(req, rawBody);
-    let params: Record<string, unknown>;
-    try {
-      params = triggerParams(playbook, triggerEnv(playbook, { request }));
-    } catch (err) {
-      throw new BadRequestError(`parameter defaults: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const params = await triggerParams(app.db, playbook, triggerEnv(playbook, { request }));
     const run = await createRun(app.db, { playbook, params, request, createdBy: SYSTEM_PERSON_ID });
     req.log.info({ playbook: playbook.id, run: run.run_id, path }, 'playbook run started by its webhook');
     return { message: 'ok', payload: { run_id: run.run_id } };

@@ -63,7 +63,7 @@ export function canaryEventHandler(db: pg.Pool, log: { info(obj: object, msg: st
         if (!evalFilters(filters, env)) continue;
         if (await alreadyStarted(db, playbook.id, e.event_id, e.created_at)) continue;
         const run = await createRun(db, {
-          playbook, params: triggerParams(playbook, env), checkId: e.event_id, createdBy: SYSTEM_PERSON_ID,
+          playbook, params: await triggerParams(db, playbook, env), checkId: e.event_id, createdBy: SYSTEM_PERSON_ID,
         });
         log.info({ playbook: playbook.id, check: e.event_id, run: run.run_id, event: e.name }, 'playbook run started by a check event');
       } catch (err) {

@@ -1,7 +1,7 @@
-import { renderTemplates, type TemplateEnv } from '../templates.js';
+import type pg from 'pg';
+import { paramDefs, renderDefaults, resolveParams } from '../params.js';
+import type { TemplateEnv } from '../templates.js';
 import type { TriggerPlaybook } from './queries.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What a triggered run's templates see before it exists: the resource or request, no person, no run yet. */
 export function triggerEnv(playbook: TriggerPlaybook, extra: Partial<TemplateEnv>): TemplateEnv {
@@ -15,19 +15,10 @@ export function triggerEnv(playbook: TriggerPlaybook, extra: Partial<TemplateEnv
 }
 
 /**
- * A triggered run's parameters: each parameter's `default` (a template, rendered against the event's resource or
- * the webhook's request), with `given` (a schedule's `parameters`) taking precedence. Parameters without either are
- * left out, as a person leaving a field empty would. Throws what the template throws.
+ * A triggered run's parameters, as a person's run gets them (../params.ts): each parameter's `default` rendered
+ * against the event's resource or the webhook's request, `given` (a schedule's `parameters`) over them, every value
+ * checked by its type. Throws BadRequestError naming the parameter (a required one without a default, a bad value).
  */
-export function triggerParams(playbook: TriggerPlaybook, env: TemplateEnv, given: Record<string, unknown> = {}): Record<string, unknown> {
-  const defs = Array.isArray(playbook.spec.parameters) ? playbook.spec.parameters.filter(isObject) : [];
-  const out: Record<string, unknown> = {};
-  for (const d of defs) {
-    if (typeof d.name !== 'string' || !d.name) continue;
-    const raw = Object.hasOwn(given, d.name) ? given[d.name] : d.default;
-    if (raw === undefined || raw === null) continue;
-    out[d.name] = typeof raw === 'string' ? renderTemplates(raw, { ...env, params: out }, () => undefined) : raw;
-  }
-  for (const [k, v] of Object.entries(given)) if (!Object.hasOwn(out, k)) out[k] = v;
-  return out;
+export function triggerParams(db: pg.Pool, playbook: TriggerPlaybook, env: TemplateEnv, given: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  return resolveParams(db, { defs: renderDefaults(paramDefs(playbook.spec), env), given });
 }

@@ -48,7 +48,7 @@ export function playbookScheduler(opts: PlaybookSchedulerOptions): LeaderSchedul
     try {
       const env = triggerEnv(e.playbook, {});
       const run = await createRun(opts.db, {
-        playbook: e.playbook, params: triggerParams(e.playbook, env, e.parameters), createdBy: SYSTEM_PERSON_ID,
+        playbook: e.playbook, params: await triggerParams(opts.db, e.playbook, env, e.parameters), createdBy: SYSTEM_PERSON_ID,
       });
       opts.log.info({ playbook: e.playbook.id, run: run.run_id, schedule: e.schedule.text }, 'scheduled playbook run started');
     } catch (err) {
