@@ -196,10 +196,16 @@ export const PlaybookScheduleTrigger = z.object({
   parameters: z.record(z.string(), z.string()).optional(),
 }).loose();
 
+/** A webhook credential: the value, or an EnvVar (`{value}` or `{valueFrom: {secretKeyRef…}}`) as the reference writes it. */
+const Credential = (what: string) => z.union([
+  z.string().min(1, `${what} is required`),
+  PlaybookEnvVar.omit({ name: true }).refine((v) => !!(v.value || v.valueFrom), { message: `${what}: a value or valueFrom` }),
+], { message: `${what}: a string, {value} or {valueFrom}` });
+
 export const PlaybookWebhookAuth = z.object({
-  basic: z.object({ username: z.string().min(1, 'username is required'), password: z.string().min(1, 'password is required') }).loose().optional(),
-  github: z.object({ token: z.string().min(1, 'token is required') }).loose().optional(),
-  svix: z.object({ secret: z.string().min(1, 'secret is required'), verifyTimestamp: z.string().optional() }).loose().optional(),
+  basic: z.object({ username: Credential('username'), password: Credential('password') }).loose().optional(),
+  github: z.object({ token: Credential('token') }).loose().optional(),
+  svix: z.object({ secret: Credential('secret'), verifyTimestamp: z.string().optional() }).loose().optional(),
   jwt: z.object({ jwksUri: z.string().url('jwksUri: a URL') }).loose().optional(),
 }).loose();
 
@@ -262,31 +268,42 @@ export const PlaybookFields = z.object({
   ui: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** Names must be unique among the actions, and among the parameters; dependsOn names another parameter. */
-function uniqueNames(spec: z.infer<typeof PlaybookFields>, ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
-  spec.actions.forEach((a, i) => {
-    if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: ['actions', i, 'name'], message: `another action is named ${a.name}` });
+type Loose = Record<string, unknown>;
+const objects = (v: unknown): Loose[] => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? x as Loose : {})) : []);
+
+/**
+ * Names must be unique among the actions, and among the parameters; dependsOn names another parameter; a dns1123
+ * text parameter's literal default is one. Runs even when the shape has problems (the editor marks them all at once).
+ */
+function uniqueNames(spec: unknown, ctx: z.RefinementCtx): void {
+  const s = (spec && typeof spec === 'object' ? spec : {}) as Loose;
+  const seen = new Set<unknown>();
+  objects(s.actions).forEach((a, i) => {
+    if (typeof a.name !== 'string') return;
+    if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: ['actions', i, 'name'], message: `another action is named ${a.name}`, input: a.name });
     seen.add(a.name);
   });
-  const params = new Set<string>();
-  spec.parameters?.forEach((p, i) => {
-    if (params.has(p.name)) ctx.addIssue({ code: 'custom', path: ['parameters', i, 'name'], message: `another parameter is named ${p.name}` });
-    params.add(p.name);
+  const params = objects(s.parameters);
+  const names = new Set<unknown>();
+  params.forEach((p, i) => {
+    if (typeof p.name !== 'string') return;
+    if (names.has(p.name)) ctx.addIssue({ code: 'custom', path: ['parameters', i, 'name'], message: `another parameter is named ${p.name}`, input: p.name });
+    names.add(p.name);
   });
-  spec.parameters?.forEach((p, i) => p.dependsOn?.forEach((d, j) => {
-    if (!params.has(d)) ctx.addIssue({ code: 'custom', path: ['parameters', i, 'dependsOn', j], message: `no parameter is named ${d}` });
+  params.forEach((p, i) => (Array.isArray(p.dependsOn) ? p.dependsOn : []).forEach((d, j) => {
+    if (!names.has(d)) ctx.addIssue({ code: 'custom', path: ['parameters', i, 'dependsOn', j], message: `no parameter is named ${String(d)}`, input: d });
   }));
-  spec.parameters?.forEach((p, i) => {
-    if (p.type === 'text' && p.properties?.format === 'dns1123' && typeof p.default === 'string' && p.default
+  params.forEach((p, i) => {
+    const props = (p.properties && typeof p.properties === 'object' ? p.properties : {}) as Loose;
+    if (p.type === 'text' && props.format === 'dns1123' && typeof p.default === 'string' && p.default
       && !p.default.includes('{{') && !DNS1123.test(p.default)) {
-      ctx.addIssue({ code: 'custom', path: ['parameters', i, 'default'], message: 'not a DNS-1123 label' });
+      ctx.addIssue({ code: 'custom', path: ['parameters', i, 'default'], message: 'not a DNS-1123 label', input: p.default });
     }
   });
 }
 
 /** The Playbook spec: the typed fields (unknown keys kept) and the structural checks. */
-export const PlaybookSpec = PlaybookFields.loose().superRefine(uniqueNames);
+export const PlaybookSpec = PlaybookFields.loose().check(z.superRefine(uniqueNames, { when: () => true }));
 export type PlaybookSpec = z.infer<typeof PlaybookSpec>;
 
 /** The `playbooks` table's row as read (0020_kubernetes.sql). */

@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
@@ -242,6 +246,22 @@ describe('bad input is a 400 naming the path, both doors', () => {
     expect(moved.statusCode).toBe(409);
     await api('DELETE', `playbooks?id=eq.${first.json()[0].id}`, editor.headers);
     expect((await api('POST', 'playbooks', editor.headers, { name: 'h4', title: 'h4', spec: hook('deploy-hook') })).statusCode).toBe(201);
+  });
+});
+
+const REFERENCE = fileURLToPath(new URL('../fixtures/playbooks/reference', import.meta.url));
+const referenceFixtures = readdirSync(REFERENCE).filter((f) => f.endsWith('.yaml')).sort();
+
+describe('the reference\'s playbooks (mission-control fixtures) as written', () => {
+  it.each(referenceFixtures)('%s', async (file) => {
+    const doc = parse(readFileSync(join(REFERENCE, file), 'utf8')) as { metadata: { name: string }; spec: Record<string, unknown> };
+    const res = await api('POST', 'playbooks', editor.headers, { name: doc.metadata.name, title: doc.metadata.name, spec: doc.spec });
+    if (file === 'gitops.yaml') {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('invalid Playbook spec: spec.actions[0].gitops: action type gitops is not supported by this console');
+    } else {
+      expect(res.statusCode, res.body).toBe(201);
+    }
   });
 });
 

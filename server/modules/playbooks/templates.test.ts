@@ -42,6 +42,11 @@ describe('renderTemplates', () => {
       .toThrow('exec.script: ');
   });
 
+  it('has shellQuote, as the reference\'s templates use it', () => {
+    expect(renderTemplates(`echo {{ .params.name | shellQuote }} {{ shellQuote "it's" }}`, env, getAction)).toBe(`echo 'web' 'it'"'"'s'`);
+    expect(renderTemplates('{{ .params | toJSON | shellQuote }}', env, getAction)).toBe(`'{"name":"web","replicas":"3"}'`);
+  });
+
   it('leaves a shell\'s own $( ) and $(( )) alone', () => {
     expect(renderTemplates('echo $(date) $((1 + 2)) $(.params.name)', env, getAction)).toBe('echo $(date) $((1 + 2)) web');
     expect(normaliseDelims('a $(.x | printf "%s)" ) b')).toBe('a {{.x | printf "%s)" }} b');

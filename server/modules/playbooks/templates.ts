@@ -1,6 +1,7 @@
 import { celToText, CelExprError, compileCel, evalCel, parseLongDuration } from '../../lib/cel.js';
 import { GoTemplateError, TEMPLATE_FUNCS } from '../../lib/go-template.js';
 import { execTemplate, type TemplateFunc } from '../../lib/go-template/exec.js';
+import { formatValue } from '../../lib/go-template/format.js';
 import { parseTemplate, type Node } from '../../lib/go-template/parser.js';
 import { parseSchedule } from '../health/schedule.js';
 
@@ -50,7 +51,18 @@ const MAX_DEPTH = 64;
 // ---- templates ----
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const known = (name: string) => name === 'and' || name === 'or' || name === 'getAction' || TEMPLATE_FUNCS.has(name);
+
+/** gomplate's `shellQuote`: each value (a list's elements) as a POSIX shell single-quoted word, joined by spaces. */
+function shellQuote(args: unknown[]): string {
+  const words = args.flatMap((a) => (Array.isArray(a) ? a : [a]));
+  return words.map((w) => `'${(typeof w === 'string' ? w : formatValue(w)).replaceAll("'", `'"'"'`)}'`).join(' ');
+}
+
+/** Functions playbook templates have besides the library's (getAction is bound per run). */
+const PLAYBOOK_FUNCS: ReadonlyMap<string, TemplateFunc> = new Map([
+  ['shellQuote', { arity: [1, Infinity], call: (args) => shellQuote(args) }],
+]);
+const known = (name: string) => name === 'and' || name === 'or' || name === 'getAction' || PLAYBOOK_FUNCS.has(name) || TEMPLATE_FUNCS.has(name);
 
 /** Whether a string holds a template in either delimiter. */
 export function hasTemplate(s: string): boolean {
@@ -118,7 +130,7 @@ export function templateError(s: string): string | null {
 }
 
 function funcsWith(getAction: (name: string) => unknown): Map<string, TemplateFunc> {
-  const funcs = new Map(TEMPLATE_FUNCS as Map<string, TemplateFunc>);
+  const funcs = new Map([...(TEMPLATE_FUNCS as Map<string, TemplateFunc>), ...PLAYBOOK_FUNCS]);
   funcs.set('getAction', {
     arity: [1, 1],
     call: ([name]) => {
