@@ -1,12 +1,20 @@
 import { useMemo, useState } from 'react';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { dataTableColumns } from '../../../components/data-table/columns';
 import { DataTable } from '../../../components/data-table/data-table';
 import type { DataTableStateHandle } from '../../../components/data-table/use-data-table-state';
+import { usePlaybookAbilities } from '../../../components/playbooks/abilities';
+import { PlaybooksMenu } from '../../../components/playbooks/playbooks-menu';
 import { Age } from '../../../components/status/age';
 import { StatusBadge } from '../../../components/status/status-badge';
 import { formatDuration } from '../../../lib/format';
 import { useConfigPlaybookRuns, type ConfigPlaybookRun } from '../api';
 import { PLAYBOOK_PAGE_SIZE } from '../model';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  menu: { display: 'flex', justifyContent: 'flex-end' },
+});
 
 const col = dataTableColumns<ConfigPlaybookRun>();
 const NO_RUNS: ConfigPlaybookRun[] = [];
@@ -37,8 +45,10 @@ const COLUMNS = [
   col.accessor('error', { enableSorting: false, header: 'Error' }),
 ];
 
-/** The Playbooks tab: the item's playbook runs, newest first, 50 a page from the server. */
+/** The Playbooks tab: the Run menu (the playbooks that may run on the item) and its runs, newest first, 50 a page. */
 export function PlaybooksTab({ configId }: { configId: string }) {
+  const s = useStyles();
+  const can = usePlaybookAbilities();
   const [pageIndex, setPageIndex] = useState(0);
   const runs = useConfigPlaybookRuns(configId, pageIndex);
   const state: DataTableStateHandle = useMemo(
@@ -50,19 +60,24 @@ export function PlaybooksTab({ configId }: { configId: string }) {
     [pageIndex],
   );
   return (
-    <DataTable
-      label="Playbook runs"
-      columns={COLUMNS}
-      data={runs.data?.rows ?? NO_RUNS}
-      getRowId={(r) => r.id}
-      loading={runs.isFetching}
-      manual
-      total={runs.data?.total ?? 0}
-      state={state}
-      pageSizes={[PLAYBOOK_PAGE_SIZE]}
-      urlState={false}
-      paginate={(runs.data?.total ?? 0) > PLAYBOOK_PAGE_SIZE}
-      emptyMessage={runs.isError ? 'The playbook runs could not be loaded' : 'No playbook has run on this item'}
-    />
+    <div className={s.root}>
+      <div className={s.menu}>
+        <PlaybooksMenu resource={{ config_id: configId }} canRun={can.canRun} appearance="primary" />
+      </div>
+      <DataTable
+        label="Playbook runs"
+        columns={COLUMNS}
+        data={runs.data?.rows ?? NO_RUNS}
+        getRowId={(r) => r.id}
+        loading={runs.isFetching}
+        manual
+        total={runs.data?.total ?? 0}
+        state={state}
+        pageSizes={[PLAYBOOK_PAGE_SIZE]}
+        urlState={false}
+        paginate={(runs.data?.total ?? 0) > PLAYBOOK_PAGE_SIZE}
+        emptyMessage={runs.isError ? 'The playbook runs could not be loaded' : 'No playbook has run on this item'}
+      />
+    </div>
   );
 }

@@ -20,6 +20,9 @@ import {
 import { Dismiss24Regular, Edit20Regular, ErrorCircle24Regular, Play20Regular } from '@fluentui/react-icons';
 import type { CheckDetail, CheckSummary } from '@contracts/health';
 import { EmptyState } from '../../../components/empty-state';
+import { PlaybookRunsTable } from '../../../components/playbooks/playbook-runs-table';
+import { PlaybooksMenu } from '../../../components/playbooks/playbooks-menu';
+import { usePlaybookAbilities } from '../../../components/playbooks/abilities';
 import { HealthIndicator } from '../../../components/status/health-indicator';
 import { LabelChips } from '../../../components/status/label-chips';
 import { SeverityBadge } from '../../../components/status/status-badge';
@@ -75,7 +78,7 @@ function endpointOf(spec: unknown): string {
   return '';
 }
 
-type TabId = 'history' | 'graph' | 'spec' | 'relationships';
+type TabId = 'history' | 'graph' | 'spec' | 'relationships' | 'playbooks';
 
 export interface CheckDrawerProps {
   checkId: string;
@@ -101,6 +104,8 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
   const graphRange: GraphRange = useMemo(() => (absolute ? { from: absolute.from, to: absolute.to } : { since: window }), [absolute, window]);
   const graph = useCheckGraph(checkId, graphRange);
   const run = useRunCheck();
+  // the footer's Playbooks menu (playbook_runs write) and the Playbooks tab of the check's runs (read; feature on)
+  const playbooks = usePlaybookAbilities();
   const check: (CheckSummary & Partial<Pick<CheckDetail, 'spec' | 'canary'>>) | undefined = detail.data ?? summary;
   const endpoint = endpointOf(detail.data?.spec);
   const specYaml = useMemo(() => (detail.data ? toYaml(detail.data.spec ?? {}) : ''), [detail.data]);
@@ -187,6 +192,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
           <Tab value="graph">Graph</Tab>
           <Tab value="spec">Spec</Tab>
           <Tab value="relationships">Relationships</Tab>
+          {playbooks.enabled && <Tab value="playbooks">Playbooks</Tab>}
         </TabList>
         <div role="tabpanel" aria-label={tab}>
           {tab === 'history' && <CheckHistory checkId={checkId} window={window} range={absolute} />}
@@ -198,6 +204,9 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
               <Spinner size="small" label="Loading spec…" />
             ))}
           {tab === 'relationships' && <CheckComponents checkId={checkId} />}
+          {tab === 'playbooks' && playbooks.enabled && (
+            <PlaybookRunsTable filter={{ check_id: checkId }} label={`Playbook runs of ${check.name}`} emptyMessage="No playbook has run on this check" />
+          )}
         </div>
       </div>
     );
@@ -231,6 +240,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
       <DrawerBody>{content}</DrawerBody>
       <DrawerFooter className={s.footer}>
         {check && checkActions?.(check)}
+        {check && playbooks.enabled && <PlaybooksMenu resource={{ check_id: check.id }} canRun={playbooks.canRun} />}
         {check && (
           <RouterLink href={`/settings/canaries/${check.canary_id}`} asChild>
             <Button as="a" icon={<Edit20Regular />}>Edit</Button>
