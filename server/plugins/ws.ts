@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 import type { Config } from '../config.js';
-import { WS_CLOSE_SESSION_ENDED, type LiveMessage } from '../contracts/events.js';
+import { LiveClientMessage, WS_CLOSE_SESSION_ENDED, type LiveMessage } from '../contracts/events.js';
 import { can, type Role } from '../contracts/rbac.js';
 import { ForbiddenError } from '../lib/errors.js';
 import { EventBus, publishChange, type ChangeInput } from '../lib/events.js';
@@ -20,7 +20,23 @@ export interface LiveEvents {
   readonly bus: EventBus;
   /** Open /api/ws connections on this replica. */
   readonly connections: number;
+  /** Handles what clients send (LiveClientMessage: a run's log watch); each handler sees every valid message. */
+  onClientMessage(handler: LiveClientHandler): void;
 }
+
+/** One connection as a client-message handler sees it. */
+export interface LiveClientContext {
+  /** The caller, as last revalidated. */
+  readonly principal: Principal;
+  /**
+   * Sends a message the caller may read (mayReceive) unless the socket is closed or has more than 1 MB unsent;
+   * false when it was not sent (retry later, from where it stopped).
+   */
+  send(message: LiveMessage): boolean;
+  /** Called once when the connection closes. */
+  onClose(fn: () => void): void;
+}
+export type LiveClientHandler = (ctx: LiveClientContext, message: LiveClientMessage) => void;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +60,8 @@ const ACCESS_RELATIONS = new Set(['people', 'people_roles', 'identities']);
 
 /** Whether roles may read a relation's events: the relation's RBAC resource, as /api/db reads check it. Unknown → no. */
 export function mayReceive(roles: readonly Role[], event: LiveMessage): boolean {
+  // a run's log lines are read as their relation is
+  if (event.type === 'log') return can(roles, RELATIONS.playbook_run_action_logs?.resource ?? 'playbook_runs', 'read');
   if (event.type !== 'change') return true;
   const spec = Object.hasOwn(RELATIONS, event.relation) ? RELATIONS[event.relation] : undefined;
   return spec !== undefined && can(roles, spec.resource, 'read');
@@ -89,6 +107,14 @@ export class LiveConnection {
     this.send(text);
   }
 
+  /** Sends outside the event queue's count (the caller paces itself); false when closed or too far behind. */
+  trySend(event: LiveMessage): boolean {
+    if (!mayReceive(this.principal.roles, event)) return false;
+    if (this.socket.readyState !== this.socket.OPEN || this.socket.bufferedAmount > MAX_BUFFERED_BYTES) return false;
+    this.socket.send(JSON.stringify(event));
+    return true;
+  }
+
   private send(text: string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.pending++;
@@ -119,12 +145,16 @@ export const wsPlugin = fp<WsPluginOptions>(
 
     const bus = new EventBus({ connectionString: config.DATABASE_URL!, log: app.log });
     const open = new Map<WebSocket, { conn: LiveConnection; req: FastifyRequest }>();
+    const clientHandlers: LiveClientHandler[] = [];
     app.decorate('events', {
       publish: (change: ChangeInput) =>
         publishChange(app.db, change, (err) => app.log.warn({ err }, 'live event not published')),
       bus,
       get connections() {
         return open.size;
+      },
+      onClientMessage: (handler: LiveClientHandler) => {
+        clientHandlers.push(handler);
       },
     } satisfies LiveEvents);
 
@@ -148,6 +178,8 @@ export const wsPlugin = fp<WsPluginOptions>(
     let revalidating: NodeJS.Timeout | null = null;
 
     bus.subscribe((event) => {
+      // log lines go only to a run's watchers (LiveClientContext.send), never broadcast
+      if (event.type === 'log' || event.type === 'watching') return;
       const text = JSON.stringify(event);
       for (const { conn } of open.values()) conn.deliver(event, text);
       // an access change may concern a connected caller; the principal cache was already cleared on this replica
@@ -201,8 +233,34 @@ export const wsPlugin = fp<WsPluginOptions>(
           conn.alive = true;
         });
         socket.on('error', (err) => app.log.debug({ err }, 'live events: socket error'));
-        socket.on('close', () => open.delete(socket));
-        // clients only listen; anything they send is ignored (maxPayload bounds it)
+        const closers: (() => void)[] = [];
+        const ctx: LiveClientContext = {
+          get principal() {
+            return conn.principal;
+          },
+          send: (message) => conn.trySend(message),
+          onClose: (fn) => closers.push(fn),
+        };
+        socket.on('close', () => {
+          open.delete(socket);
+          for (const fn of closers.splice(0)) fn();
+        });
+        // clients send only LiveClientMessage (a run's log watch); anything else is ignored (maxPayload bounds it)
+        socket.on('message', (data) => {
+          let message: LiveClientMessage;
+          try {
+            message = LiveClientMessage.parse(JSON.parse(String(data)));
+          } catch {
+            return;
+          }
+          for (const handle of clientHandlers) {
+            try {
+              handle(ctx, message);
+            } catch (err) {
+              app.log.warn({ err }, 'live events: a client message handler failed');
+            }
+          }
+        });
         socket.send(JSON.stringify({ type: 'ready', at: new Date().toISOString() } satisfies LiveMessage));
       },
     );

@@ -12,6 +12,7 @@ import { parseBody, parseId } from '../../lib/validation.js';
 import { propertyMap } from '../auth/queries.js';
 import { getLivePlaybook, getRunView, listLivePlaybooks, listRunActions, type PlaybookApiRow } from './api-queries.js';
 import { paramDefs } from './params.js';
+import { playbookLiveRoutes } from './routes-live.js';
 import { paramsFor, planActions, prepareRun } from './plan.js';
 import { loadResource, playbooksFor } from './resource-match.js';
 import { approveRun, cancelRun, createRun, retryFromFailed } from './runs.js';
@@ -116,6 +117,8 @@ export const playbookApiRoutes: FastifyPluginAsync<{ config: Config }> = async (
     reply.code(201);
     return created;
   });
+
+  await app.register(playbookLiveRoutes); // /api/ws: {type: 'watch', run_id} → the run's log lines
 };
 
 /** The reference UI sends the playbook's `id` in the /params body too; the path's id is the one used. */
