@@ -93,7 +93,7 @@ test('each panel shows the component: details, catalog with Show deleted, incide
   await sidebar.openPanel('Changes');
   await expect(sidebar.root.getByRole('link', { name: new RegExp(`image bumped ${u}`) })).toBeVisible();
   await sidebar.openPanel('Playbooks');
-  await expect(sidebar.root.getByText('Playbooks are not available in this version')).toBeVisible();
+  await expect(sidebar.root.getByText('No playbook has run on this component')).toBeVisible();
   await sidebar.openPanel('Teams');
   await expect(sidebar.root.getByRole('link', { name: `Payments-${u}` })).toHaveAttribute('href', `/settings/teams/${ids.team}`);
   await sidebar.openPanel('Insights');

@@ -27,6 +27,7 @@ const routes = (manualLinks: string[] = ['cfg-1']) => ({
   'GET /api/db/checks_by_component': () => [{ id: 'chk-1', name: 'payments-http', type: 'http', status: 'unhealthy', severity: 'info' }],
   'GET /api/db/incidents_by_component': () => [{ id: 'i1', incident_id: 'INC-7', title: 'Payments slow', status: 'open', severity: 'high', type: 'performance' }],
   'GET /api/db/team_components': () => [{ team_id: 't1', role: null, teams: { id: 't1', name: 'SRE', icon: null } }],
+  'GET /api/db/playbook_runs': () => json([], 200, { 'content-range': '*/0' }),
 });
 
 function renderSidebar(props: Partial<Parameters<typeof TopologySidebar>[0]> = {}) {
@@ -108,7 +109,7 @@ describe('the topology sidebar', () => {
     await user.click(screen.getByRole('button', { name: /Teams/ }));
     expect((await screen.findByRole('link', { name: 'SRE' })).getAttribute('href')).toBe('/settings/teams/t1');
     await user.click(screen.getByRole('button', { name: /Playbooks/ }));
-    expect(await screen.findByText('Playbooks are not available in this version')).toBeTruthy();
+    expect(await screen.findByText('No playbook has run on this component')).toBeTruthy();
   });
 
   it('hides Incidents when the incidents feature is off', async () => {
