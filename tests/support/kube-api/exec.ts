@@ -315,3 +315,24 @@ function recordResize(record: ExecRecord, body: Buffer): void {
     // a malformed resize is ignored, as the kubelet logs and ignores it
   }
 }
+
+/**
+ * A container's own process (the pod lifecycle of kubelet.ts): its `command` + `args` run in the same small language,
+ * with no stdin; `gone` resolves when the pod is deleted (a `sleep` then ends at once). 0 is success; a command the
+ * language lacks fails as a runtime would (exit code 128 with the runtime's message).
+ */
+export async function runContainer(
+  args: string[],
+  io: { out(data: string): void; err(data: string): void; env: Array<[string, string]>; hostname: string; gone: Promise<void> },
+): Promise<{ code: number; message?: string }> {
+  const outcome = await run({
+    args,
+    out: (d) => io.out(String(d)),
+    err: (d) => io.err(String(d)),
+    stdin: async function* () {},
+    env: io.env,
+    hostname: io.hostname,
+    gone: io.gone,
+  });
+  return 'fail' in outcome ? { code: 128, message: outcome.fail } : outcome;
+}

@@ -18,6 +18,7 @@ import { parseAllDocuments, parse as parseYaml, stringify as stringifyYaml } fro
 import { openapiV2, openapiV3GroupVersion, openapiV3Index, v3Key } from './openapi.js';
 import { isObject, type JsonObject } from './patch.js';
 import { ExecServer, planConnect } from './connect.js';
+import { Kubelet } from './kubelet.js';
 import { decodeKubeProtobuf } from './protobuf.js';
 import { authorize, type Attributes } from './rbac.js';
 import { CRD_GROUP } from './resources.js';
@@ -48,6 +49,11 @@ export interface KubeApiOptions {
   historySize?: number;
   /** How often watches that asked for bookmarks get one. */
   bookmarkIntervalMs?: number;
+  /**
+   * A stand-in kubelet runs pods (kubelet.ts): Pending, then Running with each container's command, then Succeeded or
+   * Failed as the command exits; off by default (pods are Running at once and run nothing).
+   */
+  podLifecycle?: boolean;
 }
 
 export interface KubeApi {
@@ -93,6 +99,8 @@ export interface KubeApi {
    *  with the same state. Resolves when the server is back. */
   goDown(seconds: number): Promise<void>;
   stop(): Promise<void>;
+  /** Adds output to a container's log (`GET pods/{name}/log`), e.g. for pods that run nothing. */
+  appendPodLog(namespace: string, pod: string, container: string, text: string): void;
 }
 
 const SERVER_VERSION = {
@@ -253,6 +261,7 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
   const bookmarkMs = opts.bookmarkIntervalMs ?? 1000;
   const sockets = new Set<Socket>();
   const execServer = new ExecServer();
+  const kubelet = new Kubelet(store, opts.podLifecycle === true);
   const execs: ExecRecord[] = [];
   /** The connection and early bytes of each upgrade request, for the connect subresources. */
   const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>();
@@ -345,7 +354,8 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       return send(res, { code: 200, body: { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gvString(route.group, route.version), resources: discoveryResources(defs) } });
     }
     const def = store.def(route.group, route.version, route.plural);
-    const subOk = (sub: string) => (sub === 'status' && def?.statusSubresource) || def?.connect?.includes(sub);
+    const subOk = (sub: string) =>
+      (sub === 'status' && def?.statusSubresource) || def?.connect?.includes(sub) || (sub === 'log' && def?.group === '' && def.plural === 'pods');
     if (!def || (route.subresource && !subOk(route.subresource))) {
       return send(res, fail(404, 'NotFound', 'the server could not find the requested resource'));
     }
@@ -367,6 +377,13 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
     }
     if (route.subresource && def.connect?.includes(route.subresource)) {
       return connect(req, res, def, route.namespace, route.name, route.subresource, q, who, record);
+    }
+    if (route.subresource === 'log') {
+      if (method !== 'GET' || !route.name) return send(res, fail(405, 'MethodNotAllowed', 'the log can only be read'));
+      const pod = store.getRaw('', 'pods', route.namespace, route.name);
+      if (!pod) return send(res, fail(404, 'NotFound', `pods "${route.name}" not found`, { name: route.name, kind: 'pods' }));
+      const refused = kubelet.serve(res, pod, q);
+      return refused ? send(res, refused) : undefined;
     }
     const writeOpts = { dryRun: q.getAll('dryRun').includes('All'), fieldValidation: q.get('fieldValidation') ?? undefined };
     const asTable = /as=Table/.test(req.headers.accept ?? '');
@@ -744,8 +761,12 @@ export async function startKubeApi(opts: KubeApiOptions = {}): Promise<KubeApi> 
       });
       down = false;
     },
+    appendPodLog(namespace, pod, container, text) {
+      kubelet.append(namespace, pod, container, text);
+    },
     async stop() {
       stopped = true;
+      kubelet.closeAll();
       if (dropTimer) clearInterval(dropTimer);
       if (!down) await closeServer();
     },

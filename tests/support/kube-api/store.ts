@@ -110,6 +110,8 @@ export class Store {
   /** watches from a resourceVersion below this get 410 Gone */
   private floor = 0;
   readonly watchers = new Set<Watcher>();
+  /** New pods start Pending, for the stand-in kubelet's lifecycle (kubelet.ts) to run them; else Running at once. */
+  podsStartPending = false;
 
   constructor(private readonly historySize = 10_000) {
     for (const def of builtinResources()) this.register(def);
@@ -258,6 +260,15 @@ export class Store {
       const containers = (obj.spec as JsonObject | undefined)?.containers;
       if (!Array.isArray(containers) || !containers.length || !containers.every((c) => isObject(c) && typeof c.name === 'string' && c.name)) {
         return invalid(def, obj.metadata.name, [{ field: 'spec.containers', message: 'spec.containers: Required value', reason: 'FieldValueRequired' }]);
+      }
+      if (!old && !obj.status && this.podsStartPending) {
+        obj.status = {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: now() }],
+          containerStatuses: (containers as JsonObject[]).map((c) => ({
+            name: c.name, image: c.image ?? '', ready: false, started: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } },
+          })),
+        };
       }
       if (!old && !obj.status) {
         const at = now();

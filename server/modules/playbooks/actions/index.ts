@@ -1,6 +1,7 @@
 import { execAction } from './exec.js';
 import { httpAction } from './http.js';
 import { notificationAction } from './notification.js';
+import { podAction } from './pod.js';
 import { sqlAction } from './sql.js';
 import type { PlaybookActionType } from './types.js';
 
@@ -14,6 +15,7 @@ const MEMBERS: PlaybookActionType[] = [
   httpAction,
   sqlAction,
   notificationAction,
+  podAction,
 ];
 
 export const ACTION_TYPES: ReadonlyMap<string, PlaybookActionType> = new Map(MEMBERS.map((m) => [m.type, m]));
