@@ -37,6 +37,11 @@ describe('SecretMasker', () => {
     expect(m.mask(`Authorization: Basic ${b64}`)).toBe('Authorization: Basic ***==');
   });
 
+  it('masks a secret escaped in a JSON string', () => {
+    const m = masker('multi\nline "quoted" \\ secret');
+    expect(m.mask(JSON.stringify({ password: 'multi\nline "quoted" \\ secret' }))).toBe('{"password":"***"}');
+  });
+
   it('masks strings deep inside results and errors, keeping keys and other values', () => {
     const m = masker('tok-123');
     expect(m.maskDeep({ stdout: 'tok-123\n', n: 1, ok: true, nil: null, list: ['a tok-123', { k: 'tok-123' }] })).toEqual({

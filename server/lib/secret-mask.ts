@@ -2,7 +2,7 @@
  * Masks secrets as `***` in everything a playbook run writes (issue 14): streamed lines, results, errors.
  *
  * Each added secret is masked as it is and in the forms a script is likely to print it in: base64 (standard and
- * URL-safe, with or without padding) and URL-encoded (`%20` or `+` for spaces). Values under 3 characters are ignored:
+ * URL-safe, with or without padding), URL-encoded (`%20` or `+` for spaces) and escaped in a JSON string. Values under 3 characters are ignored:
  * they would mask ordinary text. A stream masker holds back at most (longest form - 1) characters, so a secret split
  * across chunks is still masked.
  */
@@ -13,11 +13,12 @@ export const MIN_SECRET_LENGTH = 3;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The forms of one secret that are masked: itself, base64 and base64url without padding, URL-encoded. */
+/** The forms of one secret that are masked: itself, base64 and base64url without padding, URL-encoded, JSON-escaped. */
 export function secretForms(value: string): string[] {
   const b64 = Buffer.from(value, 'utf8').toString('base64').replace(/=+$/, '');
   const uri = encodeURIComponent(value);
-  const forms = [value, b64, b64.replace(/\+/g, '-').replace(/\//g, '_'), uri, uri.replace(/%20/g, '+')];
+  const json = JSON.stringify(value).slice(1, -1);
+  const forms = [value, b64, b64.replace(/\+/g, '-').replace(/\//g, '_'), uri, uri.replace(/%20/g, '+'), json];
   return [...new Set(forms)].filter((f) => f.length >= MIN_SECRET_LENGTH);
 }
 
