@@ -70,6 +70,13 @@ describe('evalActionIf', () => {
     expect(evalActionIf('"always()" == "x"', env, { failed: false })).toBe(false);
   });
 
+  it('last_result() is the previous action\'s result, as the reference\'s fixtures use it', () => {
+    const state = { failed: false, lastResult: { count: 2, rows: [] } };
+    expect(evalActionIf('last_result().count > 0', env, state)).toBe(true);
+    expect(evalActionIf('last_result().count > 5', env, state)).toBe(false);
+    expect(renderTemplates('{{$rows:=index last_result "count"}}Found {{$rows}} changes', env, getAction, state.lastResult)).toBe('Found 2 changes');
+  });
+
   it('takes a template rendering "true", and throws on a non-boolean', () => {
     expect(evalActionIf('{{ eq .params.name "web" }}', env, { failed: false })).toBe(true);
     expect(evalActionIf('{{ eq .params.name "db" }}', env, { failed: false })).toBe(false);

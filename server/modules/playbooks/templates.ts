@@ -41,6 +41,8 @@ export interface RunState {
   failed: boolean;
   /** The run's deadline passed (timeout()). */
   timedOut?: boolean;
+  /** The previous action's result, for the reference's `last_result()` (CEL) and `last_result` (templates). */
+  lastResult?: Record<string, unknown>;
 }
 
 /** A problem with its path as segments (`['actions', 0, 'exec', 'script']`). */
@@ -143,23 +145,26 @@ function funcsWith(getAction: (name: string) => unknown): Map<string, TemplateFu
 }
 
 /** One string rendered; trimmed of surrounding space when it held a template, as the reference's templater. */
-function renderString(s: string, data: TemplateEnv, funcs: Map<string, TemplateFunc>): string {
+function renderString(s: string, data: TemplateEnv, funcs: Map<string, TemplateFunc>, lastResult?: Record<string, unknown>): string {
   if (!hasTemplate(s)) return s;
   const src = normaliseDelims(s);
-  return execTemplate(src, compile(src), data, funcs, {}).trim();
+  return execTemplate(src, compile(src), data, funcs, { lastResult }).trim();
 }
 
 /**
- * Renders every string inside an action's block, depth first; getAction(name) is an earlier action's result. Keys
- * are not rendered. Throws with the path of the string that failed (`exec.script: template: …`).
+ * Renders every string inside an action's block, depth first; getAction(name) is an earlier action's result and
+ * `last_result` the previous action's (when given). Keys are not rendered. Throws with the path of the string that
+ * failed (`exec.script: template: …`).
  */
-export function renderTemplates(value: unknown, env: TemplateEnv, getAction: (name: string) => unknown): unknown {
+export function renderTemplates(
+  value: unknown, env: TemplateEnv, getAction: (name: string) => unknown, lastResult?: Record<string, unknown>,
+): unknown {
   const funcs = funcsWith(getAction);
   const walk = (v: unknown, at: string, depth: number): unknown => {
     if (depth > MAX_DEPTH) throw new Error(`${at || 'value'}: nested deeper than ${MAX_DEPTH} levels`);
     if (typeof v === 'string') {
       try {
-        return renderString(v, env, funcs);
+        return renderString(v, env, funcs, lastResult);
       } catch (err) {
         throw new Error(`${at ? `${at}: ` : ''}${(err as Error).message}`);
       }
@@ -236,8 +241,8 @@ function truthy(v: unknown, what: string): boolean {
  */
 export function evalActionIf(expr: string | undefined, env: TemplateEnv, state: RunState): boolean {
   if (!expr || !expr.trim()) return !state.failed;
-  if (hasTemplate(expr)) return renderString(expr, env, funcsWith(() => undefined)).trim() === 'true';
-  const out = evalCel(rewriteStateFuncs(expr), celVars(env, state));
+  if (hasTemplate(expr)) return renderString(expr, env, funcsWith(() => undefined), state.lastResult).trim() === 'true';
+  const out = evalCel(rewriteStateFuncs(expr), celVars(env, state), { lastResult: state.lastResult });
   return truthy(out, `if ${expr.slice(0, 80)}`);
 }
 
