@@ -109,13 +109,14 @@ export class RunProcessor {
     this.deadline = new Date(run.start_time ?? Date.now()).getTime() + (timeoutMs > 0 ? timeoutMs : 1_800_000);
   }
 
-  private publish(): Promise<boolean> {
-    return publishChange(this.ctx.db, { relation: 'playbook_runs', ids: [this.run.id] });
+  /** Announces a change of the run or its actions (not awaited: a lost event costs a refetch, not the run). */
+  private publish(): void {
+    void publishChange(this.ctx.db, { relation: 'playbook_runs', ids: [this.run.id] });
   }
 
   private async setRun(status: string, extra: { scheduled_time?: Date; error?: string; end?: boolean; release?: boolean } = {}): Promise<void> {
     await updateHeldRun(this.ctx.db, this.run.id, this.ctx.owner, { status, ...extra });
-    await this.publish();
+    this.publish();
   }
 
   /** Takes the run as far as it can go now. */
@@ -145,7 +146,7 @@ export class RunProcessor {
           return this.setRun(row.status === 'sleeping' ? 'sleeping' : 'retrying', { scheduled_time: row.scheduled_time, release: true });
         }
         if (!(await startAction(this.ctx.db, row.id, this.ctx.owner, this.ctx.leaseMs))) continue;
-        await this.publish();
+        this.publish();
         if (!(await this.execute(next, row, null))) return;
         continue;
       }
@@ -158,12 +159,12 @@ export class RunProcessor {
         if (runs) delayMs = evalDelay(typeof next.delay === 'string' ? next.delay : undefined, env);
       } catch (err) {
         await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
-        await this.publish();
+        this.publish();
         continue;
       }
       if (!runs) {
         await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'skipped', end: true });
-        await this.publish();
+        this.publish();
         continue;
       }
       if (delayMs > 0) {
@@ -173,18 +174,18 @@ export class RunProcessor {
       if (await this.delegated(next, env)) return;
       let prepared: Prepared;
       try {
-        prepared = await this.prepare(next, env);
+        prepared = await this.prepare(next, env, rows);
       } catch (err) {
         // a template or type that cannot run: before any action it is the run's error ('Initialization')
         if (rows.length === 0) return this.setRun('failed', { error: this.masker.mask(msg(err)), end: true, release: true });
         await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
-        await this.publish();
+        this.publish();
         continue;
       }
       const started = await insertAction(this.ctx.db, {
         runId: this.run.id, name: next.name, status: 'running', owner: this.ctx.owner, leaseMs: this.ctx.leaseMs,
       });
-      await this.publish();
+      this.publish();
       if (!(await this.execute(next, started, prepared))) return;
     }
   }
@@ -210,7 +211,7 @@ export class RunProcessor {
     const agentId = await agentIdByName(this.ctx.db, remote);
     if (!agentId) {
       await insertAction(this.ctx.db, { runId: this.run.id, name: action.name, status: 'failed', error: `runsOn: agent ${remote} not found`, end: true });
-      await this.publish();
+      this.publish();
       return false;
     }
     if (agentId === LOCAL_AGENT_ID) return false;
@@ -224,7 +225,7 @@ export class RunProcessor {
   private async interrupted(action: Action, row: ActionRow): Promise<void> {
     const message = `interrupted: replica ${row.lease_owner?.split('#')[0] ?? 'unknown'} stopped`;
     if (await failInterrupted(this.ctx.db, row.id, message)) await this.scheduleRetry(action, row);
-    await this.publish();
+    this.publish();
   }
 
   private async scheduleRetry(action: Action, row: ActionRow): Promise<void> {
@@ -242,12 +243,12 @@ export class RunProcessor {
   }
 
   /** The action's type and its block rendered (getAction: the earlier actions' results). */
-  private async prepare(action: Action, env: TemplateEnv): Promise<Prepared> {
+  private async prepare(action: Action, env: TemplateEnv, rows?: ActionRow[]): Promise<Prepared> {
     const types = this.ctx.actionTypes;
     const typeKey = Object.keys(action).find((k) => types.has(k)) ?? Object.keys(action).find((k) => !META_KEYS.has(k));
     const type = typeKey ? types.get(typeKey) : undefined;
     if (!typeKey || !type) throw new Error(typeKey ? `action type ${typeKey} is not available` : 'the action has no type (exec, http, sql…)');
-    const results = latest(await listActions(this.ctx.db, this.run.id));
+    const results = latest(rows ?? (await listActions(this.ctx.db, this.run.id)));
     const block = renderTemplates(action[typeKey] ?? {}, env, (name) => {
       const r = results.get(name);
       return r ? { ...r.result, result: r.result, status: r.status, error: r.error } : undefined;
@@ -299,7 +300,7 @@ export class RunProcessor {
     await logs.close();
     const reason = this.slot.reason;
     if (!(await finishAction(ctx.db, row.id, ctx.owner, outcome.status, outcome.result, outcome.error))) {
-      await this.publish();
+      this.publish();
       return false; // cancelled meanwhile: cancelRun wrote the run and its actions
     }
     if (outcome.status === 'failed' && reason !== 'run-timeout' && reason !== 'cancel') await this.scheduleRetry(action, row);
@@ -311,7 +312,7 @@ export class RunProcessor {
       await this.setRun('scheduled', { release: true });
       return false;
     }
-    await this.publish();
+    this.publish();
     return true;
   }
 

@@ -96,7 +96,7 @@ export class ActionLogWriter {
        SELECT $1, $2 + ord - 1, $3, s, t FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(s, t, ord)`,
       [this.actionId, first, this.runId, batch.map((b) => b.stream), batch.map((b) => b.text.replace(/\u0000/g, ''))],
     );
-    await publishChange(this.db, { relation: 'playbook_run_action_logs', ids: [this.runId] });
+    void publishChange(this.db, { relation: 'playbook_run_action_logs', ids: [this.runId] });
   }
 
   /** Releases what the maskers held back, stores everything and stops. */

@@ -1,0 +1,163 @@
+/**
+ * The playbook engine's throughput and pickup (issue 14 "Performance"): 1,000 queued runs of a 3-action playbook (exec
+ * `echo`, http GET to a loopback server, sql `SELECT` on the console's database) drained by 2 replicas, each its own
+ * process running the engine (PLAYBOOK_CONCURRENCY 8 by default): runs/s. Then pickup latency when idle: runs created
+ * one at a time, the time from the run's creation to its claim (both read from the database clock), p50/p99.
+ * Prints a table; no assertions.
+ *
+ *   npx tsx scripts/bench-playbooks.ts     (DATABASE_URL to use an existing server; BENCH_RUNS=1000, BENCH_PICKUPS=100)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../server/db/embedded.js';
+import { migrate } from '../server/db/migrate.js';
+import { PlaybookExecutor } from '../server/modules/playbooks/executor.js';
+import { createRun } from '../server/modules/playbooks/runs.js';
+import { wakeEngines } from '../server/modules/playbooks/engine-queries.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const quiet = { info() {}, warn() {}, debug() {} };
+
+/** Replica mode: `--replica name url` runs one engine until SIGTERM. */
+async function replica(name: string, url: string): Promise<void> {
+  const db = new pg.Pool({ connectionString: url, max: 12 });
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-playbooks-replica-'));
+  const key = randomBytes(32);
+  const engine = new PlaybookExecutor({
+    db, connectionString: url, log: { info() {}, warn: (o, m) => console.error(m, o) }, replica: name,
+    concurrency: Number(process.env.PLAYBOOK_CONCURRENCY ?? 8),
+    actionOptions: { dataDir, execEnabled: true }, secretsKey: () => key,
+  });
+  await engine.start();
+  process.stdout.write('ready\n');
+  process.once('SIGTERM', () => {
+    void engine.stop(1_000).then(() => db.end()).then(() => rm(dataDir, { recursive: true, force: true })).then(() => process.exit(0));
+  });
+}
+
+function startReplica(name: string, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--replica', name, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('ready')) resolve(child); });
+    child.once('exit', (code) => reject(new Error(`replica ${name} exited (${code})`)));
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main() {
+  const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
+  const PICKUPS = Number(process.env.BENCH_PICKUPS ?? 100);
+  let dir: string | undefined;
+  let stop = async () => {};
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    dir = await mkdtemp(join(tmpdir(), 'bench-playbooks-'));
+    const embedded = await startEmbeddedPostgres(dir, 0, quiet);
+    url = embedded.url;
+    stop = () => embedded.stop();
+  }
+  const peer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
+  const peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}/ok`;
+  const db = new pg.Pool({ connectionString: url, max: 4 });
+  const replicas: ChildProcess[] = [];
+  try {
+    await migrate(db);
+    const person = (await db.query<{ id: string }>("INSERT INTO people (name, email) VALUES ('Bench', $1) RETURNING id",
+      [`bench-${randomBytes(3).toString('hex')}@bench.test`])).rows[0].id;
+    const spec = {
+      actions: [
+        { name: 'exec', exec: { script: 'echo "hello from $HOSTNAME"' } },
+        { name: 'http', http: { url: peerUrl, method: 'GET' } },
+        { name: 'sql', sql: { driver: 'postgres', url, query: 'SELECT count(*) AS n FROM playbook_runs' } },
+      ],
+    };
+    const pb = (await db.query<{ id: string }>("INSERT INTO playbooks (name, title, spec) VALUES ($1, $1, $2) RETURNING id",
+      [`bench-${randomBytes(3).toString('hex')}`, spec])).rows[0];
+    replicas.push(await startReplica('bench-a', url), await startReplica('bench-b', url));
+
+    // queue RUNS at once (one statement, one wake-up), then time the drain
+    const t0 = Date.now();
+    const { rows: queued } = await db.query<{ id: string }>(
+      `INSERT INTO playbook_runs (playbook_id, spec, status, created_by, parameters)
+       SELECT $1, $2, 'scheduled', $3, '{}' FROM generate_series(1, $4) RETURNING id`, [pb.id, spec, person, RUNS]);
+    await wakeEngines(db);
+    const ids = queued.map((r) => r.id);
+    for (;;) {
+      const { rows } = await db.query<{ done: number; ok: number }>(
+        `SELECT count(*) FILTER (WHERE status IN ('completed', 'failed', 'cancelled', 'timed_out'))::int AS done,
+                count(*) FILTER (WHERE status = 'completed')::int AS ok FROM playbook_runs WHERE id = ANY($1)`, [ids]);
+      if (rows[0].done === RUNS) {
+        const secs = (Date.now() - t0) / 1000;
+        const failed = await db.query<{ error: string | null; n: number }>(
+          `SELECT coalesce(a.error, r.error) AS error, count(*)::int AS n FROM playbook_runs r
+             LEFT JOIN playbook_run_actions a ON a.playbook_run_id = r.id AND a.status = 'failed'
+            WHERE r.id = ANY($1) AND r.status <> 'completed' GROUP BY 1 ORDER BY 2 DESC LIMIT 3`, [ids]);
+        console.log('\nplaybook engine: drain (2 replica processes, PLAYBOOK_CONCURRENCY', process.env.PLAYBOOK_CONCURRENCY ?? 8, 'each)');
+        console.table([{ runs: RUNS, actions: RUNS * 3, completed: rows[0].ok, seconds: secs.toFixed(2), 'runs/s': (RUNS / secs).toFixed(1) }]);
+        if (failed.rows.length) console.log('not completed:', failed.rows);
+        const steps = await db.query(
+          `SELECT name, round(avg(extract(epoch FROM end_time - start_time) * 1000)::numeric, 1) AS "avg ms",
+                  round((percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM end_time - start_time) * 1000))::numeric, 1) AS "p99 ms"
+             FROM playbook_run_actions WHERE playbook_run_id = ANY($1) GROUP BY name ORDER BY name`, [ids]);
+        const whole = await db.query(
+          `SELECT round(avg(extract(epoch FROM end_time - start_time) * 1000)::numeric, 1) AS "run avg ms",
+                  round(avg(extract(epoch FROM start_time - created_at) * 1000)::numeric, 1) AS "queued avg ms"
+             FROM playbook_runs WHERE id = ANY($1)`, [ids]);
+        console.table(steps.rows);
+        console.table(whole.rows);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // pickup when idle: one run at a time, a 1-action playbook, a short pause between them
+    const one = (await db.query<{ id: string }>("INSERT INTO playbooks (name, title, spec) VALUES ($1, $1, $2) RETURNING id",
+      [`bench-pickup-${randomBytes(3).toString('hex')}`, { actions: [{ name: 'sql', sql: { driver: 'postgres', url, query: 'SELECT 1' } }] }])).rows[0];
+    const oneSpec = (await db.query('SELECT spec FROM playbooks WHERE id = $1', [one.id])).rows[0].spec;
+    const pickups: number[] = [];
+    for (let i = 0; i < PICKUPS; i++) {
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 150));
+      const { run_id } = await createRun(db, { playbook: { id: one.id, spec: oneSpec }, params: {}, createdBy: person });
+      for (;;) {
+        const { rows } = await db.query<{ ms: number | null; status: string }>(
+          'SELECT extract(epoch FROM (start_time - created_at)) * 1000 AS ms, status FROM playbook_runs WHERE id = $1', [run_id]);
+        if (rows[0].ms !== null && ['completed', 'failed'].includes(rows[0].status)) {
+          pickups.push(Number(rows[0].ms));
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    pickups.sort((a, b) => a - b);
+    console.log('\nplaybook engine: pickup when idle (run created → claimed, database clock)');
+    console.table([{ runs: PICKUPS, 'p50 ms': pct(pickups, 50).toFixed(1), 'p99 ms': pct(pickups, 99).toFixed(1), 'max ms': pickups[pickups.length - 1].toFixed(1) }]);
+  } finally {
+    for (const r of replicas) r.kill('SIGTERM');
+    await Promise.all(replicas.map((r) => new Promise((res) => (r.exitCode !== null ? res(null) : r.once('exit', res)))));
+    peer.close();
+    await db.end();
+    await stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--replica') {
+  void replica(process.argv[3], process.argv[4]);
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
