@@ -80,15 +80,18 @@ export async function claimDueRuns(db: Queryable, owner: string, limit: number, 
 }
 
 /** Renews the leases this replica holds on its runs and running actions. */
-export async function renewLeases(db: Queryable, owner: string, runIds: string[], leaseMs: number): Promise<void> {
-  if (!runIds.length) return;
-  await db.query(
+/** Renews the leases this replica holds on its runs and running actions; the ids of the runs it still holds. */
+export async function renewLeases(db: Queryable, owner: string, runIds: string[], leaseMs: number): Promise<Set<string>> {
+  if (!runIds.length) return new Set();
+  const { rows } = await db.query<{ id: string }>(
     `WITH r AS (UPDATE playbook_runs SET lease_expires_at = now() + $3 * interval '1 millisecond'
-                 WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND status = 'running' RETURNING id)
-     UPDATE playbook_run_actions SET lease_expires_at = now() + $3 * interval '1 millisecond'
-      WHERE playbook_run_id IN (SELECT id FROM r) AND lease_owner = $1 AND status = 'running'`,
+                 WHERE id = ANY($2::uuid[]) AND lease_owner = $1 AND status = 'running' RETURNING id),
+          a AS (UPDATE playbook_run_actions SET lease_expires_at = now() + $3 * interval '1 millisecond'
+                 WHERE playbook_run_id IN (SELECT id FROM r) AND lease_owner = $1 AND status = 'running')
+     SELECT id FROM r`,
     [owner, runIds, leaseMs],
   );
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function getRun(db: Queryable, id: string): Promise<RunRow | null> {

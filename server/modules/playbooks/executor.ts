@@ -141,7 +141,9 @@ export class PlaybookExecutor {
     const ids = [...this.slots.keys()];
     if (!ids.length) return;
     try {
-      await renewLeases(this.opts.db, this.owner, ids, this.leaseMs);
+      const held = await renewLeases(this.opts.db, this.owner, ids, this.leaseMs);
+      // a run no longer held was cancelled (a NOTIFY this replica missed) or taken over: stop its action
+      for (const id of ids) if (!held.has(id)) this.slots.get(id)?.slot.abort('cancel');
     } catch (err) {
       this.opts.log.warn({ err }, 'playbooks: lease renewal failed');
     }
