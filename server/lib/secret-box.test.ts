@@ -85,5 +85,5 @@ describe('secretsKey', () => {
     expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(new Set(keys).size).toBe(1);
     expect(readdirSync(dir)).toEqual([SECRETS_KEY_FILE]);
-  });
+  }, 120_000); // four Node processes loading TypeScript on a busy machine
 });
