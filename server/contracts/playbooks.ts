@@ -42,8 +42,8 @@ const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 const KeyRef = z.object({ name: z.string().optional(), key: z.string() }).loose();
 
 /** duty's EnvVar: a literal `value` or `valueFrom` a secret, config map, helm release or service-account token. */
-export const PlaybookEnvVar = z.object({
-  name: z.string().min(1, 'name is required'),
+export const EnvVar = z.object({
+  name: z.string().optional(),
   value: z.string().optional(),
   valueFrom: z.object({
     secretKeyRef: KeyRef.optional(),
@@ -53,8 +53,11 @@ export const PlaybookEnvVar = z.object({
   }).loose().optional(),
 }).loose();
 
-/** duty's ResourceSelector (as kinds.ts has it). */
-export const PlaybookResourceSelector = z.object({
+/** A playbook's `env[]` entry: an EnvVar with its name. */
+export const PlaybookEnvVar = EnvVar.extend({ name: z.string().min(1, 'name is required') });
+
+/** duty's ResourceSelector, as NotificationSilence, Playbook and Topology use it (kinds.ts takes it from here). */
+export const ResourceSelector = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   namespace: z.string().optional(),
@@ -71,6 +74,7 @@ export const PlaybookResourceSelector = z.object({
   includeDeleted: z.boolean().optional(),
   limit: z.number().int().optional(),
 }).loose();
+export const PlaybookResourceSelector = ResourceSelector;
 
 // ---- parameters ----
 
@@ -199,7 +203,7 @@ export const PlaybookScheduleTrigger = z.object({
 /** A webhook credential: the value, or an EnvVar (`{value}` or `{valueFrom: {secretKeyRef…}}`) as the reference writes it. */
 const Credential = (what: string) => z.union([
   z.string().min(1, `${what} is required`),
-  PlaybookEnvVar.omit({ name: true }).refine((v) => !!(v.value || v.valueFrom), { message: `${what}: a value or valueFrom` }),
+  EnvVar.omit({ name: true }).refine((v) => !!(v.value || v.valueFrom), { message: `${what}: a value or valueFrom` }),
 ], { message: `${what}: a string, {value} or {valueFrom}` });
 
 export const PlaybookWebhookAuth = z.object({

@@ -7,6 +7,7 @@ import { LoggingBackendSpec } from './specs/logging-backend.js';
 import { ScrapeConfigSpec } from '../catalog/spec.js';
 import { TopologySpec } from '../topology/spec.js';
 import { CheckedPlaybookSpec } from '../playbooks/spec.js';
+import { EnvVar, ResourceSelector } from '../../contracts/playbooks.js';
 
 /**
  * The custom resources the console watches, one descriptor each: API coordinates, the database table the CRs
@@ -31,38 +32,8 @@ export interface KindDef {
 
 // ---- shared shapes (reference: duty types) ----
 
-const KeyRef = z.object({ name: z.string().optional(), key: z.string() }).loose();
-
-/** duty's EnvVar: a literal `value` or `valueFrom` a secret, config map, helm release or service-account token. */
-export const EnvVar = z.object({
-  name: z.string().optional(),
-  value: z.string().optional(),
-  valueFrom: z.object({
-    secretKeyRef: KeyRef.optional(),
-    configMapKeyRef: KeyRef.optional(),
-    helmRef: KeyRef.optional(),
-    serviceAccount: z.string().optional(),
-  }).loose().optional(),
-}).loose();
-
-/** duty's ResourceSelector, as NotificationSilence, Playbook and Topology use it. */
-export const ResourceSelector = z.object({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  namespace: z.string().optional(),
-  agent: z.string().optional(),
-  scope: z.string().optional(),
-  cache: z.string().optional(),
-  search: z.string().optional(),
-  types: z.array(z.string()).optional(),
-  statuses: z.array(z.string()).optional(),
-  health: z.string().optional(),
-  labelSelector: z.string().optional(),
-  fieldSelector: z.string().optional(),
-  tagSelector: z.string().optional(),
-  includeDeleted: z.boolean().optional(),
-  limit: z.number().int().optional(),
-}).loose();
+// EnvVar and ResourceSelector: the contract's (server/contracts/playbooks.ts), one schema for every kind
+export { EnvVar, ResourceSelector };
 
 const StringMap = z.record(z.string(), z.string());
 
