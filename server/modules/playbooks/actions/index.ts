@@ -1,5 +1,6 @@
 import { execAction } from './exec.js';
 import { httpAction } from './http.js';
+import { logsAction } from './logs.js';
 import { notificationAction } from './notification.js';
 import { podAction } from './pod.js';
 import { sqlAction } from './sql.js';
@@ -16,6 +17,7 @@ const MEMBERS: PlaybookActionType[] = [
   sqlAction,
   notificationAction,
   podAction,
+  logsAction,
 ];
 
 export const ACTION_TYPES: ReadonlyMap<string, PlaybookActionType> = new Map(MEMBERS.map((m) => [m.type, m]));
