@@ -194,6 +194,34 @@ describe('on.canary: the consumer', () => {
   });
 });
 
+describe('figures (printed, not asserted)', () => {
+  it('drains 300 check events with two consumers; a flip reaches a run through the app\'s wake-up', async () => {
+    const p = await makePlaybook(t.db, 'bench', { canary: [{ event: 'failed', labels: { suite: 'bench' } }] });
+    const checks = [];
+    for (let i = 0; i < 300; i++) checks.push(await makeCheck(t.db, { suite: 'bench' }));
+    // written in one statement, as a burst of failures would be, before any consumer of the test's runs
+    await t.db.query(`INSERT INTO event_queue (name, event_id) SELECT 'check.failed', unnest($1::uuid[])`, [checks.map((c) => c.checkId)]);
+    const c1 = consumer(t.db);
+    const c2 = consumer(t.db);
+    const start = performance.now();
+    await Promise.all([c1.drain(), c2.drain()]);
+    await until(async () => (await t.db.query("SELECT count(*)::int AS n FROM event_queue WHERE name = 'check.failed'")).rows[0].n, (n) => n === 0);
+    const secs = (performance.now() - start) / 1000;
+    expect(await runsOf(p)).toHaveLength(300);
+    const lat: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const c = await makeCheck(t.db, { suite: 'bench' });
+      const t0 = performance.now();
+      await flip(t.db, c, false);
+      await until(() => runsOf(p, c.checkId), (r) => r.length === 1, 10_000);
+      lat.push(performance.now() - t0);
+    }
+    lat.sort((a, b) => a - b);
+    console.log(`[figures] 300 check events → 300 runs with 2 consumers (+ the app's): ${secs.toFixed(2)} s, ${(300 / secs).toFixed(0)} events/s; ` +
+      `flip → run via NOTIFY (10 samples, 100 ms poll): median ${lat[5].toFixed(0)} ms, max ${lat[9].toFixed(0)} ms`);
+  }, 120_000);
+});
+
 describe('on.schedule', () => {
   it('creates runs on the leader only, with the entry\'s parameters over the defaults', async () => {
     const s = await createTestApp({ PLAYBOOK_ENGINE: 'off' });
