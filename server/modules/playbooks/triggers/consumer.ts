@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '../../../lib/tx.js';
 import { Sweeper } from '../../incidents/sweeper.js';
 import { deleteEvent, lockNextEvent, recordAttemptFailure, type QueuedEvent } from './queries.js';
 
@@ -31,7 +32,8 @@ const DEFAULTS = { maxAttempts: 3, retryMs: 5_000, sweepMs: 5_000 };
  * the same row), runs the row's handlers while holding the lock, then deletes the row, or records the failed attempt.
  */
 export class EventConsumer {
-  private readonly sweeper: Sweeper;
+  /** The passes: start() (onReady), stop() (onClose), kick() on a wake-up. */
+  readonly sweeper: Sweeper;
   private readonly names: string[];
   private readonly o: typeof DEFAULTS;
 
@@ -46,24 +48,6 @@ export class EventConsumer {
       (err) => opts.log.warn({ err }, 'event queue: consumer pass failed'));
   }
 
-  start(): void {
-    this.sweeper.start();
-  }
-
-  stop(): Promise<void> {
-    return this.sweeper.stop();
-  }
-
-  /** Looks at the queue now (or right after the pass in progress). */
-  kick(): void {
-    this.sweeper.kick();
-  }
-
-  /** Resolves when no pass is running (tests). */
-  idle(): Promise<void> {
-    return this.sweeper.idle();
-  }
-
   /** Consumes due rows until none is left (or the consumer stops). */
   async drain(stopped: () => boolean = () => false): Promise<number> {
     let n = 0;
@@ -72,16 +56,10 @@ export class EventConsumer {
   }
 
   /** Takes one due row; false when none is due. */
-  private async one(): Promise<boolean> {
-    const client = await this.opts.db.connect();
-    let event: QueuedEvent | null = null;
-    try {
-      await client.query('BEGIN');
-      event = await lockNextEvent(client, this.names, this.o.maxAttempts, this.o.retryMs);
-      if (!event) {
-        await client.query('COMMIT');
-        return false;
-      }
+  private one(): Promise<boolean> {
+    return inTransaction(this.opts.db, async (client) => {
+      const event = await lockNextEvent(client, this.names, this.o.maxAttempts, this.o.retryMs);
+      if (!event) return false;
       try {
         for (const handle of this.opts.handlers.get(event.name) ?? []) await handle(event);
         await deleteEvent(client, event.id);
@@ -91,13 +69,7 @@ export class EventConsumer {
           'event queue: handling an event failed');
         await recordAttemptFailure(client, event.id, message);
       }
-      await client.query('COMMIT');
       return true;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 }

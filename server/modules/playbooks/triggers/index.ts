@@ -16,13 +16,13 @@ export const playbookTriggers: FastifyPluginAsync = fp(async (app) => {
   const consumer = new EventConsumer({ db: app.db, handlers, log: app.log });
   const off = app.hasDecorator('events')
     ? app.events.bus.subscribe((event) => {
-      if (event.type === 'resync' || (event.type === 'change' && event.relation === 'event_queue')) consumer.kick();
+      if (event.type === 'resync' || (event.type === 'change' && event.relation === 'event_queue')) consumer.sweeper.kick();
     })
     : () => true;
-  app.addHook('onReady', async () => consumer.start());
+  app.addHook('onReady', async () => consumer.sweeper.start());
   app.addHook('onClose', async () => {
     off();
-    await consumer.stop();
+    await consumer.sweeper.stop();
   });
   leaderScheduled(app, {
     name: 'playbook schedules',
