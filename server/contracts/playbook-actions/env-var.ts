@@ -20,3 +20,12 @@ export type ActionEnvVar = z.infer<typeof ActionEnvVar>;
 
 /** A number, or a template that renders to one (`'{{ .params.lines }}'`). */
 export const NumberOrTemplate = z.union([z.number().int().min(0), z.string().min(1)]);
+
+const TEMPLATE = /\{\{|\$\(/;
+
+/**
+ * A string `ok` accepts, or one holding a template (`{{ .params.x }}`, `$(.params.x)`) that is checked once rendered,
+ * when the action runs; `message` names what is expected.
+ */
+export const templatedString = (ok: (v: string) => boolean, message: string) =>
+  z.string().refine((v) => TEMPLATE.test(v) || ok(v), { message });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionEnvVar } from './env-var.js';
+import { ActionEnvVar, templatedString } from './env-var.js';
 
 /** A request header: a name and a value, or its value from a Secret or ConfigMap. */
 const Header = z.object({ name: z.string().min(1), value: z.string().optional(), valueFrom: z.unknown().optional() }).loose();
@@ -12,7 +12,7 @@ const Header = z.object({ name: z.string().min(1), value: z.string().optional(),
 export const HttpAction = z.object({
   url: z.string().optional(),
   connection: z.string().optional(),
-  method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method (GET, POST...)').optional(),
+  method: templatedString((v) => /^[A-Za-z]+$/.test(v), 'must be an HTTP method (GET, POST...)').optional(),
   headers: z.array(Header).optional(),
   body: z.string().optional(),
   /** Render `body` as a template (the engine renders every string; kept for the reference's specs). */

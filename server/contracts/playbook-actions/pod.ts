@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NumberOrTemplate } from './env-var.js';
+import { NumberOrTemplate, templatedString } from './env-var.js';
 
 /** A container of the PodSpec: the fields the API server insists on; the rest is passed as written. */
 const Container = z.object({ name: z.string().min(1), image: z.string().min(1) }).loose();
@@ -10,7 +10,7 @@ const Container = z.object({ name: z.string().min(1), image: z.string().min(1) }
  * timeout.
  */
 export const PodAction = z.object({
-  name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a DNS-1123 label').max(40).optional(),
+  name: templatedString((v) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) && v.length <= 40, 'must be a DNS-1123 label of at most 40 characters').optional(),
   spec: z.object({ containers: z.array(Container).min(1, 'at least one container is required') }).loose(),
   maxLength: NumberOrTemplate.optional(),
   artifacts: z.array(z.object({ path: z.string().min(1) }).loose()).optional(),

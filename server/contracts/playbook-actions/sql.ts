@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { templatedString } from './env-var.js';
 
 /**
  * The `sql` action's block (issue 14): runs `query` on PostgreSQL or MySQL/MariaDB given by `url` or `connection`
@@ -7,7 +8,7 @@ import { z } from 'zod';
  */
 export const SqlAction = z.object({
   query: z.string().trim().min(1, 'query is required'),
-  driver: z.enum(['postgres', 'mysql'], { error: 'driver must be postgres or mysql (sqlserver is not supported by this console)' }).optional(),
+  driver: templatedString((v) => v === 'postgres' || v === 'mysql', 'driver must be postgres or mysql (sqlserver is not supported by this console)').optional(),
   url: z.string().optional(),
   connection: z.string().optional(),
 }).loose().refine((a) => !!(a.url || a.connection), { message: 'url or connection is required', path: ['url'] });

@@ -34,8 +34,9 @@ const ROW_TYPES = {
   },
 } as pg.CustomTypesConfig;
 
-function driverOf(explicit: Driver | undefined, url: string, connType?: string): Driver {
-  if (explicit) return explicit;
+function driverOf(explicit: string | undefined, url: string, connType?: string): Driver {
+  if (explicit === 'postgres' || explicit === 'mysql') return explicit;
+  if (explicit) throw new Error(`sql: driver must be postgres or mysql (got ${explicit})`);
   if (/^postgres(ql)?:\/\//i.test(url) || /^postgres/i.test(connType ?? '')) return 'postgres';
   if (/^(mysql|mariadb):\/\//i.test(url) || /^(mysql|mariadb)/i.test(connType ?? '') || /@tcp\(/.test(url)) return 'mysql';
   throw new Error('sql: set driver (postgres or mysql): it cannot be told from the url');
