@@ -94,7 +94,7 @@ describe('selectors → component_relationships', () => {
 
   it('a bad or empty selector is a note naming its spec path; the others still link', async () => {
     const ops = savedComponent(TOPO.ops, 'Ops', {
-      selectors: [{ labelSelector: 'app in (web' }, {}, 'db', { types: 5 }, { name: 'db' }, { search: 'name=db' }],
+      selectors: [{ labelSelector: 'app in (web' }, {}, 'db', { types: 5 }, { name: 'db' }, { search: 'name>db' }],
     });
     const out = await run(selectorsStep, [ops]);
     expect(out.linked).toBe(1);
@@ -103,7 +103,7 @@ describe('selectors → component_relationships', () => {
       'spec.components.Ops.selectors.1: the selector is empty: it matches nothing',
       'spec.components.Ops.selectors.2: expected a selector object ({name, types, labelSelector, …})',
       'spec.components.Ops.selectors.3: types: expected a list of strings or "a,b"',
-      'spec.components.Ops.selectors.5: search is not supported here; use name, types, labelSelector or fieldSelector',
+      "spec.components.Ops.selectors.5: search: 'name>db': only = and != are supported",
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ResourceSelector as CrdResourceSelector } from '../../../kubernetes/kinds.js';
+import { searchClauses } from './search.js';
 
 /**
  * duty's ResourceSelector as a topology spec writes it (components' `selectors`, `checks[].selector`, `configs`,
@@ -83,7 +84,7 @@ export function parseSelector(raw: unknown): ResourceSelector {
   return r.data;
 }
 
-interface Requirement { key: string; op: '=' | '!=' | 'in' | 'notin' | 'exists' | '!exists'; values: string[] }
+export interface Requirement { key: string; op: '=' | '!=' | 'in' | 'notin' | 'exists' | '!exists'; values: string[] }
 
 const KEY_RE = /^[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?$/;
 
@@ -123,7 +124,7 @@ export class Params {
 const likeOf = (glob: string) => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 
 /** duty's Items over one column: any of the plain values (globs allowed), none of the `!` ones. */
-function itemsClause(col: string, items: string[], ps: Params): string | null {
+export function itemsClause(col: string, items: string[], ps: Params): string | null {
   const one = (v: string) => (v.includes('*') ? `${col} LIKE ${ps.p(likeOf(v))}` : `${col} = ${ps.p(v)}`);
   const inc = items.filter((v) => !v.startsWith('!'));
   const exc = items.filter((v) => v.startsWith('!')).map((v) => v.slice(1)).filter(Boolean);
@@ -134,7 +135,7 @@ function itemsClause(col: string, items: string[], ps: Params): string | null {
 }
 
 /** One requirement over a text expression that yields the value of `key` (null when absent). */
-function requirementClause(value: (key: string) => string, r: Requirement, ps: Params): string {
+export function requirementClause(value: (key: string) => string, r: Requirement, ps: Params): string {
   const v = value(r.key);
   switch (r.op) {
     case '=': return `${v} = ${ps.p(r.values[0])}`;
@@ -147,10 +148,14 @@ function requirementClause(value: (key: string) => string, r: Requirement, ps: P
 }
 
 /** A requirement on a jsonb map column: `k=v` as containment, so the column's GIN index answers it. */
-function mapClause(col: string, r: Requirement, ps: Params): string {
+export function mapClause(col: string, r: Requirement, ps: Params): string {
   if (r.op === '=') return `${col} @> ${ps.p(JSON.stringify({ [r.key]: r.values[0] }))}::jsonb`;
   return requirementClause((k) => `${col}->>${ps.p(k)}`, r, ps);
 }
+
+/** The text of a component's property `k` (its text, else its value), null when it has none. */
+export const propertyText = (k: string, ps: Params) =>
+  `(SELECT coalesce(pr->>'text', pr->>'value') FROM jsonb_array_elements(CASE WHEN jsonb_typeof(properties) = 'array' THEN properties ELSE '[]' END) pr WHERE pr->>'name' = ${ps.p(k)} LIMIT 1)`;
 
 const mapRequirements = (m: Record<string, string>): Requirement[] => Object.entries(m).map(([key, v]) => ({ key, op: '=', values: [v] }));
 
@@ -164,9 +169,9 @@ export function selectorWhere(s: ResourceSelector, t: SelectorTarget, ps: Params
   const empty = !s.id && !s.name && !s.namespace && !types.length && !s.statuses?.length && !s.health && !s.labelSelector
     && !s.fieldSelector && !s.tagSelector && !s.tags && !s.labels && !s.search;
   if (empty) throw new SelectorError('the selector is empty: it matches nothing');
-  if (s.search) throw new SelectorError('search is not supported here; use name, types, labelSelector or fieldSelector');
   const where: string[] = [];
   const add = (c: string | null) => { if (c) where.push(c); };
+  if (s.search) where.push(...searchClauses(s.search, t, ps));
   if (!s.includeDeleted) add('deleted_at IS NULL');
   if (s.id) {
     if (!UUID_RE.test(s.id)) throw new SelectorError(`id: '${s.id.slice(0, 60)}' is not a uuid`);
@@ -195,7 +200,7 @@ export function selectorWhere(s: ResourceSelector, t: SelectorTarget, ps: Params
       if (col) add(requirementClause(() => col, r, ps));
       else if (t.properties) {
         // a property of the component: its text, else its value, as text
-        add(requirementClause((k) => `(SELECT coalesce(pr->>'text', pr->>'value') FROM jsonb_array_elements(CASE WHEN jsonb_typeof(properties) = 'array' THEN properties ELSE '[]' END) pr WHERE pr->>'name' = ${ps.p(k)} LIMIT 1)`, r, ps));
+        add(requirementClause((k) => propertyText(k, ps), r, ps));
       } else throw new SelectorError(`fieldSelector: unknown field '${r.key.slice(0, 60)}' (known: ${Object.keys(t.fields).join(', ')})`);
     }
   }

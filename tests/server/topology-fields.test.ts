@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
+import { liveLinks } from './topology-links-fixtures.js';
+
+// Topology spec fields canary-checker acts on that the runner used to keep only (issue 13 "Not yet"): selector
+// `search`, a component's `relationships`. Real runs (Run Now) against real PostgreSQL; the topology is `@never`.
+
+const TOPOLOGY = '0000000d-0000-4000-8000-00000000f1e1';
+const CANARY = '0000000d-0000-4000-8000-00000000f1c0';
+let t: TestContext;
+let admin: Record<string, string>;
+
+const runNow = () => t.app.inject({ method: 'POST', url: `/api/canary/run/topology/${TOPOLOGY}`, headers: admin });
+const componentId = async (name: string) => (await t.db.query(
+  `SELECT id FROM components WHERE topology_id = $1 AND name = $2 AND deleted_at IS NULL`, [TOPOLOGY, name])).rows[0]?.id as string;
+const lastJob = async () => (await t.db.query(
+  `SELECT status, details FROM job_history WHERE resource_id = $1 AND name = 'TopologyRun' ORDER BY created_at DESC LIMIT 1`, [TOPOLOGY])).rows[0];
+const setSpec = (spec: object) => t.db.query(`UPDATE topologies SET spec = $2 WHERE id = $1`, [TOPOLOGY, { schedule: '@never', ...spec }]);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const adminId = (await makePerson(t.db, { roles: ['admin'] })).id;
+  admin = await bearerHeaders(t.db, adminId);
+  await t.db.query(`INSERT INTO topologies (id, name, namespace, schedule, spec) VALUES ($1, 'shop', 'shop-ns', '@never', '{"schedule":"@never"}')`, [TOPOLOGY]);
+  await t.db.query(`INSERT INTO canaries (id, name, spec) VALUES ($1, 'core', '{}')`, [CANARY]);
+  await t.db.query(`INSERT INTO checks (canary_id, type, name, status) VALUES ($1, 'http', 'core-http', 'healthy'),
+    ($1, 'http', 'Core-db', 'healthy'), ($1, 'http', 'billing-http', 'healthy')`, [CANARY]);
+});
+afterAll(async () => { await t.close(); });
+
+const names = async (ids: string[]) => (await t.db.query<{ name: string }>(
+  'SELECT name FROM components WHERE id = ANY($1::uuid[]) ORDER BY name', [ids])).rows.map((r) => r.name);
+
+describe('selector search', () => {
+  it('key=value terms, labels.<k>, a property, globs, != and a bare name prefix select components and checks', async () => {
+    await setSpec({
+      components: [
+        { name: 'api', type: 'Service', labels: { app: 'api' }, properties: [{ name: 'tier', text: 'gold' }],
+          checks: [{ selector: { search: 'core-*' } }] },
+        { name: 'api-worker', type: 'Worker', labels: { app: 'api' } },
+        { name: 'frontend', type: 'Service', selectors: [{ search: 'type=Service labels.app=api' }] },
+        { name: 'ops', type: 'Team', selectors: [{ search: 'API' }] },
+        { name: 'audit', type: 'Team', selectors: [{ search: 'tier=gold' }, { search: 'name=api* type!=Service' }, { search: 'name>1' }] },
+      ],
+    });
+    const res = await runNow();
+    expect(res.statusCode, res.payload).toBe(200);
+    expect(await names(await liveLinks(t.db, 'component_relationships', await componentId('frontend')))).toEqual(['api']);
+    expect(await names(await liveLinks(t.db, 'component_relationships', await componentId('ops')))).toEqual(['api', 'api-worker']);
+    expect(await names(await liveLinks(t.db, 'component_relationships', await componentId('audit')))).toEqual(['api', 'api-worker']);
+    const checks = (await t.db.query(`SELECT ch.name FROM check_component_relationships r JOIN checks ch ON ch.id = r.check_id
+      WHERE r.component_id = $1 AND r.deleted_at IS NULL ORDER BY 1`, [await componentId('api')])).rows.map((r) => r.name);
+    expect(checks).toEqual(['Core-db', 'core-http']);
+    const job = await lastJob();
+    expect(job.details.notes).toEqual([`selectors: spec.components.4.selectors.2: search: 'name>1': only = and != are supported`]);
+  });
+});
+
+describe('relationships', () => {
+  it('{ref, type} links the referenced component (by external id, name or id); a ref matching nothing is a note', async () => {
+    const spec = (rels: object[]) => ({
+      components: [
+        { name: 'api', type: 'Service', externalID: 'svc/api' },
+        { name: 'db', type: 'Database' },
+        { name: 'gateway', type: 'Service', relationships: rels },
+      ],
+    });
+    await setSpec(spec([{ ref: 'svc/api', type: 'dependsOn' }, { ref: 'db' }, { ref: 'nope', type: 'dependsOn' }]));
+    expect((await runNow()).statusCode).toBe(200);
+    const [api, db, gateway] = [await componentId('api'), await componentId('db'), await componentId('gateway')];
+    expect(await names(await liveLinks(t.db, 'component_relationships', gateway))).toEqual(['api', 'db']);
+    const rows = (await t.db.query(`SELECT component_id::text AS c, selector_id FROM component_relationships
+      WHERE relationship_id = $1 AND deleted_at IS NULL ORDER BY selector_id`, [gateway])).rows;
+    expect(rows).toEqual([{ c: db, selector_id: 'relationship:' }, { c: api, selector_id: 'relationship:dependsOn' }]);
+    expect((await lastJob()).details.notes).toEqual([`selectors: spec.components.2.relationships.2: no component 'nope'`]);
+
+    // the tree API shows the related components among gateway's children
+    const tree = await t.app.inject({ method: 'GET', url: `/api/topology?id=${gateway}`, headers: admin });
+    expect(tree.statusCode, tree.payload).toBe(200);
+    const children = (JSON.parse(tree.payload).components[0].components ?? []).map((c: { name: string }) => c.name).sort();
+    expect(children).toEqual(['api', 'db']);
+
+    // by id, and a relationship dropped from the spec is unlinked on the next run
+    await setSpec(spec([{ ref: db, type: 'dependsOn' }]));
+    expect((await runNow()).statusCode).toBe(200);
+    expect(await liveLinks(t.db, 'component_relationships', gateway)).toEqual([db]);
+    expect(api).toBeTruthy();
+  });
+});
