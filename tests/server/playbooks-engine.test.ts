@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun, createRun, retryFromFailed } from '../../server/modules/playbooks/runs.js';
 import type { PlaybookExecutor } from '../../server/modules/playbooks/executor.js';
+import { EVENTS_CHANNEL } from '../../server/lib/events.js';
 import { LOG_STREAM_CAP_BYTES, TRUNCATED_LINE } from '../../server/modules/playbooks/log-writer.js';
 import { createTestApp, type TestContext } from './helpers.js';
 import {
@@ -70,6 +71,23 @@ describe('playbook engine', () => {
     expect(lines.map((l) => l.text).join('')).toContain('first line\ntoken=***\n');
     expect(lines.some((l) => l.stream === 'stderr' && l.text === 'warn\n')).toBe(true);
     expect(JSON.stringify(lines)).not.toContain('s3cr3t-value');
+  });
+
+  it('publishes run and action changes on playbook_runs and stored lines on playbook_run_action_logs, with the run id', async () => {
+    const listener = new pg.Client({ connectionString: ctx.config.DATABASE_URL });
+    await listener.connect();
+    const events: { relation: string; ids?: string[] }[] = [];
+    listener.on('notification', (n) => events.push(JSON.parse(n.payload ?? '{}')));
+    await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+    try {
+      const id = await run({ actions: [{ name: 'one', testStep: { print: ['a line'] } }] });
+      await waitFinal(ctx.db, id);
+      await waitFor('the events', async () =>
+        events.filter((e) => e.relation === 'playbook_runs' && e.ids?.includes(id)).length >= 3
+        && events.some((e) => e.relation === 'playbook_run_action_logs' && e.ids?.includes(id)));
+    } finally {
+      await listener.end();
+    }
   });
 
   it('after a failure runs only actions with an if: always() and failure() run, success() and plain ones are skipped', async () => {
