@@ -16,8 +16,12 @@ export const runKeys = {
   actions: (id: string) => [...runKeys.all, 'actions', id] as const,
   children: (id: string) => [...runKeys.all, 'children', id] as const,
   action: (id: string) => [...runKeys.all, 'action', id] as const,
-  /** An action's stored lines: the engine announces new ones as relation playbook_run_action_logs. */
-  lines: (actionId: string) => ['db', 'playbook_run_action_logs', actionId] as const,
+  /**
+   * An action's stored lines, read once when it is opened (and every 2 s while the socket is down): outside ['db', …]
+   * on purpose, so the relation's change events (one per stored batch) do not refetch them; the socket's watch
+   * brings the new lines while it is up.
+   */
+  lines: (actionId: string) => ['playbook-runs', 'lines', actionId] as const,
   names: ['db', 'playbooks', 'names'] as const,
 };
 
@@ -253,10 +257,7 @@ export function useRunAction(actionId: string | null, live: boolean, changing: b
   });
 }
 
-/**
- * An action's stored output lines (the last STORED_LINES_LIMIT), in seq order. They refresh on the relation's live
- * events; the run's socket watch adds lines between refreshes.
- */
+/** An action's stored output lines (the last STORED_LINES_LIMIT), in seq order; the socket's watch adds the new ones. */
 export function useStoredLines(actionId: string | null, live: boolean, changing: boolean) {
   return useQuery({
     queryKey: runKeys.lines(actionId ?? ''),
