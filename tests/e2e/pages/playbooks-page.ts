@@ -49,7 +49,8 @@ export class PlaybooksPage {
   /** Types into a resource picker (Check, Catalog Item, Component, or a parameter's) and chooses the match. */
   async pick(label: string | RegExp, name: string) {
     const box = this.dialog.getByRole('combobox', { name: label });
-    await box.fill(name);
+    await box.click();
+    await box.pressSequentially(name); // typing opens the list (a fill does not)
     await this.page.getByRole('option', { name: new RegExp(name) }).first().click();
     await expect(box).toHaveValue(name);
   }
