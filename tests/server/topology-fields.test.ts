@@ -87,3 +87,58 @@ describe('relationships', () => {
     expect(api).toBeTruthy();
   });
 });
+
+describe('groupBy', () => {
+  const tree = async () => (await t.db.query<{ name: string; parent: string | null }>(
+    `SELECT c.name, p.name AS parent FROM components c LEFT JOIN components p ON p.id = c.parent_id
+      WHERE c.topology_id = $1 AND c.deleted_at IS NULL ORDER BY c.path COLLATE "C", c.name`, [TOPOLOGY])).rows
+    .map((r) => `${r.parent ?? ''}/${r.name}`).sort();
+  const spec = (groupBy: object) => ({
+    groupBy,
+    components: [
+      { name: 'apps', type: 'Application', configs: [{ types: ['Kubernetes::Pod'] }] },
+      { name: 'namespaces', type: 'Group', lookup: { configDB: [{ type: 'Kubernetes::Namespace' }] } },
+    ],
+  });
+
+  it('builds the components once per tag value, under a group per value, with the tag in their catalog filters', async () => {
+    const ins = (name: string, type: string, env: string) => t.db.query<{ id: string }>(
+      `INSERT INTO config_items (name, type, config_class, tags) VALUES ($1, $2, 'X', $3) RETURNING id`, [name, type, { env }]).then((r) => r.rows[0].id);
+    await ins('ns-prod', 'Kubernetes::Namespace', 'prod');
+    await ins('ns-dev', 'Kubernetes::Namespace', 'dev');
+    const podProd = await ins('pod-prod', 'Kubernetes::Pod', 'prod');
+    const podDev = await ins('pod-dev', 'Kubernetes::Pod', 'dev');
+    await ins('pod-staging', 'Kubernetes::Pod', 'staging');
+    await setSpec(spec({ tag: 'env', query: { types: ['Kubernetes::Namespace'] } }));
+    const res = await runNow();
+    expect(res.statusCode, res.payload).toBe(200);
+    expect(await tree()).toEqual([
+      '/shop', 'dev/apps', 'dev/namespaces', 'namespaces/ns-dev', 'namespaces/ns-prod', 'prod/apps', 'prod/namespaces', 'shop/dev', 'shop/prod',
+    ]);
+    const { rows } = await t.db.query(`SELECT c.name AS c, p.name AS g, c.labels FROM components c JOIN components p ON p.id = c.parent_id
+      WHERE c.topology_id = $1 AND c.deleted_at IS NULL AND c.name = 'ns-prod'`, [TOPOLOGY]);
+    expect(rows.map((r) => r.c)).toEqual(['ns-prod']);
+    const groupOf = async (id: string) => (await t.db.query(`SELECT p.name FROM config_component_relationships r
+      JOIN components c ON c.id = r.component_id JOIN components p ON p.id = c.parent_id
+      WHERE r.config_id = $1 AND r.deleted_at IS NULL AND c.name = 'apps'`, [id])).rows.map((r) => r.name);
+    expect(await groupOf(podProd)).toEqual(['prod']);
+    expect(await groupOf(podDev)).toEqual(['dev']);
+    const nsParents = (await t.db.query(`SELECT g.name FROM components c JOIN components p ON p.id = c.parent_id JOIN components g ON g.id = p.parent_id
+      WHERE c.topology_id = $1 AND c.deleted_at IS NULL AND c.name LIKE 'ns-%' ORDER BY c.name`, [TOPOLOGY])).rows.map((r) => r.name);
+    expect(nsParents).toEqual(['dev', 'prod']);
+    const labels = (await t.db.query(`SELECT labels FROM components WHERE topology_id = $1 AND name = 'prod' AND deleted_at IS NULL`, [TOPOLOGY])).rows[0].labels;
+    expect(labels).toEqual({ env: 'prod' });
+    expect((await lastJob()).status).toBe('SUCCESS');
+  });
+
+  it('a tag without values builds ungrouped, noted in the job history', async () => {
+    await setSpec(spec({ tag: 'nothing-has-this' }));
+    expect((await runNow()).statusCode).toBe(200);
+    const names = await tree();
+    expect(names).toContain('shop/apps');
+    expect(names).not.toContain('shop/prod');
+    const job = await lastJob();
+    expect(job.status).toBe('WARNING');
+    expect(job.details.errors).toEqual([`spec.groupBy: no values found for tag 'nothing-has-this'; built ungrouped`]);
+  });
+});

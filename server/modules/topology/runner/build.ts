@@ -1,4 +1,5 @@
 import { specPathText } from '../../catalog/spec.js';
+import { groupByOf, groupValues, injectConfigs, injectTag, MAX_GROUPS } from './group-by.js';
 import { applyProperties, failedProperty, lookupProperties, propertyMap, toProperty, type PropertyOutcome } from './properties.js';
 import { reparent } from './reparent.js';
 import { renderDeep, renderText } from './templates.js';
@@ -210,6 +211,25 @@ class Builder {
   }
 }
 
+/** The groupBy tag and its values, or undefined to build ungrouped (no groupBy, a bad query, no values: a line each). */
+async function groupsOf(spec: Obj, deps: BuildDeps, errors: string[]): Promise<{ tag: string; values: string[] } | undefined> {
+  const g = groupByOf(spec);
+  if (!g) return undefined;
+  let values: string[];
+  try {
+    values = await groupValues(deps.context.db, g);
+  } catch (err) {
+    errors.push(`spec.groupBy: ${message(err)}; built ungrouped`);
+    return undefined;
+  }
+  if (!values.length) {
+    errors.push(`spec.groupBy: no values found for tag '${g.tag}'; built ungrouped`);
+    return undefined;
+  }
+  if (values.length > MAX_GROUPS) errors.push(`spec.groupBy: more than ${MAX_GROUPS} values of tag '${g.tag}'; the first ${MAX_GROUPS} are built`);
+  return { tag: g.tag, values: values.slice(0, MAX_GROUPS) };
+}
+
 /** Builds a topology's tree (never throws for a lookup: the failure is on the component and in `errors`). */
 export async function buildTopology(topology: TopologyRow, deps: BuildDeps): Promise<BuildResult> {
   const spec = topology.spec ?? {};
@@ -221,7 +241,23 @@ export async function buildTopology(topology: TopologyRow, deps: BuildDeps): Pro
   }, 'spec');
   root.properties = [];
   await builder.properties(spec.properties, 'spec', [root]);
-  for (const [i, c] of (Array.isArray(spec.components) ? spec.components : []).entries()) {
+  const groups = await groupsOf(spec, deps, builder.errors);
+  if (groups) {
+    // groupBy: the components once per tag value, each set under a group named by the value (group-by.ts)
+    for (const [gi, value] of groups.values.entries()) {
+      if (deps.signal?.aborted) break;
+      const group = builder.fields({
+        name: value, type: spec.type, icon: spec.icon, labels: { [groups.tag]: value },
+        configs: injectConfigs(spec.configs, groups.tag, value),
+      }, `spec.groupBy.${gi}`);
+      group.properties = [];
+      for (const [i, c] of injectTag(spec.components, groups.tag, value).entries()) {
+        if (isObj(c)) group.children.push(...await builder.component(c, specPathText(['components', i])));
+      }
+      root.children.push(group);
+    }
+  }
+  for (const [i, c] of (groups ? [] : Array.isArray(spec.components) ? spec.components : []).entries()) {
     if (deps.signal?.aborted) break;
     if (isObj(c)) root.children.push(...await builder.component(c, specPathText(['components', i])));
   }
