@@ -172,6 +172,11 @@ export class Kubelet {
     const containers = ((pod.spec as JsonObject).containers as JsonObject[]);
     setTimeout(() => {
       if (!this.running.has(key)) return;
+      // a test may have put the pod in a state a kubelet cannot leave (ErrImagePull...): it stays there
+      const now = this.store.getRaw('', 'pods', ns, name);
+      const waits = ((now?.status as JsonObject | undefined)?.containerStatuses as JsonObject[] | undefined) ?? [];
+      if (waits.some((c) => ((c.state as JsonObject | undefined)?.waiting as JsonObject | undefined)?.reason !== undefined
+        && ((c.state as JsonObject).waiting as JsonObject).reason !== 'ContainerCreating')) return;
       const at = secondsTime();
       this.setStatus(ns, name, (s) => {
         s.phase = 'Running';

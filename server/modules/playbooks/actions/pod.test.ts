@@ -86,6 +86,17 @@ describe('pod action', () => {
     expect(pods()).toEqual([]);
   });
 
+  it('fails at once when a container cannot start (image pull error), deleting the pod', async () => {
+    const ctx = testContext(db.pool, { kube });
+    const p = podAction.run({ name: 'stuck', ...container([]) }, ctx);
+    let pod;
+    for (let i = 0; i < 100 && !(pod = pods()[0]); i++) await new Promise((r) => setTimeout(r, 20));
+    // what a kubelet reports for an image it cannot pull, before the stand-in one starts the pod
+    api.apply({ ...pod!, status: { phase: 'Pending', containerStatuses: [{ name: 'main', state: { waiting: { reason: 'ErrImagePull', message: 'not found' } } }] } });
+    await expect(p).rejects.toThrow(/cannot start: container main ErrImagePull: not found/);
+    expect(pods()).toEqual([]);
+  });
+
   it('fails without a cluster, on a name the contract refuses, and when the API server cannot be reached', async () => {
     await expect(podAction.run(container(['true']), testContext(db.pool))).rejects.toThrow('no Kubernetes cluster connection');
     await expect(podAction.run({ name: 'Bad_Name', spec: { containers: [{ name: 'x', image: 'y', command: ['true'] }] } }, testContext(db.pool, { kube })))

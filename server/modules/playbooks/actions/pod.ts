@@ -41,10 +41,23 @@ function podFailure(pod: V1Pod): string {
   return `pod ${pod.metadata?.name} failed${pod.status?.message ? `: ${pod.status.message}` : ''}`;
 }
 
+/** Waiting reasons a pod does not recover from by itself: the action fails at once instead of at its timeout. */
+const STUCK = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'CreateContainerConfigError', 'CreateContainerError']);
+
+function stuck(pod: V1Pod): string | undefined {
+  for (const c of pod.status?.containerStatuses ?? []) {
+    const w = c.state?.waiting;
+    if (w?.reason && STUCK.has(w.reason)) return `pod ${pod.metadata?.name} cannot start: container ${c.name} ${w.reason}${w.message ? `: ${w.message}` : ''}`;
+  }
+  return undefined;
+}
+
 async function waitFor(api: CoreV1Api, ns: string, name: string, done: (pod: V1Pod) => boolean, ctx: ActionContext): Promise<V1Pod> {
   for (;;) {
     const pod = await abortable(withTimeout(api.readNamespacedPod({ name, namespace: ns }), API_TIMEOUT_MS, `pod ${ns}/${name}`), ctx.signal);
     if (done(pod)) return pod;
+    const why = stuck(pod);
+    if (why) throw new Error(why);
     await sleep(POLL_MS, undefined, { signal: ctx.signal }).catch(() => {
       throw abortError(ctx.signal);
     });
