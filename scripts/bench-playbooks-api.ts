@@ -55,7 +55,7 @@ async function seed(db: import('pg').Pool) {
     SELECT (ARRAY['a','b','c'])[k], 'completed', r.id, r.start_time + make_interval(secs => k), r.start_time + make_interval(secs => k + 1),
            r.start_time + make_interval(secs => k), jsonb_build_object('stdout', 'out ' || k, 'exitCode', 0)
       FROM playbook_runs r, generate_series(1, ${ACTIONS_PER_RUN}) k`);
-  await db.query('ANALYZE');
+  await db.query('VACUUM ANALYZE playbook_runs, playbook_run_actions, playbooks, checks');
 }
 
 const LIST_SELECT = ['*', 'created_by(id,name,avatar)', 'playbooks(id,name,title,spec,icon)', 'component:components(id,name,icon)',

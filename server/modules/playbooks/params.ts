@@ -21,7 +21,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What a read shows for a secret, and what a re-run may send back to reuse it. */
 export const MASKED_SECRET = '***';
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+/** A JSON object (not an array). */
+export const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The spec's parameter definitions (named ones only). */
 export function paramDefs(spec: Record<string, unknown>): Param[] {

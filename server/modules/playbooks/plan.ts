@@ -4,7 +4,7 @@ import { actionTypeOf } from '../../contracts/playbooks.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { isSealed } from '../../lib/secret-box.js';
 import { getLivePlaybook, getPerson, getRunParameters, type PlaybookApiRow } from './api-queries.js';
-import { MASKED_SECRET, paramDefs, renderDefaults, resolveParams } from './params.js';
+import { isObj, MASKED_SECRET, paramDefs, renderDefaults, resolveParams } from './params.js';
 import { assertRunsOn, loadResource, resourceEnv, type RunResource } from './resource-match.js';
 import { renderTemplates, type TemplateEnv } from './templates.js';
 
@@ -55,8 +55,6 @@ export async function prepareRun(db: Db, playbookId: string, req: Omit<RunPlaybo
   const params = await resolveParams(db, { defs, given: req.params ?? {}, parentParams });
   return { playbook, resource, params, user };
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Params as a plan shows them: every `secret` one (and anything sealed) `***`. */
 export function maskedParams(spec: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
