@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerHeaders, createTestApp, makePerson, type TestContext } from './helpers.js';
 import { liveLinks } from './topology-links-fixtures.js';
+import { CHANGES_PAGE_SIZE, changesPageQuery, nextChangesPage } from '../../web/src/features/topology/sidebar/changes-panel-paging.js';
 
 // Topology spec fields canary-checker acts on that the runner used to keep only (issue 13 "Not yet"): selector
 // `search`, a component's `relationships`. Real runs (Run Now) against real PostgreSQL; the topology is `@never`.
@@ -140,5 +141,35 @@ describe('groupBy', () => {
     const job = await lastJob();
     expect(job.status).toBe('WARNING');
     expect(job.details.errors).toEqual([`spec.groupBy: no values found for tag 'nothing-has-this'; built ungrouped`]);
+  });
+});
+
+describe('the sidebar Changes panel pages', () => {
+  it('pages of 50 over /api/db, newest first, every change once, the total from the first page', async () => {
+    const cfg = (name: string) => t.db.query<{ id: string }>(
+      `INSERT INTO config_items (name, type, config_class) VALUES ($1, 'Kubernetes::Deployment', 'Deployment') RETURNING id`, [name]).then((r) => r.rows[0].id);
+    const [a, b] = [await cfg('pager-a'), await cfg('pager-b')];
+    // 120 changes; 20 share one timestamp so only the id orders them
+    await t.db.query(`INSERT INTO config_changes (config_id, change_type, summary, created_at)
+      SELECT CASE WHEN i % 2 = 0 THEN $1::uuid ELSE $2::uuid END, 'diff', 'change ' || i,
+             CASE WHEN i <= 20 THEN timestamptz '2026-11-01' ELSE timestamptz '2026-11-01' + i * interval '1 minute' END
+        FROM generate_series(1, 120) i`, [a, b]);
+    const pages: Array<{ rows: Array<{ id: string; created_at: string }> }> = [];
+    let total: number | null = null;
+    for (let page: number | undefined = 0; page !== undefined; page = nextChangesPage(pages, total)) {
+      const query = new URLSearchParams(Object.entries(changesPageQuery([a, b], page)).map(([k, v]) => [k, String(v)]));
+      const res = await t.app.inject({ method: 'GET', url: `/api/db/config_changes?${query}`, headers: { ...admin, prefer: 'count=exact' } });
+      // PostgREST's 206 for a part of the rows
+      expect([200, 206], res.payload.slice(0, 200)).toContain(res.statusCode);
+      if (page === 0) total = Number(String(res.headers['content-range']).split('/')[1]);
+      pages.push({ rows: JSON.parse(res.payload) });
+      expect(pages.length).toBeLessThan(5);
+    }
+    expect(total).toBe(120);
+    expect(pages.map((p) => p.rows.length)).toEqual([CHANGES_PAGE_SIZE, CHANGES_PAGE_SIZE, 20]);
+    const rows = pages.flatMap((p) => p.rows);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(120);
+    const times = rows.map((r) => Date.parse(r.created_at));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
   });
 });
