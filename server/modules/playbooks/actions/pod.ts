@@ -94,8 +94,10 @@ async function runPod(block: Record<string, unknown>, ctx: ActionContext): Promi
   let created = false;
   try {
     try {
-      await abortable(withTimeout(api.createNamespacedPod({ namespace: ns, body }), API_TIMEOUT_MS, `pod ${ns}/${name}`), ctx.signal);
+      // not abortable: a cancel while the create is in flight must still learn that the pod exists, to delete it
+      await withTimeout(api.createNamespacedPod({ namespace: ns, body }), API_TIMEOUT_MS, `pod ${ns}/${name}`);
       created = true;
+      if (ctx.signal.aborted) throw abortError(ctx.signal);
     } catch (err) {
       if (ctx.signal.aborted) throw abortError(ctx.signal);
       throw new Error(`pod: could not create ${ns}/${name}: ${errorText(err)}`);
