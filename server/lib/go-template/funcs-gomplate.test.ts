@@ -21,6 +21,10 @@ describe('gomplate functions in templates (flanksource/gomplate tests/gomplate_t
 });
 
 describe('gomplate namespaces and aliases (funcs/strings.go, conv.go, data.go, math.go, coll.go)', () => {
+  it('trim: piped alone it trims white space (as playbooks write `x | trim`); with a cutset it trims that', () => {
+    expect(render('[{{ .out | trim }}]', { out: '  hello\n' })).toBe('[hello]');
+    expect(render('[{{ trim "xxhixx" "x" }}]')).toBe('[hi]');
+  });
   it('strings.* take the string last, so they pipe', () => {
     expect(render('{{ strings.ToLower "ABC" }} {{ "abc" | strings.ToUpper }} {{ "a-b-c" | strings.ReplaceAll "-" "+" }}')).toBe('abc ABC a+b+c');
     expect(render('{{ "  x " | strings.TrimSpace }}|{{ "xxhixx" | strings.Trim "x" }}|{{ "hello" | strings.TrimPrefix "he" }}|{{ "hello world" | strings.Title }}')).toBe('x|hi|llo|Hello World');

@@ -202,7 +202,8 @@ export const GOMPLATE_FUNCS: Record<string, TemplateFunc> = {
   // funcs/strings.go aliases (legacy ones take the string first, as Go's strings package does)
   toLower: STRINGS.ToLower, toUpper: STRINGS.ToUpper, title: STRINGS.Title, replaceAll: STRINGS.ReplaceAll,
   quote: STRINGS.Quote, squote: STRINGS.Squote,
-  trim: f(2, 2, ([s, cutset]) => trimCutset(str(s), str(cutset))),
+  // one argument (`x | trim`, as Sprig's trim and playbooks use it) trims white space; two trim the cutset
+  trim: f(1, 2, (args) => (args.length === 1 ? str(args[0]).trim() : trimCutset(str(args[0]), str(args[1])))),
   contains: f(2, 2, ([s, sub]) => str(s).includes(str(sub))),
   hasPrefix: f(2, 2, ([s, p]) => str(s).startsWith(str(p))),
   hasSuffix: f(2, 2, ([s, p]) => str(s).endsWith(str(p))),

@@ -192,8 +192,8 @@ export function useRun(id: string, live: boolean) {
 const FINAL = new Set(['completed', 'failed', 'cancelled', 'timed_out']);
 
 /**
- * The run's actions (and its child runs' actions) with their artifacts, by `rpc/get_playbook_run_actions` as the
- * reference UI reads them; the plain relation when the rpc is not there.
+ * The run's own actions with their artifacts, by `rpc/get_playbook_run_actions` as the reference UI reads them
+ * (without the child runs' actions it also returns); the plain relation when the rpc is not there.
  */
 export function useRunActions(id: string, live: boolean, changing: boolean) {
   return useQuery({
@@ -202,7 +202,8 @@ export function useRunActions(id: string, live: boolean, changing: boolean) {
       if (!UUID.test(id)) return [];
       try {
         const rows = await api.post('/api/db/rpc/get_playbook_run_actions', { run_id: id }, { schema: z.array(RunAction), signal });
-        return sortActions(rows);
+        // the rpc also returns the child runs' actions (a retry's): those belong to the Child runs section, not here
+        return sortActions(rows.filter((r) => !r.playbook_run_id || r.playbook_run_id === id));
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 404) throw err;
       }
