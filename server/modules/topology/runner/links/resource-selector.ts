@@ -121,7 +121,7 @@ export class Params {
   }
 }
 
-const likeOf = (glob: string) => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+export const likeOf = (glob: string) => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 
 /** duty's Items over one column: any of the plain values (globs allowed), none of the `!` ones. */
 export function itemsClause(col: string, items: string[], ps: Params): string | null {

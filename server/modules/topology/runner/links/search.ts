@@ -1,4 +1,4 @@
-import { itemsClause, Params, propertyText, SelectorError, type SelectorTarget } from './resource-selector.js';
+import { itemsClause, likeOf, Params, propertyText, SelectorError, type SelectorTarget } from './resource-selector.js';
 
 /**
  * duty's ResourceSelector `search` (its free-text query) over one table, as parameterised clauses ANDed with the
@@ -27,8 +27,6 @@ export function searchTerms(text: string): string[] {
   return out;
 }
 
-const likeText = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
-
 /** The SQL text expression that yields `key` on `t` (bound parameters into `ps`), or throws for an unknown key. */
 function keyExpr(key: string, t: SelectorTarget, ps: Params): string {
   const k = key.toLowerCase();
@@ -55,7 +53,7 @@ export function searchClauses(text: string, t: SelectorTarget, ps: Params): stri
     const m = TERM_RE.exec(term);
     if (!m) {
       // a bare word: a name prefix, case-insensitive
-      const glob = term.includes('*') ? likeText(term) : `${likeText(term)}%`;
+      const glob = term.includes('*') ? likeOf(term) : `${likeOf(term)}%`;
       out.push(`name ILIKE ${ps.p(glob)}`);
       continue;
     }
