@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { api, contentRangeTotal } from '../../lib/api-client';
 import type { ConfigSummaryRequest } from '@contracts/catalog-api';
 import { filterQuery, groupQuery, mergeQueries, parseLabelFilters, type CatalogFilters, type GroupBy } from './filters';
-import { GROUP_PAGE_SIZE, PLAYBOOK_PAGE_SIZE } from './model';
+import { GROUP_PAGE_SIZE } from './model';
 
 /**
  * Reads of /api/db relations live under `['db', <relation>]` so live updates refresh them; the group summary reads
@@ -15,7 +15,6 @@ export const catalogKeys = {
     ['db', 'config_items', 'group', groupBy, value, filters, page] as const,
   detail: (id: string) => ['db', 'config_items', 'detail', id] as const,
   options: (what: string) => ['db', 'config_items', 'options', what] as const,
-  playbookRuns: (id: string, page: number) => ['db', 'playbook_runs', 'config', id, page] as const,
   checks: (id: string) => ['db', 'checks', 'config', id] as const,
 };
 
@@ -191,43 +190,6 @@ export function useFilterOptions() {
         .then((r) => [...new Set(r.map((x) => x.key))].sort()),
   });
   return { types, statuses, labels, tagKeys };
-}
-
-/** A playbook run of the item (spec 001 §3 "Playbook run"). */
-export const ConfigPlaybookRun = z.object({
-  id: z.string(),
-  status: z.string(),
-  created_at: z.string(),
-  start_time: z.string().nullable(),
-  end_time: z.string().nullable(),
-  error: z.string().nullable(),
-  playbook: z.object({ id: z.string(), name: z.string(), title: z.string().nullish() }).nullable(),
-});
-export type ConfigPlaybookRun = z.infer<typeof ConfigPlaybookRun>;
-
-/** The item's playbook runs, newest first, in pages of 50 (spec 001 §7, §9). */
-export function useConfigPlaybookRuns(configId: string, page: number) {
-  return useQuery({
-    queryKey: catalogKeys.playbookRuns(configId, page),
-    queryFn: async ({ signal }) => {
-      let total: number | null = null;
-      const rows = await api.get('/api/db/playbook_runs', {
-        query: {
-          config_id: `eq.${configId}`,
-          select: 'id,status,created_at,start_time,end_time,error,playbook:playbooks(id,name,title)',
-          order: 'created_at.desc',
-          limit: PLAYBOOK_PAGE_SIZE,
-          offset: page * PLAYBOOK_PAGE_SIZE,
-        },
-        headers: { prefer: 'count=exact' },
-        schema: z.array(ConfigPlaybookRun),
-        signal,
-        onHeaders: (h) => (total = contentRangeTotal(h)),
-      });
-      return { rows, total: total ?? rows.length };
-    },
-    placeholderData: keepPreviousData,
-  });
 }
 
 /** A health check linked to the item (`check_summary_for_config`). */

@@ -6,9 +6,6 @@ export const STALE_SCRAPE_MS = 60 * 60 * 1000;
 /** A group's items come in pages of this many (the "first 50"). */
 export const GROUP_PAGE_SIZE = 50;
 
-/** Spec 001 §9: playbook panels read pages of 50. */
-export const PLAYBOOK_PAGE_SIZE = 50;
-
 /** Label names that read as one row when both are present ("region/zone: eu-west-1/eu-west-1a"). */
 export const MERGED_LABEL_PAIRS: readonly (readonly [string, string])[] = [
   ['region', 'zone'],

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, errorMessage } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
+import { PlaybookLite } from '../../components/playbooks/api';
 import type { PlaybookItem } from './model';
 
 /** Reads of /api/db relations live under `['db', <relation>]` so live updates refresh them. */
@@ -14,22 +15,13 @@ export const playbooksKeys = {
 
 const str = z.string().nullish();
 
-export const PlaybookRowView = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    namespace: str,
-    title: str,
-    icon: str,
-    description: str,
-    category: str,
-    source: str,
-    spec: z.record(z.string(), z.unknown()).nullish(),
-    created_at: str,
-    updated_at: str,
-    created_by: str,
-  })
-  .loose() satisfies z.ZodType<PlaybookItem>;
+/** A playbooks row: what the run dialog reads of it (PlaybookLite), and its source, namespace and stamps. */
+export const PlaybookRowView = PlaybookLite.extend({
+  namespace: str,
+  created_at: str,
+  updated_at: str,
+  created_by: str,
+}) satisfies z.ZodType<PlaybookItem>;
 export type PlaybookRowView = z.infer<typeof PlaybookRowView>;
 
 const SELECT = 'id,name,namespace,title,icon,description,category,source,spec,created_at,updated_at,created_by';
