@@ -132,7 +132,7 @@ test('each tab of the item is its own route; Playbooks and Checks list what is l
   const item = new ConfigItemPage(page);
   await item.goto(seeded.deploymentId, 'playbooks');
   const runs = page.getByRole('table', { name: 'Playbook runs' });
-  await expect(runs.getByRole('row').filter({ hasText: seeded.playbookTitle })).toContainText('completed');
+  await expect(runs.getByRole('row').filter({ hasText: seeded.playbookTitle })).toContainText('Completed');
 
   await item.tab('Checks').click();
   await expect(page).toHaveURL(new RegExp(`/catalog/${seeded.deploymentId}/checks$`));
