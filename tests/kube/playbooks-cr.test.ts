@@ -124,7 +124,7 @@ it('a GitOps-owned Playbook is read-only in the console: 403 naming its source',
   const pb = await until(() => row('from-git'), 'the flux Playbook reconciled');
   await until(async () => (await t.db.query('SELECT managed_by FROM kubernetes_objects WHERE uid = $1', [flux.metadata!.uid])).rows[0]?.managed_by, 'its GitOps owner');
   // the leader writes the CR's Ready status once: take the version after it, so only a console write could move it
-  await until(() => (cr('from-git')?.status as { conditions?: unknown[] } | undefined)?.conditions?.length || undefined, 'its Ready status');
+  await until(async () => (cr('from-git')?.status as { conditions?: unknown[] } | undefined)?.conditions?.length || undefined, 'its Ready status');
   const version = cr('from-git')!.metadata!.resourceVersion;
   const res = await patch(pb.id, { title: 'Mine' });
   expect(res.statusCode).toBe(403);
