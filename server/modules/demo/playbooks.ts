@@ -87,7 +87,8 @@ export function demoPlaybooks(adminEmail: string) {
             script: [
               'echo "service={{.params.service}} replicas={{.params.replicas}} environment={{.params.environment}}"',
               'echo "dry_run={{.params.dry_run}} cpu={{.params.cpu}} memory={{.params.memory}} window={{.params.window}}"',
-              'echo "token={{.params.token}}"',
+              // an optional parameter left empty is absent from .params (Go prints <no value>): default it
+              'echo "token={{ .params.token | default "(none given)" }}"',
             ].join('\n'),
           },
         }],
