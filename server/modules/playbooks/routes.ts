@@ -44,6 +44,18 @@ const personOf = (req: FastifyRequest): string => req.principal!.id;
 export const playbookApiRoutes: FastifyPluginAsync<{ config: Config }> = async (app, opts) => {
   const key = () => secretsKey(opts.config);
 
+  // cancel and approve take no body: `curl -X POST -H 'content-type: application/json'` without one is not an error
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
   app.addHook('onRequest', async (req) => {
     if (!req.url.startsWith('/api/playbook/') || req.url.startsWith('/api/playbook/webhook/')) return;
     if (!featureStates(await propertyMap(app.db)).playbooks) throw new NotFoundError('playbooks');
