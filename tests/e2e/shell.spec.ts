@@ -52,8 +52,8 @@ test.describe('the shell', () => {
   });
 
   test('a route whose feature is not built says so', async ({ page }) => {
-    const shell = await signIn(page, undefined, undefined, '/playbooks/runs');
-    await expect(shell.title).toHaveText('Playbook Runs');
+    const shell = await signIn(page, undefined, undefined, '/notifications/rules');
+    await expect(shell.title).toHaveText('Notification Rules');
     await expect(page.getByText('Not available in this version')).toBeVisible();
   });
 
