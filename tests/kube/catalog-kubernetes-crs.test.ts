@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
-import { kubectl } from '../support/kube-tools.js';
+import { grantConsoleWriters, kubectl } from '../support/kube-tools.js';
 import { until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
@@ -36,15 +36,7 @@ beforeAll(async () => {
   t = await createTestApp({ KUBECONFIG: kubeconfig, POD_NAME: 'console-catalog-crs', POD_NAMESPACE: 'default' });
   editor = await sessionHeaders(t.db, (await makePerson(t.db, { roles: ['editor'] })).id);
   // console edits act as the caller's cluster identity (the writer for an editor), bound as the chart binds it
-  kube.apply({
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-writer' },
-    rules: [{ apiGroups: [SCRAPE.group], resources: ['*'], verbs: ['*'] }],
-  });
-  kube.apply({
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops-console-writer' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ops-console-writer' },
-    subjects: [{ kind: 'Group', name: 'ops-console:writers', apiGroup: 'rbac.authorization.k8s.io' }],
-  });
+  grantConsoleWriters(kube, SCRAPE.group);
 }, 60_000);
 
 afterAll(async () => {

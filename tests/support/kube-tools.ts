@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
+import type { KubeApi } from './kube-api/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cacheDir = join(repoRoot, 'node_modules', '.cache', 'kube-tools');
@@ -106,5 +107,21 @@ function run(bin: string, args: string[], input?: string, cwd?: string): Promise
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(input ?? '');
+  });
+}
+
+/**
+ * Lets the console's writer group edit every kind of one API group on the Kubernetes API test server, as the Helm
+ * chart's ClusterRole does: what a test of console edits to custom resources needs first.
+ */
+export function grantConsoleWriters(kube: Pick<KubeApi, 'apply'>, group: string): void {
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'ops-console-writer' },
+    rules: [{ apiGroups: [group], resources: ['*'], verbs: ['*'] }],
+  });
+  kube.apply({
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops-console-writer' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ops-console-writer' },
+    subjects: [{ kind: 'Group', name: 'ops-console:writers', apiGroup: 'rbac.authorization.k8s.io' }],
   });
 }
