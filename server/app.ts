@@ -28,6 +28,8 @@ import { catalogModule } from './modules/catalog/index.js';
 import { kubernetesLiveModule } from './modules/catalog/kubernetes/live-module.js';
 import { topologyModule } from './modules/topology/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
+import { eventsModule } from './modules/events/index.js';
+import { notificationsModule } from './modules/notifications/index.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -97,7 +99,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await app.register(catalogModule, { config }); // scrape engine: scheduler on the leader, POST /api/config/run/{id}
     await app.register(kubernetesLiveModule, { config }); // kubernetes scrapers' kinds watched on the leader, saved as they change
     await app.register(topologyModule, { config }); // GET /api/topology and /api/canary/api/topology
+    await app.register(eventsModule, { config }); // app.eventQueue: the event_queue consumer on every replica, event sources
     await app.register(playbooksModule, { config }); // specs, run engine, triggers, webhooks, /api/playbook
+    await app.register(notificationsModule, { config }); // rules, silences, send pipeline, senders, /api/notification
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });

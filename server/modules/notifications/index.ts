@@ -1,0 +1,10 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Config } from '../../config.js';
+
+/**
+ * Notifications (issue 15): rules, silences, the send pipeline (event_queue handlers on every replica), senders,
+ * templates, /api/notification routes and the Notification / NotificationSilence CR status. Each part registers
+ * here, one line each. One register line in app.ts, after the events module.
+ */
+export const notificationsModule: FastifyPluginAsync<{ config: Config }> = async (_app, _opts) => {
+};
