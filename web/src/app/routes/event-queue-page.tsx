@@ -1,0 +1,4 @@
+/** /settings/event-queue-status */
+export function EventQueuePage() {
+  return <div />;
+}

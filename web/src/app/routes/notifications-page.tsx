@@ -1,0 +1,4 @@
+/** /notifications: the send history. */
+export function NotificationsPage() {
+  return <div />;
+}
