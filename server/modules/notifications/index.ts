@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
+import { notificationCrStatusWriter } from './cr/status.js';
+import { notificationPipeline } from './pipeline/plugin.js';
 
 /**
  * Notifications (issue 15): rules, silences, the send pipeline (event_queue handlers on every replica), senders,
@@ -7,4 +9,6 @@ import type { Config } from '../../config.js';
  * here, one line each. One register line in app.ts, after the events module.
  */
 export const notificationsModule: FastifyPluginAsync<{ config: Config }> = async (_app, _opts) => {
+  await _app.register(notificationPipeline, { config: _opts.config }); // the send pipeline: rules → recipients → sends
+  notificationCrStatusWriter(_app, _opts); // Notification CRs' status from the send history (leader)
 };

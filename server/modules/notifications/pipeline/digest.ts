@@ -1,0 +1,28 @@
+import type { Q } from '../../events/types.js';
+import { openDigest, sentSince, type RuleRow } from './queries.js';
+import { nsToMs } from './repeat.js';
+
+/** The reference's rate limit: past this many sends per rule (and recipient) in RATE_WINDOW_MS, sends join a digest. */
+export const RATE_LIMIT = 50;
+export const RATE_WINDOW_MS = 4 * 3_600_000;
+
+/**
+ * Digests (issue 15 "Beyond the reference"). A rule that groups (group_by or group_by_interval set) sends the first
+ * event of a burst at once; what follows for the same recipient within group_by_interval (default 1 min) is held and
+ * leaves as one message when the window ends. Past the rate limit every rule's sends join such a digest (one a
+ * window) instead of being dropped. Returns when to release the held send, or null to send now.
+ */
+export async function holdFor(db: Q, rule: RuleRow, key: Record<string, unknown>, defaultIntervalMs: number):
+  Promise<{ notBefore: Date; reason: 'burst' | 'rate-limit' } | null> {
+  const grouping = !!rule.group_by?.length || !!nsToMs(rule.group_by_interval);
+  const windowMs = nsToMs(rule.group_by_interval) ?? defaultIntervalMs;
+  const open = await openDigest(db, rule.id, key);
+  if (open) return { notBefore: open.not_before, reason: grouping ? 'burst' : 'rate-limit' };
+  if (grouping) {
+    const recent = await sentSince(db, rule.id, key, windowMs);
+    if (recent.count > 0 && recent.last) return { notBefore: new Date(new Date(recent.last).getTime() + windowMs), reason: 'burst' };
+  }
+  const window = await sentSince(db, rule.id, key, RATE_WINDOW_MS);
+  if (window.count >= RATE_LIMIT) return { notBefore: new Date(Date.now() + windowMs), reason: 'rate-limit' };
+  return null;
+}

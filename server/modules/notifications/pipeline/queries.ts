@@ -1,0 +1,188 @@
+import type { Q } from '../../events/types.js';
+
+/** The pipeline's SQL (issue 15 "Rules"): rules, recipients, send history writes and the held (pending) sends. */
+
+/** A live rule as the pipeline reads it. */
+export interface RuleRow {
+  id: string;
+  name: string;
+  events: string[];
+  filter: string | null;
+  title: string | null;
+  template: string | null;
+  properties: Record<string, string> | null;
+  repeat_interval: string | null;
+  error: string | null;
+  error_at: Date | null;
+  person_id: string | null;
+  team_id: string | null;
+  custom_services: unknown[] | null;
+  /** nanoseconds */
+  wait_for: string | null;
+  group_by: string[] | null;
+  /** nanoseconds */
+  group_by_interval: string | null;
+  quiet_hours: Record<string, unknown> | null;
+  deleted_at: Date | null;
+}
+
+const RULE_COLUMNS = `id, name, events, filter, title, template, properties, repeat_interval, error, error_at, person_id,
+  team_id, custom_services, wait_for, group_by, group_by_interval, quiet_hours, deleted_at`;
+
+export async function liveRules(db: Q): Promise<RuleRow[]> {
+  const { rows } = await db.query<RuleRow>(`SELECT ${RULE_COLUMNS} FROM notifications WHERE deleted_at IS NULL`);
+  return rows;
+}
+
+export async function ruleById(db: Q, id: string): Promise<RuleRow | null> {
+  const { rows } = await db.query<RuleRow>(`SELECT ${RULE_COLUMNS} FROM notifications WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** Pauses a rule whose filter failed at run time (shown Paused for an hour). */
+export async function pauseRule(db: Q, id: string, error: string): Promise<void> {
+  await db.query('UPDATE notifications SET error = $2, error_at = now() WHERE id = $1', [id, error.slice(0, 2000)]);
+}
+
+export async function personEmail(db: Q, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ email: string | null }>('SELECT email FROM people WHERE id = $1 AND deleted_at IS NULL', [id]);
+  return rows[0]?.email ?? null;
+}
+
+/** A team's spec.notifications entries; null when the team is gone. */
+export async function teamEntries(db: Q, id: string): Promise<unknown[] | null> {
+  const { rows } = await db.query<{ spec: { notifications?: unknown } | null }>(
+    'SELECT spec FROM teams WHERE id = $1 AND deleted_at IS NULL', [id]);
+  if (!rows[0]) return null;
+  const list = rows[0].spec?.notifications;
+  return Array.isArray(list) ? list : [];
+}
+
+/** What a history row records. */
+export interface HistoryInput {
+  notification_id: string;
+  status: string;
+  source_event: string;
+  resource_id: string;
+  resource_health?: string | null;
+  resource_status?: string | null;
+  resource_health_description?: string | null;
+  body?: string | null;
+  error?: string | null;
+  duration_millis?: number | null;
+  person_id?: string | null;
+  team_id?: string | null;
+  connection_id?: string | null;
+  silenced_by?: string | null;
+  parent_id?: string | null;
+  not_before?: Date | null;
+  payload?: Record<string, unknown> | null;
+  recipient: Record<string, unknown>;
+}
+
+const HISTORY_FIELDS = [
+  'notification_id', 'status', 'source_event', 'resource_id', 'resource_health', 'resource_status',
+  'resource_health_description', 'body', 'error', 'duration_millis', 'person_id', 'team_id', 'connection_id',
+  'silenced_by', 'parent_id', 'not_before', 'payload', 'recipient',
+] as const;
+
+export async function insertHistory(db: Q, h: HistoryInput): Promise<string> {
+  const values = HISTORY_FIELDS.map((f) => h[f] ?? null);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO notification_send_history (${HISTORY_FIELDS.join(', ')})
+     VALUES (${HISTORY_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values);
+  return rows[0].id;
+}
+
+/** Updates a held (pending) row in place with its outcome. */
+export async function finishHistory(db: Q, id: string, h: Partial<HistoryInput>): Promise<void> {
+  const fields = HISTORY_FIELDS.filter((f) => h[f] !== undefined);
+  if (!fields.length) return;
+  await db.query(
+    `UPDATE notification_send_history SET ${fields.map((f, i) => `${f} = $${i + 2}`).join(', ')} WHERE id = $1`,
+    [id, ...fields.map((f) => h[f])]);
+}
+
+/**
+ * Dedupe (issue 15): an identical unsent row (same rule, resource, event, recipient and status) of the last 24 h
+ * counts one more instead of a new row; first_observed stays, created_at moves to now. Returns its id, or null.
+ */
+export async function bumpIdentical(db: Q, h: HistoryInput, recipientKey: Record<string, unknown>): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE notification_send_history SET count = count + 1, created_at = now(), error = coalesce($6, error),
+       silenced_by = coalesce($7, silenced_by), parent_id = coalesce($8, parent_id)
+     WHERE id = (
+       SELECT id FROM notification_send_history
+       WHERE notification_id = $1 AND resource_id = $2 AND source_event = $3 AND status = $4 AND recipient @> $5::jsonb
+         AND status <> 'sent' AND created_at > now() - interval '24 hours'
+       ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
+     RETURNING id`,
+    [h.notification_id, h.resource_id, h.source_event, h.status, JSON.stringify(recipientKey), h.error ?? null,
+      h.silenced_by ?? null, h.parent_id ?? null]);
+  return rows[0]?.id ?? null;
+}
+
+/** The last `sent` row of the rule, resource, event and recipient inside the repeat interval. */
+export async function recentSent(db: Q, ruleId: string, resourceId: string, event: string,
+  recipientKey: Record<string, unknown>, withinMs: number): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM notification_send_history
+     WHERE notification_id = $1 AND resource_id = $2 AND source_event = $3 AND status = 'sent' AND recipient @> $4::jsonb
+       AND created_at > now() - make_interval(secs => $5::float8 / 1000)
+     ORDER BY created_at DESC LIMIT 1`,
+    [ruleId, resourceId, event, JSON.stringify(recipientKey), withinMs]);
+  return rows[0]?.id ?? null;
+}
+
+/** Sends (and digest members) of the rule and recipient since a moment: the rate limit and the burst window. */
+export async function sentSince(db: Q, ruleId: string, recipientKey: Record<string, unknown>, sinceMs: number):
+  Promise<{ count: number; last: Date | null }> {
+  const { rows } = await db.query<{ count: number; last: Date | null }>(
+    `SELECT count(*)::int AS count, max(created_at) AS last FROM notification_send_history
+     WHERE notification_id = $1 AND status = 'sent' AND recipient @> $2::jsonb
+       AND created_at > now() - make_interval(secs => $3::float8 / 1000)`,
+    [ruleId, JSON.stringify(recipientKey), sinceMs]);
+  return rows[0];
+}
+
+/** A held digest row of the rule and recipient not yet released (a burst joins it). */
+export async function openDigest(db: Q, ruleId: string, recipientKey: Record<string, unknown>):
+  Promise<{ id: string; not_before: Date } | null> {
+  const { rows } = await db.query<{ id: string; not_before: Date }>(
+    `SELECT id, not_before FROM notification_send_history
+     WHERE notification_id = $1 AND status = 'pending' AND recipient @> $2::jsonb AND payload ? 'digest'
+     ORDER BY not_before LIMIT 1`,
+    [ruleId, JSON.stringify(recipientKey)]);
+  return rows[0] ?? null;
+}
+
+/** A held row whose time has come, as the sweeper claims it. */
+export interface DueRow {
+  id: string;
+  notification_id: string;
+  payload: Record<string, unknown> | null;
+  recipient: Record<string, unknown> | null;
+}
+
+/**
+ * Claims due held rows (wait_for, digests, quiet hours) with SKIP LOCKED: every replica sweeps, none takes a row
+ * another holds. The claim marks them evaluating-waitfor; the send event it enqueues in the same transaction finishes
+ * them (at least once: a crash before the commit leaves them pending).
+ */
+export async function claimDue(db: Q, limit: number): Promise<DueRow[]> {
+  const { rows } = await db.query<DueRow>(
+    `UPDATE notification_send_history h SET status = 'evaluating-waitfor'
+     FROM (SELECT id FROM notification_send_history WHERE status = 'pending' AND not_before <= now()
+           ORDER BY not_before LIMIT $1 FOR UPDATE SKIP LOCKED) due
+     WHERE h.id = due.id
+     RETURNING h.id, h.notification_id, h.payload, h.recipient`, [limit]);
+  return rows;
+}
+
+/** Rows joined into a digest, with what their events were about. */
+export async function digestMembers(db: Q, ids: string[]): Promise<{ id: string; payload: Record<string, unknown> | null }[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<{ id: string; payload: Record<string, unknown> | null }>(
+    'SELECT id, payload FROM notification_send_history WHERE id = ANY($1::uuid[])', [ids]);
+  return rows;
+}

@@ -1,0 +1,153 @@
+import type pg from 'pg';
+import { notifyChange } from '../../../lib/events.js';
+import { sourceOfEvent } from '../../events/sources/index.js';
+import type { EventHandler, EventResource, QueuedEvent } from '../../events/types.js';
+import { renderNotification } from '../render/index.js';
+import { channelOf, deliver } from '../senders/index.js';
+import { findSilence } from '../silences/match.js';
+import type { DeliveryResult, Recipient } from '../types.js';
+import { holdFor } from './digest.js';
+import { filterPasses, type SendProperties } from './match.js';
+import { bumpIdentical, digestMembers, finishHistory, insertHistory, recentSent, ruleById, type HistoryInput, type RuleRow } from './queries.js';
+import { quietHoursOf, holdUntil } from './quiet-hours.js';
+import { keyJson, resolveRecipient } from './recipients.js';
+import { intervalMs, nsToMs } from './repeat.js';
+
+export interface SendOptions {
+  publicUrl: string;
+  /** Passed to deliver() (tests: fewer attempts, shorter backoff). */
+  deliver?: { attempts?: number; backoffMs?: number; timeoutMs?: number };
+  /** Digest window when a grouping rule sets none (ms; issue 15: 1 min). */
+  groupIntervalMs?: number;
+}
+
+type Outcome = Pick<HistoryInput, 'status' | 'error' | 'silenced_by' | 'parent_id' | 'body' | 'duration_millis' | 'not_before' | 'payload'>;
+
+function resourceFields(r: EventResource | null): Pick<HistoryInput, 'resource_health' | 'resource_status' | 'resource_health_description'> {
+  return { resource_health: r?.health ?? null, resource_status: r?.status ?? null, resource_health_description: r?.description ?? null };
+}
+
+function recipientColumns(rec: Recipient, connectionId?: string | null): Pick<HistoryInput, 'person_id' | 'team_id' | 'connection_id' | 'recipient'> {
+  return {
+    person_id: rec.person_id ?? null,
+    team_id: rec.team_id ?? null,
+    connection_id: connectionId ?? null,
+    recipient: Object.fromEntries(Object.entries(rec).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** Loads the resource of a queued send as it is now (null: gone). */
+async function loadResource(client: pg.PoolClient, p: SendProperties): Promise<EventResource | null> {
+  const source = sourceOfEvent(p.event_name);
+  if (!source) return null;
+  return source.load(client, { name: p.event_name, event_id: p.source_event_id, properties: p });
+}
+
+/**
+ * The `notification.send` handler (issue 15 "Rules"): gone → cancelled; silenced; repeat interval; wait_for, quiet
+ * hours and digests hold the send (a `pending` row the sweeper releases); else render, deliver and record. A send
+ * released by the sweeper (pending_ids) is checked again (gone, recovered, filter, silence) and finishes its rows.
+ */
+export function sendHandler(opts: SendOptions): EventHandler {
+  return async (event: QueuedEvent, client: pg.PoolClient) => {
+    const p = event.properties as SendProperties | null;
+    if (!p?.notification_id || !p.recipient) return;
+    const rule = await ruleById(client, p.notification_id);
+    if (!rule) return;
+    if (p.pending_ids?.length) await release(client, rule, p, opts);
+    else await fresh(client, rule, p, opts);
+    await notifyChange(client, { relation: 'notification_send_history' });
+  };
+}
+
+async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions): Promise<void> {
+  const key = keyJson(p.recipient);
+  const resource = await loadResource(client, p);
+  const resolved = await resolveRecipient(client, rule, p.recipient);
+  const base = {
+    notification_id: rule.id, source_event: p.event_name, resource_id: p.resource_id, ...resourceFields(resource),
+    ...recipientColumns(resolved.recipient, resolved.ok ? resolved.target.connectionId : null),
+  };
+  const record = async (o: Outcome) => {
+    const row = { ...base, ...o };
+    if (o.status !== 'sent' && o.status !== 'error' && o.status !== 'pending' && (await bumpIdentical(client, row, key))) return;
+    if (o.status === 'pending' && (await bumpIdentical(client, row, key))) return;
+    await insertHistory(client, row);
+  };
+  if (!resource) return record({ status: 'cancelled', error: 'the resource is gone' });
+  if (rule.deleted_at) return record({ status: 'cancelled', error: 'the rule was deleted' });
+  if (!resolved.ok && resolved.gone) return record({ status: 'cancelled', error: resolved.error });
+  const silence = await findSilence(client, resource, new Date());
+  if (silence) return record({ status: 'silenced', silenced_by: silence.id });
+  const repeatMs = intervalMs(rule.repeat_interval);
+  if (repeatMs) {
+    const parent = await recentSent(client, rule.id, resource.id, p.event_name, key, repeatMs);
+    if (parent) return record({ status: 'repeat-interval', parent_id: parent });
+  }
+  const waitMs = nsToMs(rule.wait_for);
+  const payload = { ...p } as Record<string, unknown>;
+  if (waitMs) return record({ status: 'pending', not_before: new Date(Date.now() + waitMs), payload: { ...payload, waited: true } });
+  const quietEnd = holdUntil(quietHoursOf(rule.quiet_hours), resource.env);
+  if (quietEnd) return record({ status: 'pending', not_before: quietEnd, payload: { ...payload, digest: 'quiet-hours' } });
+  const held = await holdFor(client, rule, key, opts.groupIntervalMs ?? 60_000);
+  if (held) return record({ status: 'pending', not_before: held.notBefore, payload: { ...payload, digest: held.reason } });
+  if (!resolved.ok) return record({ status: 'error', error: resolved.error });
+  const out = await renderAndDeliver(rule, resolved.target, resource, [], p.event_name, opts);
+  await record(out);
+}
+
+/** Renders (a digest when there are several resources) and delivers; the outcome of the send. */
+async function renderAndDeliver(rule: RuleRow, target: Parameters<typeof deliver>[0], resource: EventResource,
+  group: EventResource[], eventName: string, opts: SendOptions): Promise<Outcome> {
+  let body: string | null = null;
+  let result: DeliveryResult;
+  const started = Date.now();
+  try {
+    const message = renderNotification({
+      eventName, resource, rule: { title: rule.title, template: rule.template, properties: rule.properties },
+      channel: channelOf(target.url), publicUrl: opts.publicUrl, group: group.length > 1 ? group : undefined,
+    });
+    body = message.markdown;
+    result = await deliver(target, message, opts.deliver);
+  } catch (err) {
+    result = { ok: false, channel: '', error: err instanceof Error ? err.message : String(err), durationMs: Date.now() - started, attempts: 1 };
+  }
+  return { status: result.ok ? 'sent' : 'error', error: result.ok ? null : (result.error ?? 'failed'), body, duration_millis: Math.round(result.durationMs) };
+}
+
+/** A send the sweeper released: every held row it names is checked again; the survivors leave as one message. */
+async function release(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions): Promise<void> {
+  const members = await digestMembers(client, p.pending_ids!);
+  const survivors: { id: string; resource: EventResource; props: SendProperties }[] = [];
+  for (const m of members) {
+    const props = (m.payload ?? p) as SendProperties;
+    const resource = await loadResource(client, props);
+    const finish = (o: Outcome) => finishHistory(client, m.id, { ...resourceFields(resource), ...o });
+    if (!resource) { await finish({ status: 'cancelled', error: 'the resource is gone' }); continue; }
+    if (rule.deleted_at) { await finish({ status: 'cancelled', error: 'the rule was deleted' }); continue; }
+    if (props.waited) {
+      const source = sourceOfEvent(props.event_name);
+      if (source && !source.stillMatches(resource, props.event_name)) {
+        await finish({ status: 'cancelled', error: 'recovered before wait_for ended' });
+        continue;
+      }
+      if (!(await filterPasses(client, rule, resource.env))) {
+        await finish({ status: 'cancelled', error: 'no longer matches the filter' });
+        continue;
+      }
+    }
+    const silence = await findSilence(client, resource, new Date());
+    if (silence) { await finish({ status: 'silenced', silenced_by: silence.id }); continue; }
+    survivors.push({ id: m.id, resource, props });
+  }
+  if (!survivors.length) return;
+  const resolved = await resolveRecipient(client, rule, p.recipient);
+  const cols = recipientColumns(resolved.recipient, resolved.ok ? resolved.target.connectionId : null);
+  let out: Outcome;
+  if (!resolved.ok) out = { status: resolved.gone ? 'cancelled' : 'error', error: resolved.error };
+  else {
+    const first = survivors[0];
+    out = await renderAndDeliver(rule, resolved.target, first.resource, survivors.map((s) => s.resource), first.props.event_name, opts);
+  }
+  for (const s of survivors) await finishHistory(client, s.id, { ...cols, ...resourceFields(s.resource), ...out, not_before: null });
+}
