@@ -32,6 +32,8 @@ const topologyPage = (name: keyof typeof import('./routes/topology-routes').TOPO
   groupPage(() => import('./routes/topology-routes').then((m) => m.TOPOLOGY_PAGES), name);
 const playbooksPage = (name: keyof typeof import('./routes/playbooks-routes').PLAYBOOKS_PAGES) =>
   groupPage(() => import('./routes/playbooks-routes').then((m) => m.PLAYBOOKS_PAGES), name);
+const notificationsPage = (name: keyof typeof import('./routes/notifications-routes').NOTIFICATIONS_PAGES) =>
+  groupPage(() => import('./routes/notifications-routes').then((m) => m.NOTIFICATIONS_PAGES), name);
 const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETTINGS_PAGES) =>
   groupPage(() => import('./routes/settings-routes').then((m) => m.SETTINGS_PAGES), name);
 
@@ -50,10 +52,23 @@ export const ROUTES: AppRoute[] = [
     path: paths.profileSettings, title: 'Your Profile',
     page: lazy(() => import('./routes/profile-settings-page').then((m) => ({ default: m.ProfileSettingsPage }))),
   },
-  { path: paths.notificationSilenceAdd, title: 'Add Silence', resource: 'notifications', action: 'write' },
-  { path: paths.notificationSilences, title: 'Silences', resource: 'notifications' },
-  { path: paths.notificationRules, title: 'Notification Rules', resource: 'notifications' },
-  { path: paths.notifications, title: 'Notifications', resource: 'notifications' },
+  {
+    path: paths.notificationSilenceAdd, title: 'Add Silence', resource: 'notifications', action: 'write',
+    feature: 'settings.notifications',
+    page: notificationsPage('NotificationSilenceAddPage'),
+  },
+  {
+    path: paths.notificationSilences, title: 'Silences', resource: 'notifications', feature: 'settings.notifications',
+    page: notificationsPage('NotificationSilencesPage'),
+  },
+  {
+    path: paths.notificationRules, title: 'Notification Rules', resource: 'notifications', feature: 'settings.notifications',
+    page: notificationsPage('NotificationRulesPage'),
+  },
+  {
+    path: paths.notifications, title: 'Notifications', resource: 'notifications', feature: 'settings.notifications',
+    page: notificationsPage('NotificationsPage'),
+  },
 
   {
     path: paths.topologyView, title: 'Topology', resource: 'topologies', feature: 'topology', bare: true,
@@ -160,7 +175,10 @@ export const ROUTES: AppRoute[] = [
     path: paths.settingsFeatureFlags, title: 'Feature Flags', resource: 'feature_flags', feature: 'settings.feature_flags',
     page: settingsPage('SettingsFeatureFlagsPage'),
   },
-  { path: paths.settingsEventQueue, title: 'Event Queue', resource: 'database', feature: 'settings.event_queue_status' },
+  {
+    path: paths.settingsEventQueue, title: 'Event Queue', resource: 'database', feature: 'settings.event_queue_status',
+    page: notificationsPage('EventQueuePage'),
+  },
   { path: paths.settingsAgents, title: 'Agents', resource: 'agents', feature: 'agents' },
   {
     path: paths.settingsIntegration, title: 'Integration', resource: 'integrations', action: 'write',

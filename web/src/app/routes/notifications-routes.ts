@@ -4,4 +4,7 @@ import type { RoutePage } from './route-group';
 export const NOTIFICATIONS_PAGES = {
   NotificationsPage: () => import('./notifications-page').then((m) => m.NotificationsPage),
   EventQueuePage: () => import('./event-queue-page').then((m) => m.EventQueuePage),
+  NotificationRulesPage: () => import('./notification-rules-page').then((m) => m.NotificationRulesPage),
+  NotificationSilencesPage: () => import('./notification-silences-page').then((m) => m.NotificationSilencesPage),
+  NotificationSilenceAddPage: () => import('./notification-silences-page').then((m) => m.NotificationSilenceAddPage),
 } satisfies Record<string, () => Promise<RoutePage>>;
