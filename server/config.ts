@@ -57,6 +57,30 @@ const Env = z.object({
   PLAYBOOK_ENGINE: z.enum(['on', 'off']).default('on'),
   /** How long a replica's claim on a playbook run lasts without its heartbeat; a killed replica's runs go on after it. */
   PLAYBOOK_LEASE_SECONDS: z.coerce.number().positive().default(30),
+  /** Notification senders: a JSON map service → base URL replacing its public host (`{"slack":"http://127.0.0.1:9000"}`; tests). */
+  NOTIFICATION_ENDPOINTS: z
+    .string()
+    .transform((v, ctx) => {
+      try {
+        const m = JSON.parse(v) as unknown;
+        if (m && typeof m === 'object' && !Array.isArray(m) && Object.values(m).every((x) => typeof x === 'string')) return m as Record<string, string>;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'expected a JSON object of service → base URL' });
+      return z.NEVER;
+    })
+    .optional(),
+  /** The system mail for notifications to people, when no email connection named `system` exists. */
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().optional(),
+  /** Auto (STARTTLS when offered), None, ExplicitTLS (STARTTLS required), ImplicitTLS (TLS from the start). */
+  SMTP_ENCRYPTION: z.enum(['Auto', 'None', 'ExplicitTLS', 'ImplicitTLS']).default('Auto'),
+  /** How often the leader writes Notification CRs' status (send counts, last sent / failed), in seconds. */
+  NOTIFICATION_CR_STATUS_SECONDS: z.coerce.number().positive().default(30),
 });
 
 export type Config = z.infer<typeof Env> & { publicUrl: string; appVersion: string };

@@ -108,6 +108,15 @@ const CANARY_CHECK_STATUS = {
   properties: { lastTransitionedTime: date, lastCheck: date, message: str, errorMessage: str, uptime1h: str, latency1h: str },
 };
 
+const CONDITIONS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { type: str, status: str, reason: str, message: str, lastTransitionTime: date, observedGeneration: int },
+    required: ['type', 'status'],
+  },
+};
+
 const STATUS: Record<string, Json> = {
   Canary: {
     type: 'object',
@@ -128,22 +137,14 @@ const STATUS: Record<string, Json> = {
   },
   Notification: {
     type: 'object',
-    properties: { sent: int, failed: int, pending: int, lastSent: date, lastFailed: date, error: str, status: str },
+    properties: { sent: int, failed: int, pending: int, lastSent: date, lastFailed: date, error: str, status: str, conditions: CONDITIONS },
   },
   // as the reference's controller: a Ready condition (False with the spec's problems by path); playbooks/cr-status.ts
   Playbook: {
     type: 'object',
-    properties: {
-      conditions: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: { type: str, status: str, reason: str, message: str, lastTransitionTime: date, observedGeneration: int },
-          required: ['type', 'status'],
-        },
-      },
-    },
+    properties: { conditions: CONDITIONS },
   },
+  NotificationSilence: { type: 'object', properties: { conditions: CONDITIONS } },
 };
 
 /** What the console reports on every kind besides its own fields: whether the spec validated. */

@@ -28,6 +28,11 @@ export interface KindDef {
   table: 'canaries' | 'topologies' | 'config_scrapers' | 'playbooks' | 'connections' | 'notifications' | 'notification_silences'
     | 'incident_rules' | 'logging_backends';
   spec: z.ZodType;
+  /**
+   * Checks of a valid spec that need the database (a Notification's person or team), run by the reconciler after
+   * `spec`: the problems as `spec.<path>: message; …`, or null. A CR that fails keeps its last row, as a bad spec.
+   */
+  check?(db: Pick<import('pg').Pool, 'query'>, spec: Record<string, unknown>, meta: { namespace: string; name: string }): Promise<string | null>;
 }
 
 // ---- shared shapes (reference: duty types) ----
@@ -132,7 +137,18 @@ export const NotificationSilenceSpec = z.object({
   until: z.string().optional(),
   recursive: z.boolean().optional(),
   selectors: z.array(ResourceSelector).optional(),
+  // the reference's inline NotificationSilenceResource: one resource by id
+  check_id: z.string().optional(),
+  canary_id: z.string().optional(),
+  component_id: z.string().optional(),
+  config_id: z.string().optional(),
 }).loose();
+
+// the database checks of the notification kinds (server/modules/notifications/cr/check.ts), loaded when first used
+const notificationCheck: KindDef['check'] = async (db, spec, meta) =>
+  (await import('../notifications/cr/check.js')).notificationCrProblems(db, spec, meta);
+const silenceCheck: KindDef['check'] = async (db, spec, meta) =>
+  (await import('../notifications/cr/check.js')).silenceCrProblems(db, spec, meta);
 
 // ---- the registry ----
 
@@ -147,8 +163,8 @@ export const KINDS: readonly KindDef[] = [
   { kind: 'ScrapeConfig', group: CONFIGS, version: 'v1', plural: 'scrapeconfigs', singular: 'scrapeconfig', shortNames: [], table: 'config_scrapers', spec: ScrapeConfigSpec },
   { kind: 'Playbook', group: MISSION_CONTROL, version: 'v1', plural: 'playbooks', singular: 'playbook', shortNames: [], table: 'playbooks', spec: PlaybookSpec },
   { kind: 'Connection', group: MISSION_CONTROL, version: 'v1', plural: 'connections', singular: 'connection', shortNames: [], table: 'connections', spec: ConnectionSpec },
-  { kind: 'Notification', group: MISSION_CONTROL, version: 'v1', plural: 'notifications', singular: 'notification', shortNames: [], table: 'notifications', spec: NotificationSpec },
-  { kind: 'NotificationSilence', group: MISSION_CONTROL, version: 'v1', plural: 'notificationsilences', singular: 'notificationsilence', shortNames: [], table: 'notification_silences', spec: NotificationSilenceSpec },
+  { kind: 'Notification', group: MISSION_CONTROL, version: 'v1', plural: 'notifications', singular: 'notification', shortNames: [], table: 'notifications', spec: NotificationSpec, check: notificationCheck },
+  { kind: 'NotificationSilence', group: MISSION_CONTROL, version: 'v1', plural: 'notificationsilences', singular: 'notificationsilence', shortNames: [], table: 'notification_silences', spec: NotificationSilenceSpec, check: silenceCheck },
   { kind: 'IncidentRule', group: MISSION_CONTROL, version: 'v1', plural: 'incidentrules', singular: 'incidentrule', shortNames: [], table: 'incident_rules', spec: IncidentRuleSpec },
   { kind: 'LoggingBackend', group: APM_HUB, version: 'v1', plural: 'loggingbackends', singular: 'loggingbackend', shortNames: [], table: 'logging_backends', spec: LoggingBackendSpec },
 ];

@@ -5,6 +5,7 @@ import type { KindDef } from './kinds.js';
 import { errorText, keyOf, statusOf, type KubeObject } from './objects.js';
 import { canaryHealth, type CanaryCheckHealth } from './store.js';
 import { playbookCrStatus } from '../playbooks/cr-status.js';
+import { notificationCrStatus } from '../notifications/cr/status.js';
 
 export interface StatusWriterOptions {
   kc: KubeConfig;
@@ -172,6 +173,11 @@ export class StatusWriter {
   private desired(t: Target, obj: KubeObject, checks: CanaryCheckHealth[]): Status {
     // a Playbook reports a Ready condition, as the reference's controller (playbooks/cr-status.ts)
     if (t.kind.kind === 'Playbook') return playbookCrStatus(t, obj.metadata.generation ?? null, obj.status);
+    // Notification and NotificationSilence: the same Ready condition (notifications/cr/status.ts); the send counts
+    // are the notifications module's own leader writer
+    if (t.kind.table === 'notifications' || t.kind.table === 'notification_silences') {
+      return notificationCrStatus(t.kind.kind, t, obj.metadata.generation ?? null, obj.status);
+    }
     const base: Status = { observedGeneration: obj.metadata.generation ?? null };
     if (t.error) {
       return { ...base, status: 'Invalid', message: 'the spec did not validate', errorMessage: t.error.slice(0, 2000) };

@@ -7,6 +7,7 @@ import type { CheckDef } from '../health/spec.js';
 import type { KindDef } from './kinds.js';
 import type { KubeObject } from './objects.js';
 import { withOnKey } from '../playbooks/spec.js';
+import { NOTIFICATION_COLUMNS, notificationRowOf, SILENCE_COLUMNS, silenceRowOf } from '../notifications/cr/row.js';
 
 /**
  * The SQL of the Kubernetes module: the kubernetes_objects ledger and one writer per table a kind reconciles into.
@@ -134,7 +135,6 @@ export function envVarText(v: unknown): string | null {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const time = (v: unknown): string | null => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : null);
 
 /** What a writer needs to persist one CR's row. */
 export interface RowInput {
@@ -146,6 +146,8 @@ export interface RowInput {
   spec: Record<string, unknown>;
   /** Canary only: the validated checks, reconciled by the health module's own code. */
   checks?: CheckDef[];
+  /** Columns a kind's mapping computed from the spec (notifications: people, teams and durations resolved). */
+  mapped?: Record<string, unknown>;
 }
 
 interface Writer {
@@ -180,6 +182,12 @@ function tableWriter(table: string, extra: Record<string, (r: RowInput) => unkno
 /** A writer that stores the spec as `map` gives it. */
 function withSpec(w: Writer, map: (spec: RowInput['spec']) => RowInput['spec']): Writer {
   return { upsert: (c, r) => w.upsert(c, { ...r, spec: map(r.spec) }), softDelete: w.softDelete };
+}
+
+/** A table whose columns a kind's mapping computes from the spec (with the database at hand). */
+function mappedWriter(table: string, columns: readonly string[], map: (c: Q, r: RowInput) => Promise<Record<string, unknown>>): Writer {
+  const w = tableWriter(table, Object.fromEntries(columns.map((k) => [k, (r: RowInput) => r.mapped?.[k] ?? null])));
+  return { upsert: async (c, r) => w.upsert(c, { ...r, mapped: await map(c, r) }), softDelete: w.softDelete };
 }
 
 /** One writer per table of the kinds registry. */
@@ -221,21 +229,10 @@ export const WRITERS: Record<KindDef['table'], Writer> = {
     insecure_tls: (r) => columnsOfSpec(r.spec).insecure_tls,
     properties: (r) => columnsOfSpec(r.spec).properties,
   }),
-  notifications: tableWriter('notifications', {
-    events: (r) => (Array.isArray(r.spec.events) ? r.spec.events.filter((e) => typeof e === 'string') : []),
-    title: (r) => str(r.spec.title),
-    template: (r) => str(r.spec.template),
-    filter: (r) => str(r.spec.filter),
-    repeat_interval: (r) => str(r.spec.repeatInterval),
-  }),
-  notification_silences: tableWriter('notification_silences', {
-    description: (r) => str(r.spec.description),
-    filter: (r) => str(r.spec.filter),
-    selectors: (r) => (Array.isArray(r.spec.selectors) ? JSON.stringify(r.spec.selectors) : null),
-    from: (r) => time(r.spec.from),
-    until: (r) => time(r.spec.until),
-    recursive: (r) => (typeof r.spec.recursive === 'boolean' ? r.spec.recursive : null),
-  }),
+  // every `to` / fallback field, durations in ns (server/modules/notifications/cr/row.ts); people and teams resolved
+  // in this transaction (the reconciler's check refused unknown ones already)
+  notifications: mappedWriter('notifications', NOTIFICATION_COLUMNS, async (c, r) => (await notificationRowOf(c, r.spec, r.namespace)).row),
+  notification_silences: mappedWriter('notification_silences', SILENCE_COLUMNS, async (_c, r) => silenceRowOf(r.spec).row),
   incident_rules: tableWriter('incident_rules', {}),
   logging_backends: tableWriter('logging_backends', {}),
 };

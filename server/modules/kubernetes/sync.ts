@@ -200,6 +200,9 @@ class KindSync {
     } catch (err) {
       error = errorText(err);
     }
+    // checks that need the database (a Notification's person or team), outside the transaction; a database that
+    // refuses throws, and the key is retried
+    if (!error && this.kind.check) error = await this.kind.check(this.opts.db, spec, { namespace, name });
 
     return inTransaction(this.opts.db, async (c) => {
       const live = await liveObjectByKey(c, this.kind.kind, namespace, name);
