@@ -1,4 +1,6 @@
+import { SendHistory } from '../../features/notifications/history/send-history';
+
 /** /notifications: the send history. */
 export function NotificationsPage() {
-  return <div />;
+  return <SendHistory />;
 }
