@@ -1,0 +1,60 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** /notifications/rules and its Create / Edit Notification modal. */
+export class NotificationRulesPage {
+  readonly table: Locator;
+  readonly dialog: Locator;
+
+  constructor(readonly page: Page) {
+    this.table = page.getByRole('table', { name: 'Notification rules' });
+    this.dialog = page.getByRole('dialog');
+  }
+
+  async goto(query = '') {
+    await this.page.goto(`/notifications/rules${query}`);
+    await expect(this.table).toBeVisible();
+  }
+
+  row(name: string): Locator {
+    return this.table.getByRole('row').filter({ has: this.page.getByRole('cell', { name, exact: true }) });
+  }
+
+  field(label: string): Locator {
+    return this.dialog.getByLabel(label, { exact: true });
+  }
+
+  async pickEvent(event: string) {
+    await this.dialog.getByRole('combobox', { name: 'Events' }).fill(event);
+    await this.page.getByRole('option', { name: event, exact: true }).click();
+  }
+
+  /** Chooses the person whose option mentions `email` (the list is sorted by name, so by text not index). */
+  async pickPerson(email: string) {
+    const select = this.dialog.getByRole('combobox', { name: 'Person' });
+    await expect(select.locator('option', { hasText: email })).toHaveCount(1);
+    const value = await select.locator('option', { hasText: email }).getAttribute('value');
+    await select.selectOption(value ?? '');
+  }
+}
+
+/** /notifications/silences and /notifications/silences/add. */
+export class NotificationSilencesPage {
+  readonly table: Locator;
+
+  constructor(readonly page: Page) {
+    this.table = page.getByRole('table', { name: 'Notification silences' });
+  }
+
+  async goto() {
+    await this.page.goto('/notifications/silences');
+    await expect(this.table).toBeVisible();
+  }
+
+  row(text: string): Locator {
+    return this.table.getByRole('row').filter({ hasText: text });
+  }
+
+  get form(): Locator {
+    return this.page.getByRole('form', { name: 'Add Silence' });
+  }
+}
