@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaderScheduled } from '../../server/lib/leader-scheduled.js';
 import { recordResult } from '../../server/modules/health/queries.js';
 import { canaryEventHandler, CHECK_EVENTS, SYSTEM_PERSON_ID } from '../../server/modules/playbooks/triggers/canary-trigger.js';
-import { EventConsumer, type EventHandler } from '../../server/modules/playbooks/triggers/consumer.js';
+import { EventConsumer } from '../../server/modules/events/consumer.js';
+import type { EventHandler } from '../../server/modules/events/types.js';
 import { playbookScheduler } from '../../server/modules/playbooks/triggers/schedule.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
@@ -53,10 +54,11 @@ async function flip(db: pg.Pool, check: { checkId: string; canaryId: string }, p
   });
 }
 
-function consumer(db: pg.Pool, opts: { retryMs?: number } = {}) {
+/** A consumer of the test's own (the event queue's, with the playbooks' handler), retrying at once. */
+function consumer(db: pg.Pool) {
   const handler = canaryEventHandler(db, quiet);
   const handlers = new Map<string, EventHandler[]>(Object.keys(CHECK_EVENTS).map((n) => [n, [handler]]));
-  return new EventConsumer({ db, handlers, log: quiet, retryMs: opts.retryMs ?? 0 });
+  return new EventConsumer({ db, handlers, log: quiet, retry: { baseSeconds: 0 } });
 }
 
 const runsOf = async (playbookId: string, checkId?: string) => (await t.db.query<{ id: string; parameters: Record<string, unknown>; created_by: string; check_id: string; status: string }>(

@@ -2,9 +2,10 @@ import type pg from 'pg';
 import { celToText, evalCel } from '../../../lib/cel.js';
 import { createRun } from '../runs.js';
 import { evalFilters } from '../templates.js';
-import type { EventHandler } from './consumer.js';
+import type { EventHandler, QueuedEvent } from '../../events/types.js';
+import { checkWithCanary } from '../../events/sources/check.js';
 import { triggerEnv, triggerParams } from './params.js';
-import { checkWithCanary, playbooksWithTrigger, type QueuedEvent, type TriggerPlaybook } from './queries.js';
+import { playbooksWithTrigger, type TriggerPlaybook } from './queries.js';
 
 /** The System person: triggered runs are created by it, as in the reference. */
 export const SYSTEM_PERSON_ID = '00000000-0000-0000-0000-000000000000';
