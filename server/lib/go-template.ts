@@ -17,7 +17,13 @@ import { parseTemplate, type Node, type Operand, type Pipe } from './go-template
  */
 
 export { GoTemplateError } from './go-template/lexer.js';
-export type { RenderContext } from './go-template/exec.js';
+export type { RenderContext, TemplateFunc } from './go-template/exec.js';
+
+/**
+ * Functions one caller adds for its own templates (notifications' `channel`, `labelsFormat`): known when parsing and
+ * callable when rendering only where that caller passes them, so other templates still refuse them.
+ */
+export type ExtraFuncs = ReadonlyMap<string, TemplateFunc>;
 
 /** Every function a template may call: Go's predefined ones, then gomplate's (gomplate's `slice` replaces Go's). */
 export const TEMPLATE_FUNCS: ReadonlyMap<string, TemplateFunc> = new Map([
@@ -31,13 +37,14 @@ const CACHE_MAX = 1_000;
 const cache = new Map<string, Node[]>();
 
 /** Parses a template (cached); throws GoTemplateError with Go's message (position, what is wrong). */
-export function compileGoTemplate(template: string): Node[] {
-  const hit = cache.get(template);
+export function compileGoTemplate(template: string, extra?: ExtraFuncs): Node[] {
+  const key = extra?.size ? `${[...extra.keys()].join(',')}\u0000${template}` : template;
+  const hit = cache.get(key);
   if (hit) return hit;
   if (template.length > MAX_TEMPLATE) throw new GoTemplateError(`template longer than ${MAX_TEMPLATE} characters`);
-  const nodes = parseTemplate(template, KNOWN);
+  const nodes = parseTemplate(template, extra?.size ? (name) => KNOWN(name) || extra.has(name) : KNOWN);
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.set(template, nodes);
+  cache.set(key, nodes);
   return nodes;
 }
 
@@ -77,9 +84,9 @@ export function parseGoTemplate(template: string): Part[] {
 }
 
 /** Null when the template parses and calls only known functions, else why not. */
-export function goTemplateError(template: string): string | null {
+export function goTemplateError(template: string, extra?: ExtraFuncs): string | null {
   try {
-    compileGoTemplate(template);
+    compileGoTemplate(template, extra);
     return null;
   } catch (err) {
     return (err as Error).message;
@@ -90,6 +97,9 @@ export function goTemplateError(template: string): string | null {
  * Renders a template over `data` (the check's result fields), trimmed of surrounding whitespace as the reference's
  * gomplate.RunTemplate trims it; throws GoTemplateError on parse or execution errors.
  */
-export function renderGoTemplate(template: string, data: Record<string, unknown>, ctx: RenderContext = {}): string {
-  return execTemplate(template, compileGoTemplate(template), data, TEMPLATE_FUNCS as Map<string, TemplateFunc>, ctx).trim();
+export function renderGoTemplate(
+  template: string, data: Record<string, unknown>, ctx: RenderContext = {}, extra?: ExtraFuncs,
+): string {
+  const funcs = extra?.size ? new Map([...TEMPLATE_FUNCS, ...extra]) : (TEMPLATE_FUNCS as Map<string, TemplateFunc>);
+  return execTemplate(template, compileGoTemplate(template, extra), data, funcs, ctx).trim();
 }
