@@ -22,9 +22,15 @@ function minutes(hhmm: string): number | null {
 }
 
 /** The local day (0 = Sunday) and minute of the day of `at` in the timezone. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 function localTime(at: Date, timezone: string): { day: number; minute: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .formatToParts(at);
+  let format = formats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    if (formats.size < 100) formats.set(timezone, format);
+  }
+  const parts = format.formatToParts(at);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return { day: DAYS.indexOf(get('weekday').slice(0, 3).toLowerCase()), minute: Number(get('hour')) * 60 + Number(get('minute')) };
 }
