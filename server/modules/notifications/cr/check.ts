@@ -1,4 +1,5 @@
 import type { Problem, Q } from '../types.js';
+import { validateRule, validateSilence } from '../validate.js';
 import { notificationRowOf, silenceRowOf } from './row.js';
 
 /**
@@ -10,18 +11,6 @@ import { notificationRowOf, silenceRowOf } from './row.js';
  */
 
 type Spec = Record<string, unknown>;
-type Validator = (db: Q, body: Record<string, unknown>) => Promise<Problem[]>;
-
-// validate.ts is another part's file (issue 15): loaded when present, so a checkout without it still reconciles
-const VALIDATE_MODULE = '../validate.js';
-async function validator(name: 'validateRule' | 'validateSilence'): Promise<Validator | null> {
-  try {
-    const mod = (await import(VALIDATE_MODULE)) as Record<string, unknown>;
-    return typeof mod[name] === 'function' ? (mod[name] as Validator) : null;
-  } catch {
-    return null;
-  }
-}
 
 const RULE_PATHS: Array<[RegExp, string]> = [
   [/^events/, 'spec.events'],
@@ -61,18 +50,19 @@ export function problemsText(problems: Problem[]): string | null {
 /** The problems of a Notification CR's spec (null: valid). */
 export async function notificationCrProblems(db: Q, spec: Spec, meta: { namespace: string; name: string }): Promise<string | null> {
   const { row, problems } = await notificationRowOf(db, spec, meta.namespace);
-  const validate = await validator('validateRule');
-  if (validate) {
-    const body = { ...row, name: meta.name, namespace: meta.namespace };
-    // the validator takes the stored jsonb columns as values
-    for (const k of ['custom_services', 'fallback_custom_services', 'inhibitions']) {
-      if (typeof body[k as keyof typeof body] === 'string') (body as Record<string, unknown>)[k] = JSON.parse(String(body[k as keyof typeof body]));
-    }
-    for (const k of ['wait_for', 'wait_for_eval_period', 'group_by_interval', 'fallback_delay']) {
-      const v = (body as Record<string, unknown>)[k];
-      if (typeof v === 'string') (body as Record<string, unknown>)[k] = Number(v);
-    }
-    for (const p of await validate(db, body)) problems.push({ path: specPathOf(p.path), message: p.message });
+  const body: Record<string, unknown> = { ...row, name: meta.name, namespace: meta.namespace };
+  // the validator takes the jsonb columns as values and durations as nanoseconds
+  for (const k of ['custom_services', 'fallback_custom_services', 'inhibitions']) {
+    if (typeof body[k] === 'string') body[k] = JSON.parse(String(body[k]));
+  }
+  for (const k of ['wait_for', 'wait_for_eval_period', 'group_by_interval', 'fallback_delay']) {
+    if (typeof body[k] === 'string') body[k] = Number(body[k]);
+  }
+  for (const p of await validateRule(db, body)) {
+    // a playbook is a recipient too (the reference's `to.playbook`); the console's form has no such tab
+    const named = row.playbook_id || problems.some((q) => q.path.startsWith('spec.to'));
+    if (named && p.path === 'person_id' && p.message.startsWith('a recipient is required')) continue;
+    problems.push({ path: specPathOf(p.path), message: p.message });
   }
   return problemsText(problems);
 }
@@ -80,11 +70,10 @@ export async function notificationCrProblems(db: Q, spec: Spec, meta: { namespac
 /** The problems of a NotificationSilence CR's spec (null: valid). */
 export async function silenceCrProblems(db: Q, spec: Spec, meta: { namespace: string; name: string }): Promise<string | null> {
   const { row, problems } = silenceRowOf(spec);
-  const validate = await validator('validateSilence');
-  if (validate) {
-    const body: Record<string, unknown> = { ...row, name: meta.name, namespace: meta.namespace };
-    if (typeof body.selectors === 'string') body.selectors = JSON.parse(body.selectors);
-    for (const p of await validate(db, body)) problems.push({ path: p.path.startsWith('spec') ? p.path : `spec.${p.path}`, message: p.message });
+  const body: Record<string, unknown> = { ...row, name: meta.name, namespace: meta.namespace };
+  if (typeof body.selectors === 'string') body.selectors = JSON.parse(body.selectors);
+  for (const p of await validateSilence(db, body)) {
+    problems.push({ path: p.path === 'resource' ? 'spec' : p.path.startsWith('spec') ? p.path : `spec.${p.path}`, message: p.message });
   }
   return problemsText(problems);
 }
