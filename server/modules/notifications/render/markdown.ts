@@ -4,7 +4,7 @@
  * (slack mrkdwn, plain text) read the escapes back.
  */
 
-const MD_SPECIAL = /[\\`*_[\]<>#|~]/g;
+const MD_SPECIAL = /[\\`*_[\]()<>#|~]/g;
 
 /** Escapes text for markdown: emphasis, links, code, headings and raw HTML become literal characters. */
 export function mdEscape(value: unknown): string {
