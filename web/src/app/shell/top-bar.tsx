@@ -1,15 +1,15 @@
 import { lazy, Suspense } from 'react';
-import { Link } from 'wouter';
 import { Button, makeStyles, mergeClasses, Spinner, Text, tokens, Tooltip } from '@fluentui/react-components';
-import { Alert20Regular, ArrowClockwise20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
+import { ArrowClockwise20Regular, QuestionCircle20Regular } from '@fluentui/react-icons';
 import { DeferredMenu } from '../../components/menus/deferred-menu';
 import { pageHeaderStore } from '../../components/page';
 import { useStore } from '../../lib/store';
-import { paths } from '../paths';
 import { UserMenu } from './user-menu';
 
 const loadLists = () => import('./shell-menu-lists');
 const DocsMenuList = lazy(() => loadLists().then((m) => ({ default: m.DocsMenuList })));
+// the bell (its count query and its popover) loads after the first render: the start-up bundle is at its budget
+const NotificationBell = lazy(() => import('../../features/notifications/bell/bell').then((m) => ({ default: m.NotificationBell })));
 
 const useStyles = makeStyles({
   root: {
@@ -55,11 +55,7 @@ export function TopBar() {
             />
           </Tooltip>
         )}
-        <Tooltip content="Notifications" relationship="label">
-          <Link href={paths.notifications} asChild>
-            <Button as="a" appearance="subtle" icon={<Alert20Regular />} />
-          </Link>
-        </Tooltip>
+        <Suspense fallback={<span style={{ width: '32px' }} />}><NotificationBell /></Suspense>
         <DeferredMenu
           preload={loadLists}
           trigger={(props) => (
