@@ -1,5 +1,8 @@
 import type { EventSource } from '../types.js';
 import { checkSource } from './check.js';
+import { componentSource } from './component.js';
+import { configSource } from './config.js';
+import { incidentSource } from './incident.js';
 
 /**
  * The event source registry (issue 15 "Events"): each kind of resource that writes events, one line per member. A
@@ -7,6 +10,9 @@ import { checkSource } from './check.js';
  */
 export const SOURCES: readonly EventSource[] = [
   checkSource, // check.failed, check.passed (checks.status flips; 0073)
+  incidentSource, // incident.created, .status.<status>, .responder.added|removed, .comment.added, .dod.* (0081)
+  componentSource, // component.<health> (components.health changes; 0081)
+  configSource, // config.created|updated|deleted|<health> (config_items inserts, config and health changes, soft deletes; 0081)
 ];
 
 const byEvent = new Map<string, EventSource>(SOURCES.flatMap((s) => s.events.map((e) => [e, s] as const)));
