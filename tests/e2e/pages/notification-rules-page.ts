@@ -19,8 +19,9 @@ export class NotificationRulesPage {
     return this.table.getByRole('row').filter({ has: this.page.getByRole('cell', { name, exact: true }) });
   }
 
+  /** A text box of the modal by its label (a required label reads "Name *"). */
   field(label: string): Locator {
-    return this.dialog.getByLabel(label, { exact: true });
+    return this.dialog.getByRole('textbox', { name: label });
   }
 
   async pickEvent(event: string) {

@@ -26,6 +26,7 @@ import {
   silenceBody,
   silenceFormDefaults,
   silenceFormSchema,
+  targetProblem,
   SILENCE_DURATIONS,
   SILENCE_TAB_LABELS,
   SILENCE_TABS,
@@ -85,7 +86,18 @@ export function AddSilenceForm({ listHref }: AddSilenceFormProps) {
       },
     });
   });
-  const onPreview = () => void form.handleSubmit((values) => preview.mutate(previewQuery(values)))();
+  // Preview needs the target only: a duration is not asked for yet
+  const onPreview = () => {
+    const values = form.getValues();
+    const problem = targetProblem(values);
+    if (problem) {
+      // touched, so the field shows its message as it does after a submit
+      form.setValue(problem.field, form.getValues(problem.field), { shouldTouch: true });
+      return form.setError(problem.field, { message: problem.message }, { shouldFocus: true });
+    }
+    form.clearErrors(['config_id', 'component_id', 'check_id', 'filter', 'selectors']);
+    preview.mutate(previewQuery(values));
+  };
 
   return (
     <Page title="Add Silence">

@@ -98,17 +98,23 @@ export const silenceFormSchema = z
     selectors: z.string(),
   })
   .superRefine((v, ctx) => {
-    if (v.mode === 'resource') {
-      const id = v.tab === 'check' ? v.check_id || v.canary_id : v[`${v.tab}_id`];
-      if (!id) ctx.addIssue({ code: 'custom', path: [`${v.tab}_id`], message: VALIDATION_MESSAGES.required });
-    }
-    if (v.mode === 'filter' && !v.filter.trim()) ctx.addIssue({ code: 'custom', path: ['filter'], message: VALIDATION_MESSAGES.required });
-    if (v.mode === 'selectors') {
-      const parsed = v.selectors.trim() ? parseSelectors(v.selectors) : VALIDATION_MESSAGES.required;
-      if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', path: ['selectors'], message: parsed });
-    }
+    const problem = targetProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
 export type SilenceForm = z.input<typeof silenceFormSchema>;
+
+/** What is missing from the chosen target (Preview needs only this, not a duration). */
+export function targetProblem(
+  v: Pick<SilenceForm, 'mode' | 'tab' | 'config_id' | 'component_id' | 'check_id' | 'canary_id' | 'filter' | 'selectors'>,
+): { field: 'config_id' | 'component_id' | 'check_id' | 'filter' | 'selectors'; message: string } | null {
+  if (v.mode === 'resource') {
+    const id = v.tab === 'check' ? v.check_id || v.canary_id : v[`${v.tab}_id`];
+    return id ? null : { field: `${v.tab}_id`, message: VALIDATION_MESSAGES.required };
+  }
+  if (v.mode === 'filter') return v.filter.trim() ? null : { field: 'filter', message: VALIDATION_MESSAGES.required };
+  const parsed = v.selectors.trim() ? parseSelectors(v.selectors) : VALIDATION_MESSAGES.required;
+  return typeof parsed === 'string' ? { field: 'selectors', message: parsed } : null;
+}
 
 /** The form for a link such as `?check_id=…` (the silence links of sent notifications). */
 export function silenceFormDefaults(params: URLSearchParams): SilenceForm {
