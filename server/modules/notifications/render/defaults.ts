@@ -80,6 +80,11 @@ export function defaultTitle(eventName: string, r: EventResource): string {
   }
 }
 
+/** A failing check's error: the last run's error (the check source's env), the reference's check_status, the description. */
+function checkError(r: EventResource): string {
+  return field(r.env, 'check', 'last_error') || field(r.env, 'check_status', 'error') || field(r.env, 'status', 'error') || (r.description ?? '');
+}
+
 function mapLines(title: string, m: Record<string, string> | undefined): string[] {
   const keys = Object.keys(m ?? {}).sort();
   if (!keys.length) return [];
@@ -98,13 +103,15 @@ function facts(eventName: string, r: EventResource): string[] {
     add('Canary', field(env, 'canary', 'name'));
     add('Namespace', field(env, 'canary', 'namespace') || field(env, 'check', 'namespace'));
     add('Type', r.type);
-    if (eventName === 'check.failed') add('Error', field(env, 'check_status', 'error') || field(env, 'status', 'error') || r.description);
-    else add('Message', field(env, 'check_status', 'message') || field(env, 'status', 'message') || r.description);
+    const shown = eventName === 'check.failed' ? checkError(r) : field(env, 'check', 'last_message') || field(env, 'check_status', 'message') || r.description;
+    add(eventName === 'check.failed' ? 'Error' : 'Message', shown);
+    const description = field(env, 'check', 'description');
+    if (description !== shown) add('Description', description);
   } else if (kind === 'incident') {
     add('Type', field(env, 'incident', 'type') || r.type);
     add('Severity', field(env, 'incident', 'severity'));
     add('Status', field(env, 'incident', 'status') || r.status);
-    if (eventName.startsWith('incident.responder')) add('Responder', field(env, 'responder', 'name'));
+    if (eventName.startsWith('incident.responder')) add('Responder', field(env, 'responder', 'name') || field(env, 'responder', 'type'));
     if (eventName === 'incident.comment.added') add('Comment', field(env, 'comment', 'comment'));
     if (eventName.startsWith('incident.dod')) {
       add('Evidence', field(env, 'evidence', 'description'));
@@ -166,7 +173,7 @@ export function digestMessage(input: RenderInput): { title: string; markdown: st
   const title = `${all.length} ${all.length === 1 ? kind : PLURAL[kind] ?? `${kind}s`} ${state(input.eventName)}`;
   const lines = all.map((r) => {
     const links = linksOf(r, input.publicUrl);
-    const detail = field(r.env, 'check_status', 'error') || field(r.env, 'status', 'error') || r.description || r.health || '';
+    const detail = (r.kind === 'check' && input.eventName === 'check.failed' ? checkError(r) : r.description) || r.health || '';
     const silence = links.silenceUrl ? ` (${mdLink('Silence', links.silenceUrl)})` : '';
     return `- ${mdLink(r.name, links.url)}${detail ? `: ${mdEscape(detail)}` : ''}${silence}`;
   });

@@ -62,6 +62,17 @@ describe('default messages', () => {
     expect(m.markdown).toContain('- team: core');
   });
 
+  it('reads the check source\'s env: the last error, the description, the reference\'s .check_status in templates', () => {
+    const r = resource('check', {
+      description: 'pings the API',
+      env: { check: { name: 'api', status: 'unhealthy', description: 'pings the API', last_error: 'HTTP 503' }, canary: { name: 'c' } },
+    });
+    const m = renderNotification(input('check.failed', r));
+    expect(m.markdown).toContain('**Error**: HTTP 503\n**Description**: pings the API');
+    const custom = renderNotification(input('check.failed', r, { rule: { title: null, template: 'Error: {{ .check_status.error }} ({{ .check_status.status }})' } }));
+    expect(custom.markdown).toBe('Error: HTTP 503 (unhealthy)');
+  });
+
   it('a digest is "N checks failing", each linked with its silence link', () => {
     const group = Array.from({ length: 50 }, (_x, i) => resource('check', { id: `c${i}`, name: `check-${i}`, permalink: `/health?checkId=c${i}`, silenceLink: `/notifications/silences/add?check_id=c${i}` }));
     const m = renderNotification(input('check.failed', group[0], { group, channel: 'slack' }));

@@ -30,6 +30,11 @@ export function templateData(input: RenderInput): Record<string, unknown> {
     silenceURL: links.silenceUrl ?? '',
     channel: input.channel,
   };
+  // the reference's templates read `.check_status.error`: the check source carries it as check.last_error
+  const check = input.resource.env.check as Record<string, unknown> | undefined;
+  if (check && typeof check === 'object' && !('check_status' in data)) {
+    data.check_status = { status: check.status ?? null, error: check.last_error ?? '', message: check.last_message ?? '' };
+  }
   if (input.group?.length) data.groupedResources = digestResources(input).map((r) => r.name);
   return data;
 }
