@@ -19,7 +19,7 @@ describe('teams shape', () => {
           version: '1.4',
           body: [
             { type: 'TextBlock', text: 'Check api has failed', weight: 'Bolder', size: 'Medium', wrap: true },
-            { type: 'TextBlock', text: '**Error**: a *b* &lt;i>\n\n[View](https://c.example/h) bad', wrap: true },
+            { type: 'TextBlock', text: '**Error**: a *b* <i>\n\n[View](https://c.example/h) bad', wrap: true },
           ],
           actions: [
             { type: 'Action.OpenUrl', title: 'View Health Check', url: 'https://c.example/h' },

@@ -3,14 +3,14 @@ import { mdUnescape, safeUrl, splitLinks } from './markdown.js';
 /**
  * The Teams shape: a message with one Adaptive Card (1.4, what Teams incoming webhooks and Workflows accept): the title
  * as a bold TextBlock, the body as a markdown TextBlock (Teams renders bold, lists and links; raw HTML is not rendered,
- * and escaped characters are read back since TextBlock has no backslash escapes), and Action.OpenUrl buttons to the
+ * and escaped characters are read back since TextBlock has no backslash escapes; it renders no HTML, so `<` stays as typed), and Action.OpenUrl buttons to the
  * resource and its Silence form.
  */
 
 /** Markdown to the subset a TextBlock renders: links kept (when safe), escapes read back. */
 export function toTeamsMarkdown(md: string): string {
   return splitLinks(md).map((p) => {
-    if (!p.url) return mdUnescape(p.text).replace(/</g, '&lt;');
+    if (!p.url) return mdUnescape(p.text);
     const text = mdUnescape(p.text).replace(/[[\]]/g, '');
     return safeUrl(p.url) ? `[${text}](${p.url})` : text;
   }).join('');
