@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleFormSchema, ruleFormValues, ruleStatus, ruleWriteBody, serverErrorField, type RuleForm } from './model';
+import { ruleFormSchema, ruleFormValues, ruleStatus, ruleWriteBody, serverErrorField, serverFieldErrors, type RuleForm } from './model';
 
 const base = (over: Partial<RuleForm> = {}): RuleForm => ({ ...ruleFormValues(), name: 'r', events: ['check.failed'], person_id: 'p1', ...over });
 
@@ -50,6 +50,17 @@ describe('notification rule form', () => {
     expect(serverErrorField('custom_services[0].url: unknown scheme')).toBe('services.0.url');
     expect(serverErrorField('oops', { path: 'wait_for' })).toBe('wait_for');
     expect(serverErrorField('something else')).toBeNull();
+    // the server's shape: the first path in the message, every path in details
+    expect(serverFieldErrors('invalid notification: events[1]: unknown event "check.faild"', {
+      'events[1]': 'unknown event "check.faild"',
+      'custom_services[0]': 'a connection or a url is required',
+    })).toEqual([
+      { field: 'events', message: 'unknown event "check.faild"' },
+      { field: 'services.0.url', message: 'a connection or a url is required' },
+    ]);
+    expect(serverFieldErrors('invalid notification: wait_for: Duration must be greater than 1 minute')).toEqual([
+      { field: 'wait_for', message: 'Duration must be greater than 1 minute' },
+    ]);
   });
 
   it('is Paused while an error is under an hour old', () => {

@@ -202,22 +202,44 @@ const FORM_FIELDS: Record<string, string> = {
   template: 'template', properties: 'properties',
 };
 
-/**
- * The form field a server 400 names, from its message ("events[1]: unknown event …") or `details.path`;
- * `custom_services[0].url` lands on that service's URL. Null when the path names no field of the form.
- */
-export function serverErrorField(message: string, details?: unknown): string | null {
-  const fromDetails = details && typeof details === 'object' && 'path' in details ? String((details as { path: unknown }).path) : '';
-  const path = fromDetails || /^\s*([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+)?)\s*:/i.exec(message)?.[1] || '';
-  const m = /^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?/i.exec(path);
-  if (!m) return null;
-  const field = FORM_FIELDS[m[1]];
-  if (!field) return null;
+const PATH = /^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?/i;
+
+/** The form field behind a server path: `custom_services[0].url` is that service's URL; null for no field here. */
+export function formFieldOf(path: string): string | null {
+  const m = PATH.exec(path.trim());
+  const field = m ? FORM_FIELDS[m[1]] : undefined;
+  if (!m || !field) return null;
   if (field === 'services' && m[2] !== undefined) {
-    const sub = m[3] === 'url' || m[3] === 'connection' ? m[3] : 'properties';
+    const sub = m[3] === 'connection' || m[3] === 'properties' ? m[3] : 'url';
     return `services.${m[2]}.${sub}`;
   }
   return field;
+}
+
+/**
+ * The fields a server 400 names, each with its message: from `details` (`{path: message}` per problem, or
+ * `{path}`), else from the message ("invalid notification: events[1]: unknown event …"). Empty when none is a field
+ * of the form.
+ */
+export function serverFieldErrors(message: string, details?: unknown): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = [];
+  if (details && typeof details === 'object' && !Array.isArray(details)) {
+    const d = details as Record<string, unknown>;
+    const entries = typeof d.path === 'string' ? [[d.path, message] as const] : Object.entries(d);
+    for (const [path, msg] of entries) {
+      const field = formFieldOf(path);
+      if (field && !out.some((o) => o.field === field)) out.push({ field, message: typeof msg === 'string' ? msg : message });
+    }
+    if (out.length) return out;
+  }
+  const m = /(?:^|:\s+)([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+)?):\s+(.*)$/i.exec(message);
+  const field = m ? formFieldOf(m[1]) : null;
+  return field && m ? [{ field, message: m[2] }] : [];
+}
+
+/** The first field a server 400 names (see serverFieldErrors); null when none. */
+export function serverErrorField(message: string, details?: unknown): string | null {
+  return serverFieldErrors(message, details)[0]?.field ?? null;
 }
 
 /** `3m`, `1h` for stored nanoseconds; blank when unset. */

@@ -69,11 +69,11 @@ describe('RuleFormDialog', () => {
 
   it('shows a server 400 on the field its path names', async () => {
     const user = userEvent.setup();
-    stubServer(() => json({ code: 'invalid', message: 'filter: undeclared reference to "chek"' }, 400));
+    stubServer(() => json({ code: 'invalid', message: 'invalid notification: filter: undeclared reference to "chek"', details: { filter: 'undeclared reference to "chek"' } }, 400));
     const onClose = renderDialog({ rule });
     await user.type(await screen.findByRole('textbox', { name: /Filter/ }), 'chek.name == "x"');
     await user.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByText('filter: undeclared reference to "chek"')).toBeTruthy();
+    expect(await screen.findByText('undeclared reference to "chek"')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
   });
 

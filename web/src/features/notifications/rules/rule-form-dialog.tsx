@@ -26,7 +26,7 @@ import {
   ruleFormSchema,
   ruleFormValues,
   ruleWriteBody,
-  serverErrorField,
+  serverFieldErrors,
   type RuleForm,
   type RuleRow,
 } from './model';
@@ -69,9 +69,14 @@ export function RuleFormDialog({ rule, canWrite, currentUserId, onClose, onDelet
       {
         onSuccess: onClose,
         onError: (err) => {
-          const field = err instanceof ApiError && err.status === 400 ? serverErrorField(err.message, err.details) : null;
-          if (field) form.setError(field as FieldPath<RuleForm>, { message: err.message }, { shouldFocus: true });
-          else form.setError('root', { message: errorMessage(err) });
+          const fields = err instanceof ApiError && err.status === 400 ? serverFieldErrors(err.message, err.details) : [];
+          fields.forEach(({ field, message }, i) => {
+            const name = field as FieldPath<RuleForm>;
+            // touched, so the field shows the message as it shows its own
+            form.setValue(name, form.getValues(name), { shouldTouch: true });
+            form.setError(name, { message }, { shouldFocus: i === 0 });
+          });
+          if (!fields.length) form.setError('root', { message: errorMessage(err) });
         },
       },
     );

@@ -13,7 +13,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Eye20Regular } from '@fluentui/react-icons';
-import { Controller, FormProvider, useWatch, type FieldPath } from 'react-hook-form';
+import { Controller, FormProvider, useWatch } from 'react-hook-form';
 import { useLocation, useSearchParams } from 'wouter';
 import { useZodForm } from '../../../components/forms/form-dialog';
 import { SelectField, SwitchField, TextField } from '../../../components/forms/form-fields';
@@ -25,6 +25,7 @@ import {
   previewQuery,
   silenceBody,
   silenceFormDefaults,
+  silenceFieldErrors,
   silenceFormSchema,
   targetProblem,
   SILENCE_DURATIONS,
@@ -79,10 +80,14 @@ export function AddSilenceForm({ listHref }: AddSilenceFormProps) {
     create.mutate(silenceBody(values), {
       onSuccess: () => navigate(listHref),
       onError: (err) => {
-        const path = err instanceof ApiError && err.status === 400 ? /^\s*([a-z_]+)\s*:/i.exec(err.message)?.[1] : undefined;
-        const known = path && path in form.getValues() ? (path as FieldPath<SilenceForm>) : null;
-        if (known) form.setError(known, { message: err.message }, { shouldFocus: true });
-        else form.setError('root', { message: errorMessage(err) });
+        const fields = err instanceof ApiError && err.status === 400 ? silenceFieldErrors(err.message, err.details) : [];
+        // a field of another mode or tab is not on screen: the message goes on top then
+        const shown = fields.filter((f) => document.getElementsByName(f.field).length > 0);
+        shown.forEach(({ field, message }, i) => {
+          form.setValue(field, form.getValues(field), { shouldTouch: true });
+          form.setError(field, { message }, { shouldFocus: i === 0 });
+        });
+        if (!shown.length) form.setError('root', { message: errorMessage(err) });
       },
     });
   });

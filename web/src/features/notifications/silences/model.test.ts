@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired, previewQuery, silenceBody, silenceFormDefaults, silenceFormSchema, silenceTarget } from './model';
+import { isExpired, previewQuery, silenceBody, silenceFieldErrors, silenceFormDefaults, silenceFormSchema, silenceTarget } from './model';
 
 describe('notification silences', () => {
   it('prefills the resource from the link', () => {
@@ -35,5 +35,10 @@ describe('notification silences', () => {
     expect(isExpired({ until: '2026-01-01T00:00:00Z' }, now)).toBe(true);
     expect(isExpired({ until: null }, now)).toBe(false);
     expect(silenceTarget({ id: 's', check_id: 'c', checks: { id: 'c', name: 'api' } })).toEqual({ kind: 'Check', name: 'api' });
+  });
+
+  it('puts a server 400 on its field', () => {
+    expect(silenceFieldErrors('invalid silence: until: before from', { until: 'before from' })).toEqual([{ field: 'duration', message: 'before from' }]);
+    expect(silenceFieldErrors('invalid silence: filter: undeclared reference')).toEqual([{ field: 'filter', message: 'undeclared reference' }]);
   });
 });

@@ -187,3 +187,22 @@ export function toLocalInput(iso: string | null | undefined): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+const SILENCE_FIELDS: Record<string, keyof SilenceForm> = {
+  name: 'name', description: 'description', from: 'duration', until: 'duration', filter: 'filter', selectors: 'selectors',
+  check_id: 'check_id', canary_id: 'check_id', config_id: 'config_id', component_id: 'component_id', recursive: 'recursive',
+};
+
+/** The fields a server 400 on a silence names (`details` per path, else the message's first path). */
+export function silenceFieldErrors(message: string, details?: unknown): { field: keyof SilenceForm; message: string }[] {
+  const entries: [string, unknown][] =
+    details && typeof details === 'object' && !Array.isArray(details) ? Object.entries(details as Record<string, unknown>) : [];
+  const m = /(?:^|:\s+)([a-z_]+)(?:\[\d+\])?(?:\.[\w.]+)?:\s+(.*)$/i.exec(message);
+  if (!entries.length && m) entries.push([m[1], m[2]]);
+  const out: { field: keyof SilenceForm; message: string }[] = [];
+  for (const [path, msg] of entries) {
+    const field = SILENCE_FIELDS[/^[a-z_]+/i.exec(path)?.[0] ?? ''];
+    if (field && !out.some((o) => o.field === field)) out.push({ field, message: typeof msg === 'string' ? msg : message });
+  }
+  return out;
+}
