@@ -48,3 +48,99 @@ export const NotificationServiceEntry = z.object({
   filter: z.string().optional(),
 });
 export type NotificationServiceEntry = z.infer<typeof NotificationServiceEntry>;
+
+/** A rule as /api/db writes it (notifications); validateRule checks the rest (events known, CEL, templates, recipients). */
+export const NotificationRuleBody = z.object({
+  name: z.string(),
+  namespace: z.string().nullish(),
+  events: z.array(z.string()),
+  title: z.string().nullish(),
+  template: z.string().nullish(),
+  filter: z.string().nullish(),
+  properties: z.record(z.string(), z.string()).nullish(),
+  repeat_interval: z.string().nullish(),
+  /** nanoseconds (a duration text such as "5m" is converted) */
+  wait_for: z.union([z.number(), z.string()]).nullish(),
+  person_id: z.string().nullish(),
+  team_id: z.string().nullish(),
+  custom_services: z.array(NotificationServiceEntry).nullish(),
+}).passthrough();
+export type NotificationRuleBody = z.infer<typeof NotificationRuleBody>;
+
+/** POST /api/notification/silence (api.md): one target id, or a filter, or selectors; from/until RFC 3339 or date math. */
+export const SilenceSaveRequest = z.object({
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  description: z.string().nullish(),
+  from: z.string().nullish(),
+  /** null or "indefinitely": no end */
+  until: z.string().nullish(),
+  recursive: z.boolean().nullish(),
+  filter: z.string().nullish(),
+  selectors: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullish(),
+  check_id: z.string().nullish(),
+  canary_id: z.string().nullish(),
+  config_id: z.string().nullish(),
+  component_id: z.string().nullish(),
+});
+export type SilenceSaveRequest = z.infer<typeof SilenceSaveRequest>;
+
+/** GET /api/notification/silence_preview: the draft silence (id of any kind, filter, selectors as JSON, recursive). */
+export const SilencePreviewQuery = z.object({
+  id: z.string().optional(),
+  type: z.string().optional(),
+  recursive: z.string().optional(),
+  filter: z.string().optional(),
+  selectors: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+export type SilencePreviewQuery = z.infer<typeof SilencePreviewQuery>;
+
+/** The largest page of POST /api/notification/summary. */
+export const SUMMARY_MAX_PAGE_SIZE = 50;
+export const SUMMARY_GROUP_BY = ['resource', 'resource_id', 'resource_type', 'status', 'source_event'] as const;
+
+/** POST /api/notification/summary (the reference's NotificationSendHistorySummaryRequest). */
+export const SendHistorySummaryRequest = z.object({
+  groupBy: z.array(z.enum(SUMMARY_GROUP_BY)).optional(),
+  /** "sent,error", "!silenced" (the reference's match expression) */
+  status: z.string().optional(),
+  resourceType: z.string().optional(),
+  resourceKind: z.string().optional(),
+  /** "key=value,key2=value2" */
+  tags: z.string().optional(),
+  search: z.string().optional(),
+  /** RFC 3339 or date math (now-7d) */
+  from: z.string().optional(),
+  to: z.string().optional(),
+  includeDeletedResources: z.boolean().optional(),
+  pageIndex: z.number().int().min(0).optional(),
+  pageSize: z.number().int().min(1).max(SUMMARY_MAX_PAGE_SIZE, { error: `pageSize: at most ${SUMMARY_MAX_PAGE_SIZE}` }).optional(),
+});
+export type SendHistorySummaryRequest = z.infer<typeof SendHistorySummaryRequest>;
+
+/** One group of the summary (grouped by resource by default). */
+export interface SendHistorySummaryRow {
+  resource: Record<string, unknown> | null;
+  resource_id?: string;
+  resource_kind?: string | null;
+  resource_type: string | null;
+  resource_tags: Record<string, string> | null;
+  resource_health: string | null;
+  resource_status: string | null;
+  resource_health_description: string | null;
+  status?: string;
+  source_event?: string;
+  first_observed: string;
+  last_seen: string;
+  total: number;
+  last_message: string | null;
+  sent: number;
+  error: number;
+  suppressed: number;
+}
+
+export interface SendHistorySummaryResponse {
+  total: number;
+  results: SendHistorySummaryRow[];
+}

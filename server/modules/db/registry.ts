@@ -62,6 +62,7 @@ const COMPONENT_FIXED = [
   'properties', 'path', 'summary', 'is_leaf', 'cost_per_minute', 'cost_total_1d', 'cost_total_7d', 'cost_total_30d',
   'created_by', 'created_at', 'updated_at', 'deleted_at', 'properties_values',
 ];
+const NOTIFICATION_MASKS = { custom_services: 'notification_services_masked', fallback_custom_services: 'notification_services_masked' };
 const CONNECTION_MASKS = {
   url: 'connection_url_masked', username: 'connection_secret_masked', password: 'connection_secret_masked',
   certificate: 'connection_secret_masked', properties: 'connection_properties_masked',
@@ -191,8 +192,18 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   config_analysis_analyzers: { resource: 'database' },
   config_analysis_by_severity: { resource: 'database' },
   check_summary_for_config: { resource: 'canaries', base: 'checks' },
-  notifications: { resource: 'notifications' },
-  notification_silences: { resource: 'notifications' },
+  // Notifications (issue 15, 0083): writes go through the notifications module's writer (validation, CR rows
+  // read-only); URL credentials in custom_services read masked.
+  notifications: {
+    resource: 'notifications', masked: NOTIFICATION_MASKS,
+    write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.notifications' },
+  },
+  notification_silences: { resource: 'notifications', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.notifications' } },
+  notifications_summary: { resource: 'notifications', base: 'notifications' },
+  notification_send_history: { resource: 'notifications' },
+  notification_send_history_summary: { resource: 'notifications', base: 'notification_send_history' },
+  notification_send_history_resource_types: { resource: 'notifications' },
+  notification_send_history_resource_tags: { resource: 'notifications' },
   // Incidents (0030_incidents.sql). Triggers enforce the spec's rules (status transitions, hypothesis hierarchy,
   // enums, required fields), set created_by to the acting person and write incident_histories.
   incidents: {
@@ -249,4 +260,6 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   config_analysis_filter_options: { resource: 'database', action: 'read' },
   // 0074_playbook_views.sql: a run's actions and its child runs' (run detail)
   get_playbook_run_actions: { resource: 'playbook_runs', action: 'read' },
+  // 0083_notification_views.sql: a resource's sends (and their digest rows)
+  notification_send_history_of_resource: { resource: 'notifications', action: 'read' },
 };

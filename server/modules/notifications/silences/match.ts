@@ -35,7 +35,7 @@ export async function findSilence(db: Q, resource: EventResource, at: Date = new
 }
 
 /** Whether the silence's id target (if any) covers the resource. */
-async function idMatches(s: SilenceRow, r: EventResource, ancestorsOf: () => Promise<string[]>): Promise<boolean> {
+export async function idMatches(s: SilenceRow, r: EventResource, ancestorsOf: () => Promise<string[]>): Promise<boolean> {
   const keys = r.silenceKeys;
   if (s.check_id) return keys.check_id === s.check_id || (r.kind === 'check' && r.id === s.check_id);
   if (s.canary_id) return keys.canary_id === s.canary_id || (r.kind === 'canary' && r.id === s.canary_id);
@@ -50,7 +50,7 @@ async function idMatches(s: SilenceRow, r: EventResource, ancestorsOf: () => Pro
   return true;
 }
 
-function filterHolds(filter: string, r: EventResource): boolean {
+export function filterHolds(filter: string, r: EventResource): boolean {
   try {
     return evalCel(filter, r.env) === true;
   } catch {
@@ -64,7 +64,20 @@ export function selectorList(v: unknown): unknown[] {
   return v && typeof v === 'object' ? [v] : [];
 }
 
-const TABLE_OF = { check: 'checks', component: 'components', config: 'config_items' } as const;
+export const TABLE_OF = { check: 'checks', component: 'components', config: 'config_items' } as const;
+
+/** The selectors of a silence as one SQL condition over `table` (null when none can be read). */
+export function selectorsClause(selectors: unknown, table: (typeof TABLE_OF)[keyof typeof TABLE_OF], ps: Params): string | null {
+  const parts: string[] = [];
+  for (const raw of selectorList(selectors)) {
+    try {
+      parts.push(`(${selectorWhere(parseSelector(raw), TARGETS[table], ps)})`);
+    } catch (err) {
+      if (!(err instanceof SelectorError)) throw err;
+    }
+  }
+  return parts.length ? parts.join(' OR ') : null;
+}
 
 /** The ids of the silences (all with selectors) one of whose selectors selects the resource; one query. */
 async function selectorsMatch(db: Q, silences: SilenceRow[], r: EventResource): Promise<Set<string>> {
@@ -73,15 +86,8 @@ async function selectorsMatch(db: Q, silences: SilenceRow[], r: EventResource): 
   const ps = new Params();
   const cols: { id: string; clause: string }[] = [];
   for (const s of silences) {
-    const parts: string[] = [];
-    for (const raw of selectorList(s.selectors)) {
-      try {
-        parts.push(`(${selectorWhere(parseSelector(raw), TARGETS[table], ps)})`);
-      } catch (err) {
-        if (!(err instanceof SelectorError)) throw err;
-      }
-    }
-    if (parts.length) cols.push({ id: s.id, clause: parts.join(' OR ') });
+    const clause = selectorsClause(s.selectors, table, ps);
+    if (clause) cols.push({ id: s.id, clause });
   }
   if (!cols.length) return new Set();
   const idParam = `$${ps.values.length + 1}`;
