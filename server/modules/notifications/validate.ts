@@ -1,7 +1,7 @@
 import { parse } from '@bufbuild/cel';
 import { celSyntaxError, parseLongDuration } from '../../lib/cel.js';
 import { NOTIFICATION_EVENTS, NotificationServiceEntry } from '../../contracts/notifications.js';
-import { parseSelector } from '../topology/runner/links/resource-selector.js';
+import { parseLabelSelector, parseSelector } from '../topology/runner/links/resource-selector.js';
 import { templateProblems } from './render/index.js';
 import { connectionExists, existing } from './queries.js';
 import { selectorList } from './silences/match.js';
@@ -235,7 +235,8 @@ export async function validateSilence(db: Q, body: Row, now: Date = new Date()):
   if (given(body.selectors) && typeof body.selectors !== 'object') problems.push({ path: 'selectors', message: 'expected a list of resource selectors' });
   selectors.forEach((raw, i) => {
     try {
-      parseSelector(raw);
+      const sel = parseSelector(raw) as Record<string, unknown>;
+      for (const k of ['labelSelector', 'fieldSelector', 'tagSelector']) if (isStr(sel[k]) && sel[k]) parseLabelSelector(sel[k] as string, k);
     } catch (err) {
       problems.push({ path: Array.isArray(body.selectors) ? `selectors[${i}]` : 'selectors', message: (err as Error).message });
     }
