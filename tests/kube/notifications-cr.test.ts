@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
+import { specPathOf } from '../../server/modules/notifications/cr/check.js';
+import { readOnlyReason } from '../../server/modules/notifications/cr/read-only.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { grantConsoleWriters, kubectl } from '../support/kube-tools.js';
 import { until } from '../support/poll.js';
@@ -63,8 +65,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const rename = (yaml: string) => yaml.replace('name: check-failed-person', 'name: edited-rule');
+
 it('a valid Notification becomes a row with its recipient, fallback and durations (ns), and is Ready', async () => {
   await apply(fixture('check-failed-person.yaml'));
+  await apply(rename(fixture('check-failed-person.yaml'))); // edited into an invalid one by a later test
   const row = await until(() => rule('check-failed-person'), 'the CR reconciled into notifications');
   expect(row).toMatchObject({
     namespace: 'default', events: ['check.failed', 'check.passed'], filter: "check.type == 'http'", repeat_interval: '1h',
@@ -135,6 +140,9 @@ it('a GitOps-owned Notification is read-only in the console: 403 naming its sour
     spec: { events: ['check.failed'], to: { url: 'https://hooks.example.test/git' } },
   });
   const row = await until(() => rule('from-git'), 'the flux Notification reconciled');
+  // the row keeps the CR's labels: the console's "Linked to" reads its GitOps owner from them
+  expect(row.labels).toMatchObject({ 'kustomize.toolkit.fluxcd.io/name': 'apps' });
+  expect(readOnlyReason('notification', row)).toMatch(/^Linked to Flux kustomization flux-system\/apps: /);
   await until(async () => (await t.db.query('SELECT managed_by FROM kubernetes_objects WHERE uid = $1', [flux.metadata!.uid])).rows[0]?.managed_by, 'its GitOps owner');
   // the leader writes the CR's Ready status once: take the version after it, so only a console write could move it
   await until(async () => ready('notifications', 'from-git')?.status === 'True' || undefined, 'its Ready status');
@@ -149,18 +157,20 @@ it('a GitOps-owned Notification is read-only in the console: 403 naming its sour
 }, 30_000);
 
 it('an invalid edit is Invalid with every path and keeps the last valid row', async () => {
-  const before = await rule('check-failed-person');
-  await apply(fixture('invalid.yaml'));
-  const cond = await until(async () => (ready('notifications', 'check-failed-person')?.status === 'False' ? ready('notifications', 'check-failed-person') : undefined), 'Ready False');
+  // edited-rule was applied valid by the first test: the status writer's minimum interval between two writes of one
+  // object (10 s) has mostly passed
+  const before = await until(() => rule('edited-rule'), 'the valid row');
+  await apply(rename(fixture('invalid.yaml')));
+  const cond = await until(async () => (ready('notifications', 'edited-rule')?.status === 'False' ? ready('notifications', 'edited-rule') : undefined), 'Ready False');
   expect(cond.reason).toBe('InvalidSpec');
   expect(cond.message).toContain('spec.events[1]: unknown event "check.faild"');
   expect(cond.message).toContain('spec.to.person: unknown person "nobody@example.test"');
   expect(cond.message).toMatch(/spec\.filter: /);
   expect(cond.message).toMatch(/spec\.title: /);
-  const status = statusOf('notifications', 'check-failed-person')!;
+  const status = statusOf('notifications', 'edited-rule')!;
   expect(status).toMatchObject({ observedGeneration: 2, status: 'Invalid' });
   expect(status.errorMessage).toContain('spec.to.person');
-  const after = await rule('check-failed-person');
+  const after = await rule('edited-rule');
   expect({ ...after, updated_at: null }).toEqual({ ...before, updated_at: null });
 }, 30_000);
 
@@ -172,3 +182,17 @@ it('a NotificationSilence whose until is before its from is Invalid and keeps it
   const kept = (await t.db.query(`SELECT until FROM notification_silences WHERE id = $1`, [id])).rows[0];
   expect(new Date(kept.until).toISOString()).toBe('2030-01-01T00:00:00.000Z');
 }, 30_000);
+
+it('maps the console validation paths to the CR spec and names why a row is read-only', () => {
+  expect(specPathOf('events[1]')).toBe('spec.events[1]');
+  expect(specPathOf('person_id')).toBe('spec.to.person');
+  expect(specPathOf('custom_services[0].url')).toBe('spec.to.url');
+  expect(specPathOf('custom_services[0]')).toBe('spec.to');
+  expect(specPathOf('fallback_custom_services[0].connection')).toBe('spec.fallback.connection');
+  expect(specPathOf('wait_for')).toBe('spec.waitFor');
+  expect(specPathOf('wait_for_eval_period')).toBe('spec.waitForEvalPeriod');
+  expect(specPathOf('filter')).toBe('spec.filter');
+  expect(readOnlyReason('notification', { name: 'x', source: 'UI' })).toBeNull();
+  expect(readOnlyReason('notification', { name: 'x', namespace: 'default', source: 'KubernetesCRD' })).toMatch(/default\/x comes from a Kubernetes custom resource/);
+  expect(readOnlyReason('silence', { name: 'x', source: 'KubernetesCRD', labels: { 'argocd.argoproj.io/instance': 'ops' } })).toMatch(/^Linked to Argo CD application ops:/);
+});
