@@ -3,6 +3,7 @@ import { checkSource } from './check.js';
 import { componentSource } from './component.js';
 import { configSource } from './config.js';
 import { incidentSource } from './incident.js';
+import { playbookSource } from './playbook.js';
 
 /**
  * The event source registry (issue 15 "Events"): each kind of resource that writes events, one line per member. A
@@ -13,6 +14,7 @@ export const SOURCES: readonly EventSource[] = [
   incidentSource, // incident.created, .status.<status>, .responder.added|removed, .comment.added, .dod.* (0081)
   componentSource, // component.<health> (components.health changes; 0081)
   configSource, // config.created|updated|deleted|<health> (config_items inserts, config and health changes, soft deletes; 0081)
+  playbookSource, // playbook.run (a run finished), playbook.approval.inserted, playbook.spec.approval.updated (0084)
 ];
 
 const byEvent = new Map<string, EventSource>(SOURCES.flatMap((s) => s.events.map((e) => [e, s] as const)));
