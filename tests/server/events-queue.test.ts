@@ -148,6 +148,33 @@ describe('retries', () => {
     expect(await handled([fine])).toHaveLength(1);
   });
 
+  it('a slow handler holds up its own batch only: the replica\'s other workers take what comes meanwhile', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let entered = false;
+    const c = consumer({
+      'test.slow': [async () => { entered = true; await released; }],
+      'test.fast': [recorder('fast')],
+    }, { concurrency: 2 });
+    c.start();
+    try {
+      const slow = uuid();
+      const fast = uuid();
+      await enqueueEvent(t.db, { name: 'test.slow', event_id: slow });
+      c.kick();
+      await until(async () => entered, 'the slow handler to start');
+      await enqueueEvent(t.db, { name: 'test.fast', event_id: fast });
+      c.kick();
+      await until(async () => (await handled([fast])).length === 1, 'the fast event, while the slow one is still running');
+      expect(await row('test.slow', slow)).toBeDefined();
+      release();
+      await until(async () => !(await row('test.slow', slow)), 'the slow event to finish');
+    } finally {
+      release();
+      await c.stop();
+    }
+  });
+
   it('delay: an event is not taken before created_at + delay', async () => {
     const id = uuid();
     const c = consumer({ 'test.delay': [recorder('delay')] });

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { Sweeper } from '../incidents/sweeper.js';
 import { claimEvents, deleteEvent, nextDueInMs, recordAttemptFailure, retrySettings, type RetrySettings } from './queries.js';
 import type { EventHandler, QueuedEvent } from './types.js';
 
@@ -16,9 +15,11 @@ export interface EventConsumerOptions {
   timeoutMs?: number;
   /** The sweep for rows no NOTIFY announced (written while this replica was down, retries and delays coming due). */
   sweepMs?: number;
+  /** Batches this replica handles at once (each on its own connection): a slow handler holds up its batch only. */
+  concurrency?: number;
 }
 
-const DEFAULTS = { batchSize: 20, timeoutMs: 60_000, sweepMs: 5_000 };
+const DEFAULTS = { batchSize: 20, timeoutMs: 60_000, sweepMs: 5_000, concurrency: 4 };
 
 class HandlerTimeout extends Error {
   constructor(ms: number) {
@@ -37,30 +38,71 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * A crash before the commit leaves every claimed row in the queue: at least once.
  */
 export class EventConsumer {
-  readonly sweeper: Sweeper;
   private readonly o: typeof DEFAULTS;
   private timer: NodeJS.Timeout | null = null;
+  private sweep: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private again = false;
+  private readonly workers = new Set<Promise<void>>();
 
   constructor(private readonly opts: EventConsumerOptions) {
     this.o = {
       batchSize: opts.batchSize ?? DEFAULTS.batchSize,
       timeoutMs: opts.timeoutMs ?? DEFAULTS.timeoutMs,
       sweepMs: opts.sweepMs ?? DEFAULTS.sweepMs,
+      concurrency: opts.concurrency ?? DEFAULTS.concurrency,
     };
-    this.sweeper = new Sweeper(async (stopped) => {
-      await this.drain(stopped);
-      if (!stopped()) await this.armNextDue();
-    }, this.o.sweepMs, (err) => opts.log.warn({ err }, 'event queue: consumer pass failed'));
   }
 
   start(): void {
-    this.sweeper.start();
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.sweep = setInterval(() => this.kick(), this.o.sweepMs);
+    this.sweep.unref();
+    this.kick();
   }
 
+  /** Stops the timers and waits for the batches in progress. */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.sweeper.stop();
+    if (this.sweep) clearInterval(this.sweep);
+    this.timer = this.sweep = null;
+    while (this.workers.size) await Promise.all([...this.workers]);
+  }
+
+  /**
+   * Wakes the consumer: a worker starts when fewer than `concurrency` run (each claims its own rows: SKIP LOCKED),
+   * else the next one to finish looks again.
+   */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.workers.size >= this.o.concurrency) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
+    const w: Promise<void> = this.work()
+      .catch((err) => this.opts.log.warn({ err }, 'event queue: consumer pass failed'))
+      .finally(() => {
+        this.workers.delete(w);
+        if (this.stopped) return;
+        if (this.again) this.kick();
+        else if (!this.workers.size) void this.armNextDue().catch(() => undefined);
+      });
+    this.workers.add(w);
+  }
+
+  /** A worker: batches until none is due; a full batch wakes another worker, so a burst is shared out. */
+  private async work(): Promise<void> {
+    const names = this.names();
+    if (!names.length) return;
+    const s = await this.settings();
+    while (!this.stopped) {
+      const handled = await this.batch(names, s);
+      if (handled < this.o.batchSize) break;
+      if (this.workers.size < this.o.concurrency) this.kick();
+    }
   }
 
   private names(): string[] {
@@ -93,7 +135,7 @@ export class EventConsumer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (ms === null || ms >= this.o.sweepMs) return;
-    this.timer = setTimeout(() => this.sweeper.kick(), Math.ceil(ms) + 5);
+    this.timer = setTimeout(() => this.kick(), Math.ceil(ms) + 5);
     this.timer.unref();
   }
 

@@ -24,13 +24,13 @@ export const eventsModule: FastifyPluginAsync<{ config: Config }> = fp(async (ap
     on(name, handler) {
       handlers.set(name, [...(handlers.get(name) ?? []), handler]);
     },
-    kick: () => consumer.sweeper.kick(),
+    kick: () => consumer.kick(),
     drain: () => consumer.drain(),
   };
   app.decorate('eventQueue', queue);
   const off = app.hasDecorator('events')
     ? app.events.bus.subscribe((event) => {
-      if (event.type === 'resync' || (event.type === 'change' && event.relation === 'event_queue')) consumer.sweeper.kick();
+      if (event.type === 'resync' || (event.type === 'change' && event.relation === 'event_queue')) consumer.kick();
     })
     : () => true;
   app.addHook('onReady', async () => consumer.start());
