@@ -150,7 +150,7 @@ describe('a rule on playbook.run', () => {
     expect(sent.map((r) => r.status)).toEqual(['sent']);
     await t.app.eventQueue.drain();
     expect(rec.on('/runs')).toHaveLength(1);
-    expect(rec.on('/runs')[0].body).toContain(`Restart pod ${seq}`);
+    expect(rec.on('/runs')[0].body).toContain(`Playbook Restart pod ${seq} run failed`);
     expect(rec.on('/runs')[0].body).toContain(bad);
   });
 });
