@@ -25,7 +25,9 @@ export class NotificationRulesPage {
   }
 
   async pickEvent(event: string) {
-    await this.dialog.getByRole('combobox', { name: 'Events' }).fill(event);
+    const input = this.dialog.getByRole('combobox', { name: 'Events' });
+    await input.click();
+    await input.pressSequentially(event);
     await this.page.getByRole('option', { name: event, exact: true }).click();
   }
 
