@@ -1,6 +1,8 @@
 import { parse } from '@bufbuild/cel';
 import { celSyntaxError, parseLongDuration } from '../../lib/cel.js';
+import { NOTIFICATION_SCHEMES, notificationTypeOf } from '../../contracts/notification-connections.js';
 import { NOTIFICATION_EVENTS, NotificationServiceEntry } from '../../contracts/notifications.js';
+import { sourceOfEvent } from '../events/sources/index.js';
 import { parseLabelSelector, parseSelector } from '../topology/runner/links/resource-selector.js';
 import { templateProblems } from './render/index.js';
 import { connectionExists, existing } from './queries.js';
@@ -33,11 +35,8 @@ const FUNCTION_NAMESPACES = /^(time|uuid|crypto|base64|k8s|math|strings|conv|reg
 /** What a silence's filter may use: every kind a silence can name. */
 const SILENCE_VARIABLES = [...KIND_VARIABLES.check, ...KIND_VARIABLES.config, ...KIND_VARIABLES.component, ...COMMON_VARIABLES];
 
-/** The schemes a notification URL may have besides http(s) (a generic webhook): shoutrrr's services. */
-export const NOTIFICATION_URL_SCHEMES = [
-  'discord', 'smtp', 'slack', 'teams', 'mattermost', 'rocketchat', 'googlechat', 'ntfy', 'telegram', 'pushover',
-  'pushbullet', 'opsgenie', 'zulip', 'matrix', 'ifttt', 'gotify', 'join', 'bark', 'generic', 'generic+http', 'generic+https',
-] as const;
+/** The schemes a notification URL may have (part C's contract: shoutrrr services, generic+http(s), http(s)). */
+export const NOTIFICATION_URL_SCHEMES: readonly string[] = [...new Set(Object.values(NOTIFICATION_SCHEMES).flat())];
 
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const given = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
@@ -79,7 +78,7 @@ export function celProblem(path: string, expr: string, variables: readonly strin
 /** The variables of the events named (unknown events ignored; their own problem says so). */
 export function eventVariables(events: readonly string[]): string[] {
   const vars = new Set(COMMON_VARIABLES);
-  for (const e of events) for (const v of KIND_VARIABLES[e.split('.')[0]] ?? []) vars.add(v);
+  for (const e of events) for (const v of [...(sourceOfEvent(e)?.variables ?? []), ...(KIND_VARIABLES[e.split('.')[0]] ?? [])]) vars.add(v);
   return [...vars];
 }
 
@@ -108,7 +107,7 @@ export function urlProblem(path: string, url: string): Problem | null {
       return { path, message: 'not a valid http(s) URL' };
     }
   }
-  if ((NOTIFICATION_URL_SCHEMES as readonly string[]).includes(scheme)) return null;
+  if (notificationTypeOf(url)) return null;
   return { path, message: `unsupported scheme "${scheme}" (http, https or one of ${NOTIFICATION_URL_SCHEMES.join(', ')})` };
 }
 
