@@ -12,7 +12,8 @@ export class NotificationRulesPage {
 
   async goto(query = '') {
     await this.page.goto(`/notifications/rules${query}`);
-    await expect(this.table).toBeVisible();
+    // a cold page loads the notifications chunk first: on a busy 2-core runner that alone can pass 10 s
+    await expect(this.table).toBeVisible({ timeout: 30_000 });
   }
 
   row(name: string): Locator {
@@ -50,7 +51,7 @@ export class NotificationSilencesPage {
 
   async goto() {
     await this.page.goto('/notifications/silences');
-    await expect(this.table).toBeVisible();
+    await expect(this.table).toBeVisible({ timeout: 30_000 });
   }
 
   row(text: string): Locator {
