@@ -15,6 +15,8 @@ export interface DeliverOptions {
   backoffMs?: number;
   /** One attempt's limit (default 10 000 ms). */
   timeoutMs?: number;
+  /** Files attached to an email (the playbook notification action's `attachments`); other services ignore them. */
+  attachments?: Array<{ filename: string; content: string }>;
   /** Base URLs by service, over NOTIFICATION_ENDPOINTS (tests). */
   endpoints?: Record<string, string>;
 }
@@ -86,7 +88,7 @@ export async function deliverWith(senders: Record<string, Sender>, target: Deliv
     }
     try {
       await sender.send({
-        url, values: parsed.values, message, properties: target.properties ?? {}, signal, timeoutMs,
+        url, values: parsed.values, message, properties: target.properties ?? {}, signal, timeoutMs, attachments: opts.attachments ?? [],
         base: (publicBase) => (endpoints[parsed.type] ?? publicBase).replace(/\/+$/, ''),
         http: (u, init) => httpCall(u, init, signal),
       });

@@ -35,25 +35,35 @@ export function smtpOptions(values: Record<string, unknown>, timeoutMs: number, 
 }
 
 export const email: Sender = {
-  async send({ values, message, properties, base, signal, timeoutMs }) {
+  async send({ values, message, properties, attachments, base, signal, timeoutMs }) {
     const to = (properties.to || str(values.to)).split(/[,;]/).map((s) => s.trim()).filter(Boolean);
     if (!to.length) throw new SendError('email: no recipient (the target\'s `to`)', false);
     const endpoint = base('');
     const options = smtpOptions(values, timeoutMs, endpoint ? new URL(endpoint) : undefined);
     const host = options.host ?? 'localhost';
-    const address = str(values.from) || `notifications@${host.includes('.') ? host : 'localhost'}`;
+    const address = str(values.from) || properties.from || properties.fromAddress || `notifications@${host.includes('.') ? host : 'localhost'}`;
     await withHost(`smtp:${host}:${options.port}`, signal, async () => {
-      const transport = nodemailer.createTransport(options);
-      const onAbort = () => transport.close();
+      // a pool of one, so close() ends a connection in use: nodemailer takes no signal, the attempt ends with it
+      const transport = nodemailer.createTransport({ ...options, pool: true, maxConnections: 1 });
+      let onAbort = () => {};
+      const aborted = new Promise<never>((_r, reject) => {
+        onAbort = () => {
+          reject(new SendError(`email: ${host} did not answer in time`, true));
+          transport.close();
+        };
+        if (signal.aborted) onAbort();
+      });
+      aborted.catch(() => {});
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const info = await transport.sendMail({
-          from: values.fromName ? { name: str(values.fromName), address } : address,
+        const info = await Promise.race([aborted, transport.sendMail({
+          from: values.fromName || properties.fromName ? { name: str(values.fromName) || properties.fromName, address } : address,
           to,
           subject: message.title,
           text: message.text,
           html: message.html,
-        });
+          ...(attachments.length ? { attachments } : {}),
+        })]);
         if (info.rejected.length && !info.accepted.length) throw new SendError(`email: every recipient was rejected: ${info.rejected.join(', ')}`, false);
       } catch (err) {
         if (err instanceof SendError) throw err;

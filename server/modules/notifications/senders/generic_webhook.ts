@@ -6,6 +6,8 @@ import { str, type Sender } from './types.js';
  * plus the target's properties; another content type: the markdown as the body. GET sends the two as query
  * parameters. Credentials in the URL become basic auth.
  */
+const FORM_KEYS = new Set(['to', 'url', 'contentType', 'requestMethod', 'key', 'titleKey', 'insecure_tls']);
+
 export const genericWebhook: Sender = {
   async send({ values, message, properties, http }) {
     const target = new URL(str(values.url));
@@ -20,7 +22,8 @@ export const genericWebhook: Sender = {
       target.username = '';
       target.password = '';
     }
-    const { to: _to, ...extra } = properties;
+    // the target's own properties go along as extra fields (shoutrrr's extra data); the form's fields do not
+    const extra = Object.fromEntries(Object.entries(properties).filter(([k]) => !FORM_KEYS.has(k)));
     if (method === 'GET') {
       target.searchParams.set(titleKey, message.title);
       target.searchParams.set(messageKey, message.markdown);

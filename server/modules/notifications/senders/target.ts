@@ -52,6 +52,9 @@ export function maskUrl(url: string): string {
 /** Values as they go into a URL: percent-encoded, so a secret with `@`, `/` or `:` keeps the URL readable. */
 const encoded = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, encodeURIComponent(v)]));
 
+/** Older connection types that are notification types under another name. */
+const TYPE_ALIASES: Record<string, string> = { smtp: 'email', webhook: 'generic_webhook', generic: 'generic_webhook', http: 'generic_webhook' };
+
 export interface TargetRef {
   /** `connection://ns/name`, a name or an id (a service URL here is taken as `url`). */
   connection?: string;
@@ -77,8 +80,9 @@ export async function resolveTarget(db: Q, ref: TargetRef, opts: HydrateOptions 
   if (!row) throw new Error(`connection ${name} not found`);
   const conn = await hydrateConnection(row, opts);
   let template = (row.url ?? '').trim();
-  if (!template && NOTIFICATION_SCHEMES[row.type.toLowerCase()]) {
-    template = buildNotificationUrl(row.type.toLowerCase(), { ...conn.properties, insecure_tls: conn.insecure_tls });
+  const type = TYPE_ALIASES[row.type.toLowerCase()] ?? row.type.toLowerCase();
+  if (!template && NOTIFICATION_SCHEMES[type]) {
+    template = buildNotificationUrl(type, { ...conn.properties, insecure_tls: conn.insecure_tls });
   }
   if (!template) throw new Error(`connection ${name} has no url`);
   const url = fillPlaceholders(template, encoded({ ...conn.properties, username: conn.username, password: conn.password }));

@@ -17,6 +17,8 @@ export interface SendContext {
   http(url: string, init: HttpInit): Promise<HttpAnswer>;
   signal: AbortSignal;
   timeoutMs: number;
+  /** Email attachments (other services ignore them). */
+  attachments: Array<{ filename: string; content: string }>;
 }
 
 /** A service: sends one message, or throws (a SendError says whether another attempt may help). */

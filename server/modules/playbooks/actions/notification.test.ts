@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureSenders } from '../../notifications/senders/index.js';
 import { notificationAction } from './notification.js';
 import { createTestDb, insertConnection, testContext, type TestDb } from './test-context.js';
 
@@ -92,10 +93,10 @@ describe('notification action', () => {
     expect(String(err)).not.toContain('wr0ng-pass');
   });
 
-  it('POSTs {title, message, properties} to a webhook url, a generic+ url and a generic_webhook connection', async () => {
+  it('POSTs {title, message, ...properties} to a webhook url, a generic+ url and a generic_webhook connection', async () => {
     await notificationAction.run({ url: `${webBase}/hook`, title: 'T', message: 'M', properties: { a: '1' } }, testContext(db.pool));
     expect(hooks.at(-1)).toMatchObject({ method: 'POST', url: '/hook' });
-    expect(JSON.parse(hooks.at(-1)!.body)).toEqual({ title: 'T', message: 'M', properties: { a: '1' } });
+    expect(JSON.parse(hooks.at(-1)!.body)).toEqual({ title: 'T', message: 'M', a: '1' });
 
     await notificationAction.run({ url: `generic+${webBase}/g?MessageKey=text&TitleKey=subject&keep=1`, title: 'T2', message: 'M2' }, testContext(db.pool));
     expect(hooks.at(-1)!.url).toBe('/g?keep=1');
@@ -109,14 +110,23 @@ describe('notification action', () => {
   });
 
   it('fails on a non-2xx webhook answer and on a refused connection', async () => {
-    await expect(notificationAction.run({ url: `${webBase}/fail`, title: 'T' }, testContext(db.pool))).rejects.toThrow('the webhook answered 500: boom');
+    await expect(notificationAction.run({ url: `${webBase}/fail`, title: 'T' }, testContext(db.pool))).rejects.toThrow(/answered 500: boom/);
     await expect(notificationAction.run({ url: 'smtp://127.0.0.1:1/?to=a@example.test', title: 'T' }, testContext(db.pool))).rejects.toThrow(/ECONNREFUSED/);
   });
 
-  it('refuses other notification types, naming them', async () => {
-    await insertConnection(db.pool, { name: 'slack', type: 'slack', url: 'slack://token@channel' });
-    await expect(notificationAction.run({ connection: 'slack', title: 'T' }, testContext(db.pool))).rejects.toThrow('notification type slack is not supported yet');
-    await expect(notificationAction.run({ url: 'teams://x@y/z', title: 'T' }, testContext(db.pool))).rejects.toThrow('notification type teams is not supported yet');
+  it('sends through every notification service (slack by connection, its token masked); an unknown scheme is refused', async () => {
+    configureSenders({ endpoints: { slack: webBase } });
+    try {
+      await insertConnection(db.pool, { name: 'slack', type: 'slack', url: 'slack://$(password)@$(username)', username: 'C0123', password: 'xoxb-s3cret' });
+      const ctx = testContext(db.pool);
+      expect(await notificationAction.run({ connection: 'slack', title: 'T', message: 'M' }, ctx)).toEqual({ type: 'slack' });
+      expect(hooks.at(-1)).toMatchObject({ method: 'POST', url: '/api/chat.postMessage', auth: 'Bearer xoxb-s3cret' });
+      expect(JSON.parse(hooks.at(-1)!.body)).toMatchObject({ channel: 'C0123' });
+      expect(ctx.secrets).toContain('xoxb-s3cret');
+    } finally {
+      configureSenders({ endpoints: {} });
+    }
+    await expect(notificationAction.run({ url: 'carrier-pigeon://coop', title: 'T' }, testContext(db.pool))).rejects.toThrow('unsupported notification url (carrier-pigeon)');
   });
 
   it('stops a stalled delivery on cancel', async () => {
