@@ -117,6 +117,7 @@ export function resourceHref(kind: string, id: string | null | undefined): strin
     case 'config': return pathTo(paths.config, { id });
     case 'component': return pathTo(paths.topologyDetail, { id });
     case 'canary': return pathTo(paths.settingsTableItem, { table: 'canaries', id });
+    case 'incident': return pathTo(paths.incident, { id });
     default: return null;
   }
 }
