@@ -26,10 +26,9 @@ export class NotificationRulesPage {
   }
 
   async pickEvent(event: string) {
-    const input = this.dialog.getByRole('combobox', { name: 'Events' });
-    await input.click();
-    await input.pressSequentially(event);
-    await this.page.getByRole('option', { name: event, exact: true }).click();
+    // the open list holds every event: choose from it without racing the type-to-filter
+    await this.dialog.getByRole('combobox', { name: 'Events' }).click();
+    await this.page.getByRole('listbox').getByRole('option', { name: event, exact: true }).click();
   }
 
   /** Chooses the person whose option mentions `email` (the list is sorted by name, so by text not index). */

@@ -118,12 +118,14 @@ export function RuleFormDialog({ rule, canWrite, currentUserId, onClose, onDelet
       <FormProvider {...form}>
         <form id={formId} className={s.form} noValidate aria-label={title} onSubmit={(e) => void onSubmit(e)}>
           {rule && !isEditableSource(rule.source) && (
-            <MessageBar intent="info">
+            // focusable: with every field disabled the scrolling dialog body still takes the keyboard (axe
+            // scrollable-region-focusable)
+            <MessageBar intent="info" tabIndex={0}>
               <MessageBarBody>{`Linked to ${rule.source}: this rule is managed outside the console and is read-only here.`}</MessageBarBody>
             </MessageBar>
           )}
           {rule && canWrite === false && isEditableSource(rule.source) && (
-            <MessageBar intent="info">
+            <MessageBar intent="info" tabIndex={0}>
               <MessageBarBody>You can view this rule; changing it needs write access to notifications.</MessageBarBody>
             </MessageBar>
           )}
