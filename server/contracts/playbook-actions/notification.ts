@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The `notification` action's block (issue 14): `connection` (`connection://ns/name`, a name or an id) or `url`
- * (`smtp://…`, or an http(s) webhook receiving `{title, message, properties}` as JSON). Other connection types
- * (slack, teams…) are refused when the action runs, naming the type.
+ * The `notification` action's block (issue 14): `connection` (`connection://ns/name`, a name or an id) or `url` (any
+ * notification service URL the connection form writes: smtp://, slack://, teams://…, or an http(s) webhook receiving
+ * `{title, message, …properties}` as JSON), sent through the notification senders (server/modules/notifications/
+ * senders). An unknown scheme is refused when the action runs, naming it.
  */
 export const NotificationAction = z.object({
   connection: z.string().optional(),

@@ -98,10 +98,9 @@ export async function writeThrough(db: pg.Pool, cache: SchemaCache, rel: Relatio
       if (!Object.keys(req.body).length) throw badBody('Nothing to update: the body has no columns');
       checkCreatorPatch(rel, req, req.body);
       const { deleted_at: deletedAt, ...rest } = req.body;
-      if ('deleted_at' in req.body) {
-        if (deletedAt === null) throw badBody(`A deleted row of '${rel.name}' cannot be restored by clearing deleted_at`);
-        remove = true;
-      }
+      // an edit form that sends its whole row back carries `deleted_at: null` (the reference UI's silence editor): that
+      // changes nothing (writers only touch live rows, so a deleted one is never restored by it); a value soft-deletes
+      if ('deleted_at' in req.body && deletedAt !== null) remove = true;
       refuseColumns(rel, Object.keys(rest), writer.updateColumns, 'update', writer.preconditions);
       patch = Object.keys(rest).length ? rest : undefined;
     }

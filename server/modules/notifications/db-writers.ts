@@ -6,6 +6,7 @@ import { deleteRow, insertRow, keepMaskedServices, liveRow, updateRow, RULE_COLU
 import { parseTimeExpr } from './silences/date-math.js';
 import type { Problem } from './types.js';
 import { durationNs, validateRule, validateSilence } from './validate.js';
+import { readOnlyReason } from './cr/read-only.js';
 
 /**
  * /api/db writes of notifications and notification_silences (registry `write.writer`): the whole row (a PATCH merged
@@ -27,10 +28,8 @@ export function problemsError(what: string, problems: Problem[]): BadRequestErro
 const IGNORED = ['id', 'created_at', 'updated_at', 'created_by', 'error', 'error_at', 'source', 'spec'];
 
 function refuseSource(what: string, row: Row): void {
-  if (row.source && row.source !== 'UI') {
-    throw new ForbiddenError(`the ${what} ${String(row.name)} comes from ${String(row.source)}: it is read-only here; change it at its source`,
-      { source: row.source });
-  }
+  const reason = readOnlyReason(what, row);
+  if (reason) throw new ForbiddenError(reason, { source: row.source });
 }
 
 function refuseGivenSource(body: Row): void {
