@@ -81,6 +81,8 @@ const Env = z.object({
   SMTP_ENCRYPTION: z.enum(['Auto', 'None', 'ExplicitTLS', 'ImplicitTLS']).default('Auto'),
   /** How often the leader writes Notification CRs' status (send counts, last sent / failed), in seconds. */
   NOTIFICATION_CR_STATUS_SECONDS: z.coerce.number().positive().default(30),
+  /** How long a notification delivery is its replica's before another replica's sweeper re-takes it (seconds). */
+  NOTIFICATION_DELIVERY_LEASE_SECONDS: z.coerce.number().positive().default(120),
 });
 
 export type Config = z.infer<typeof Env> & { publicUrl: string; appVersion: string };

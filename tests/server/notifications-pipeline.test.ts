@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await rec?.close();
-  await new Promise((r) => smtp?.close(r));
+  await new Promise<void>((r) => smtp?.close(() => r()));
   configureSenders({ smtp: null });
 });
 
@@ -170,5 +170,20 @@ describe('repeat interval, silences, dedupe', () => {
     const row = await until(async () => (await history(id)).find((r) => r.status === 'error'), 'the error row', 60_000);
     expect(row.error).toBeTruthy();
     expect(row.duration_millis).not.toBeNull();
+  });
+
+  it('a hanging service delays no other send: the other arrives while the hang goes on (deliveries leave the consumer)', async () => {
+    rec.script('/hangs', { hang: true });
+    const hanging = await rule({ custom_services: [{ url: hook('/hangs') }] });
+    const other = await rule({ custom_services: [{ url: hook('/other') }] });
+    const first = await makeCheck(t.db);
+    const second = await makeCheck(t.db);
+    await flip(first, false);
+    await until(async () => rec.on('/hangs').length === 1, 'the hanging call made');
+    await flip(second, false);
+    await until(async () => rec.on('/other').length === 2 && rec.on('/hangs').length === 2, 'both sends to the other service');
+    const rows = await history(hanging);
+    expect(rows.map((r) => r.status)).toEqual(['sending', 'sending']);
+    await until(async () => (await history(other)).every((r) => r.status === 'sent'), 'the other rows sent');
   });
 });

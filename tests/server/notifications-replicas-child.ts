@@ -5,7 +5,7 @@
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 
-const config = loadConfig({ DATABASE_URL: process.argv[2], DEMO_DATA: 'false', LOG_LEVEL: 'silent', PLAYBOOK_ENGINE: 'off' });
+const config = loadConfig({ DATABASE_URL: process.argv[2], DEMO_DATA: 'false', LOG_LEVEL: 'silent', PLAYBOOK_ENGINE: 'off', NOTIFICATION_DELIVERY_LEASE_SECONDS: '2' });
 const app = await buildApp(config, { logger: false });
 await app.ready();
 process.stdout.write('ready\n');

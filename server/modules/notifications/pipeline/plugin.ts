@@ -5,6 +5,8 @@ import { NOTIFICATION_SEND_EVENT } from '../../../contracts/notifications.js';
 import { Sweeper } from '../../incidents/sweeper.js';
 import { knownEvents } from '../../events/sources/index.js';
 import { matchHandler, RuleCache } from './match.js';
+import { DeliveryPool, deliverRows, type DeliverOptions } from './delivery.js';
+import { renewLease, retakeExpired } from './queries.js';
 import { sendHandler } from './send.js';
 import { releaseDue } from './wait-for.js';
 
@@ -14,30 +16,44 @@ export interface PipelineOptions {
   sweepMs?: number;
   /** The rule cache's lifetime (ms) when no change of notifications arrives. */
   ruleCacheMs?: number;
+  /** Deliveries running at once on this replica (default 32). */
+  deliveryConcurrency?: number;
+  /** On close, how long deliveries in flight may finish (ms, default 5 s); the rest stay `sending` for the sweeper. */
+  closeGraceMs?: number;
+  /** Passed to deliver() (tests: fewer attempts, shorter backoff). */
+  deliver?: DeliverOptions['deliver'];
 }
 
 /** When the earliest held send is due (ms from now), or null when none is held. */
 async function nextDueMs(db: pg.Pool): Promise<number | null> {
   const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT extract(epoch FROM min(not_before) - now()) * 1000 AS ms FROM notification_send_history WHERE status = 'pending'`);
+    `SELECT extract(epoch FROM min(not_before) - now()) * 1000 AS ms FROM notification_send_history WHERE status IN ('pending', 'sending')`);
   return rows[0]?.ms === null || rows[0]?.ms === undefined ? null : Number(rows[0].ms);
 }
 
 /**
  * The send pipeline (issue 15 "Rules"), on every replica: a handler for every event a source writes (match rules,
  * enqueue one notification.send per recipient), the notification.send handler (silence, repeat, hold, render,
- * deliver, record) and the sweeper that releases held sends (wait_for, digests, quiet hours).
+ * hand `sending` rows to the delivery pool), the pool (render, deliver, record outside any transaction) and the
+ * sweeper that releases held sends (wait_for, digests, quiet hours) and re-takes `sending` rows whose lease expired.
  */
 export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (app, opts) => {
   const sweepMs = opts.sweepMs ?? 10_000;
   const rules = new RuleCache(app.db, opts.ruleCacheMs ?? 60_000);
   const onEvent = matchHandler(rules);
   for (const name of knownEvents()) app.eventQueue.on(name, onEvent);
-  app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ publicUrl: opts.config.publicUrl }));
+  const leaseMs = opts.config.NOTIFICATION_DELIVERY_LEASE_SECONDS * 1000;
+  const deliverOpts: DeliverOptions = { publicUrl: opts.config.publicUrl, deliver: opts.deliver };
+  const pool = new DeliveryPool(app.db, (ids) => deliverRows(app.db, ids, deliverOpts),
+    (err) => app.log.warn({ err }, 'notifications: a delivery failed'), {
+      concurrency: opts.deliveryConcurrency, renewMs: leaseMs / 3, renew: (ids) => renewLease(app.db, ids, leaseMs),
+    });
+  app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ pool, leaseMs }));
 
   let wake: NodeJS.Timeout | null = null;
   const sweeper = new Sweeper(async () => {
     if ((await releaseDue(app.db)) > 0) app.eventQueue.kick();
+    for (const ids of await retakeExpired(app.db, leaseMs, 200)) pool.submit(ids);
     const next = await nextDueMs(app.db);
     if (wake) clearTimeout(wake);
     wake = next !== null && next < sweepMs ? setTimeout(() => sweeper.kick(), Math.max(next, 0) + 20) : null;
@@ -57,5 +73,6 @@ export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (
     off();
     if (wake) clearTimeout(wake);
     await sweeper.stop();
+    await pool.close(opts.closeGraceMs ?? 5_000);
   });
 };

@@ -122,13 +122,13 @@ export async function bumpIdentical(db: Q, h: HistoryInput, recipientKey: Record
   return rows[0]?.id ?? null;
 }
 
-/** The last `sent` row of the rule, resource, event and recipient inside the repeat interval. */
+/** The last `sent` (or `sending`: it is on its way) row of the rule, resource, event and recipient inside the repeat interval. */
 export async function recentSent(db: Q, ruleId: string, resourceId: string, event: string,
   recipientKey: Record<string, unknown>, withinMs: number): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM notification_send_history
-     WHERE notification_id = $1 AND resource_id = $2 AND source_event = $3 AND status = 'sent' AND recipient @> $4::jsonb
-       AND created_at > now() - make_interval(secs => $5::float8 / 1000)
+     WHERE notification_id = $1 AND resource_id = $2 AND source_event = $3 AND status IN ('sent', 'sending')
+       AND recipient @> $4::jsonb AND created_at > now() - make_interval(secs => $5::float8 / 1000)
      ORDER BY created_at DESC LIMIT 1`,
     [ruleId, resourceId, event, JSON.stringify(recipientKey), withinMs]);
   return rows[0]?.id ?? null;
@@ -185,4 +185,61 @@ export async function digestMembers(db: Q, ids: string[]): Promise<{ id: string;
   const { rows } = await db.query<{ id: string; payload: Record<string, unknown> | null }>(
     'SELECT id, payload FROM notification_send_history WHERE id = ANY($1::uuid[])', [ids]);
   return rows;
+}
+
+/** A `sending` row as a delivery reads it. */
+export interface SendingRow {
+  id: string;
+  notification_id: string;
+  payload: Record<string, unknown> | null;
+}
+
+/** The rows of a delivery still `sending` (finished or gone rows are not delivered again). */
+export async function sendingRows(db: Q, ids: string[]): Promise<SendingRow[]> {
+  const { rows } = await db.query<SendingRow>(
+    `SELECT id, notification_id, payload FROM notification_send_history WHERE id = ANY($1::uuid[]) AND status = 'sending'
+     ORDER BY created_at, id`, [ids]);
+  return rows;
+}
+
+/** Marks held rows released together `sending` (one delivery: payload.batch names its first row) under a lease. */
+export async function markSending(db: Q, ids: string[], leaseMs: number, h: Partial<HistoryInput>): Promise<void> {
+  const fields = HISTORY_FIELDS.filter((f) => h[f] !== undefined && f !== 'status' && f !== 'not_before' && f !== 'payload');
+  await db.query(
+    `UPDATE notification_send_history SET status = 'sending', not_before = now() + make_interval(secs => $2::float8 / 1000),
+       payload = coalesce(payload, '{}'::jsonb) || jsonb_build_object('batch', $3::text)
+       ${fields.map((f, i) => `, ${f} = $${i + 4}`).join('')}
+     WHERE id = ANY($1::uuid[])`,
+    [ids, leaseMs, ids[0], ...fields.map((f) => h[f])]);
+}
+
+/** Finishes a delivery's rows (only those still `sending`: a re-take that finished first wins). */
+export async function finishSending(db: Q, ids: string[], o: { status: string; error?: string | null; body?: string | null; duration_millis?: number | null }): Promise<void> {
+  await db.query(
+    `UPDATE notification_send_history SET status = $2, error = $3, body = coalesce($4, body), duration_millis = $5, not_before = NULL
+     WHERE id = ANY($1::uuid[]) AND status = 'sending'`,
+    [ids, o.status, o.error ?? null, o.body ?? null, o.duration_millis ?? null]);
+}
+
+/**
+ * Re-takes `sending` rows whose lease expired (their replica died mid-delivery) with SKIP LOCKED, leasing them again
+ * to this replica; returns them as deliveries (rows of one digest together).
+ */
+export async function retakeExpired(db: Q, leaseMs: number, limit: number): Promise<string[][]> {
+  const { rows } = await db.query<{ id: string; batch: string }>(
+    `UPDATE notification_send_history h SET not_before = now() + make_interval(secs => $1::float8 / 1000)
+     FROM (SELECT id FROM notification_send_history WHERE status = 'sending' AND not_before <= now()
+           ORDER BY not_before LIMIT $2 FOR UPDATE SKIP LOCKED) due
+     WHERE h.id = due.id
+     RETURNING h.id, coalesce(h.payload->>'batch', h.id::text) AS batch`, [leaseMs, limit]);
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.batch, [...(out.get(r.batch) ?? []), r.id]);
+  return [...out.values()];
+}
+
+/** Renews the lease of rows a live replica holds (queued or delivering), so no sweeper re-takes them. */
+export async function renewLease(db: Q, ids: string[], leaseMs: number): Promise<void> {
+  await db.query(
+    `UPDATE notification_send_history SET not_before = now() + make_interval(secs => $2::float8 / 1000)
+     WHERE id = ANY($1::uuid[]) AND status = 'sending'`, [ids, leaseMs]);
 }

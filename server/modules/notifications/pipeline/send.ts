@@ -2,21 +2,21 @@ import type pg from 'pg';
 import { notifyChange } from '../../../lib/events.js';
 import { sourceOfEvent } from '../../events/sources/index.js';
 import type { EventHandler, EventResource, QueuedEvent } from '../../events/types.js';
-import { renderNotification } from '../render/index.js';
-import { channelOf, deliver } from '../senders/index.js';
 import { findSilence } from '../silences/match.js';
-import type { DeliveryResult, Recipient } from '../types.js';
+import type { Recipient } from '../types.js';
+import type { DeliveryPool } from './delivery.js';
 import { holdFor } from './digest.js';
 import { filterPasses, type SendProperties } from './match.js';
-import { bumpIdentical, digestMembers, finishHistory, insertHistory, recentSent, ruleById, type HistoryInput, type RuleRow } from './queries.js';
+import { bumpIdentical, digestMembers, finishHistory, insertHistory, markSending, recentSent, ruleById, type HistoryInput, type RuleRow } from './queries.js';
 import { quietHoursOf, holdUntil } from './quiet-hours.js';
 import { keyJson, resolveRecipient } from './recipients.js';
 import { intervalMs, nsToMs } from './repeat.js';
 
 export interface SendOptions {
-  publicUrl: string;
-  /** Passed to deliver() (tests: fewer attempts, shorter backoff). */
-  deliver?: { attempts?: number; backoffMs?: number; timeoutMs?: number };
+  /** Delivers committed `sending` rows off the consumer's path. */
+  pool: DeliveryPool;
+  /** How long a `sending` row is this replica's before any replica's sweeper re-takes it (ms). */
+  leaseMs: number;
   /** Digest window when a grouping rule sets none (ms; issue 15: 1 min). */
   groupIntervalMs?: number;
 }
@@ -45,8 +45,9 @@ async function loadResource(client: pg.PoolClient, p: SendProperties): Promise<E
 
 /**
  * The `notification.send` handler (issue 15 "Rules"): gone → cancelled; silenced; repeat interval; wait_for, quiet
- * hours and digests hold the send (a `pending` row the sweeper releases); else render, deliver and record. A send
- * released by the sweeper (pending_ids) is checked again (gone, recovered, filter, silence) and finishes its rows.
+ * hours and digests hold the send (a `pending` row the sweeper releases); else a `sending` row (leased) that the
+ * delivery pool renders, delivers and finishes once this transaction commits. A send released by the sweeper
+ * (pending_ids) is checked again (gone, recovered, filter, silence) and its survivors become `sending` together.
  */
 export function sendHandler(opts: SendOptions): EventHandler {
   return async (event: QueuedEvent, client: pg.PoolClient) => {
@@ -70,6 +71,10 @@ async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, op
   };
   const record = async (o: Outcome) => {
     const row = { ...base, ...o };
+    if (o.status === 'sending') {
+      opts.pool.afterCommit(await xid(client), [await insertHistory(client, row)]);
+      return;
+    }
     if (o.status !== 'sent' && o.status !== 'error' && o.status !== 'pending' && (await bumpIdentical(client, row, key))) return;
     if (o.status === 'pending' && (await bumpIdentical(client, row, key))) return;
     await insertHistory(client, row);
@@ -92,27 +97,13 @@ async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, op
   const held = await holdFor(client, rule, key, opts.groupIntervalMs ?? 60_000);
   if (held) return record({ status: 'pending', not_before: held.notBefore, payload: { ...payload, digest: held.reason } });
   if (!resolved.ok) return record({ status: 'error', error: resolved.error });
-  const out = await renderAndDeliver(rule, resolved.target, resource, [], p.event_name, opts);
-  await record(out);
+  await record({ status: 'sending', not_before: new Date(Date.now() + opts.leaseMs), payload });
 }
 
-/** Renders (a digest when there are several resources) and delivers; the outcome of the send. */
-async function renderAndDeliver(rule: RuleRow, target: Parameters<typeof deliver>[0], resource: EventResource,
-  group: EventResource[], eventName: string, opts: SendOptions): Promise<Outcome> {
-  let body: string | null = null;
-  let result: DeliveryResult;
-  const started = Date.now();
-  try {
-    const message = renderNotification({
-      eventName, resource, rule: { title: rule.title, template: rule.template, properties: rule.properties },
-      channel: channelOf(target.url), publicUrl: opts.publicUrl, group: group.length > 1 ? group : undefined,
-    });
-    body = message.markdown;
-    result = await deliver(target, message, opts.deliver);
-  } catch (err) {
-    result = { ok: false, channel: '', error: err instanceof Error ? err.message : String(err), durationMs: Date.now() - started, attempts: 1 };
-  }
-  return { status: result.ok ? 'sent' : 'error', error: result.ok ? null : (result.error ?? 'failed'), body, duration_millis: Math.round(result.durationMs) };
+/** The consumer transaction's id: the pool delivers once it has committed. */
+async function xid(client: pg.PoolClient): Promise<string> {
+  const { rows } = await client.query<{ xid: string }>('SELECT txid_current()::text AS xid');
+  return rows[0].xid;
 }
 
 /** A send the sweeper released: every held row it names is checked again; the survivors leave as one message. */
@@ -143,11 +134,13 @@ async function release(client: pg.PoolClient, rule: RuleRow, p: SendProperties, 
   if (!survivors.length) return;
   const resolved = await resolveRecipient(client, rule, p.recipient);
   const cols = recipientColumns(resolved.recipient, resolved.ok ? resolved.target.connectionId : null);
-  let out: Outcome;
-  if (!resolved.ok) out = { status: resolved.gone ? 'cancelled' : 'error', error: resolved.error };
-  else {
-    const first = survivors[0];
-    out = await renderAndDeliver(rule, resolved.target, first.resource, survivors.map((s) => s.resource), first.props.event_name, opts);
+  if (!resolved.ok) {
+    const out: Outcome = { status: resolved.gone ? 'cancelled' : 'error', error: resolved.error };
+    for (const s of survivors) await finishHistory(client, s.id, { ...cols, ...resourceFields(s.resource), ...out, not_before: null });
+    return;
   }
-  for (const s of survivors) await finishHistory(client, s.id, { ...cols, ...resourceFields(s.resource), ...out, not_before: null });
+  for (const s of survivors) await finishHistory(client, s.id, resourceFields(s.resource));
+  const ids = survivors.map((s) => s.id);
+  await markSending(client, ids, opts.leaseMs, cols);
+  opts.pool.afterCommit(await xid(client), ids);
 }
