@@ -144,7 +144,7 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   // The event queue (0073; the reference's database.system, admin only): no role reads only for admins here, so the
   // nearest, rbac (admins and editors). Read only: consumers write it.
   event_queue: { resource: 'rbac' },
-  event_queue_summary: { resource: 'rbac' },
+  event_queue_summary: { resource: 'database' }, // the Event Queue page: every role reads the counts (the rows stay admin's)
   incident_rules: { resource: 'incident', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.rules' } },
   logging_backends: { resource: 'logging_backends', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.logging_backends' } },
   // Catalog (0050_catalog.sql): written by the scrape engine; links made by hand (no scraper) can be added and
