@@ -123,7 +123,8 @@ describe('digests and quiet hours', () => {
     await flip(a, false);
     await flip(b, false);
     await flip(urgent, false);
-    await until(async () => (await history(id)).length === 3, 'three rows');
+    // the exception's send is delivered after its row commits (sending → sent)
+    await until(async () => { const r = await history(id); return r.length === 3 && r.every((x) => x.status !== 'sending'); }, 'three rows');
     const rows = await history(id);
     expect(rows.filter((r) => r.status === 'pending')).toHaveLength(2);
     expect(rows.find((r) => r.resource_id === urgent.checkId)?.status).toBe('sent');

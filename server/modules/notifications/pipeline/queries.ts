@@ -150,7 +150,8 @@ export async function openDigest(db: Q, ruleId: string, recipientKey: Record<str
   Promise<{ id: string; not_before: Date } | null> {
   const { rows } = await db.query<{ id: string; not_before: Date }>(
     `SELECT id, not_before FROM notification_send_history
-     WHERE notification_id = $1 AND status = 'pending' AND recipient @> $2::jsonb AND payload ? 'digest'
+     WHERE notification_id = $1 AND status = 'pending' AND recipient @> $2::jsonb
+       AND payload ->> 'digest' IN ('burst', 'rate-limit')
      ORDER BY not_before LIMIT 1`,
     [ruleId, JSON.stringify(recipientKey)]);
   return rows[0] ?? null;
