@@ -87,7 +87,7 @@ describe('matching and recipients', () => {
     expect(p).toMatchObject({ person_id: person.id, recipient: { kind: 'person', email: 'oncall@example.test' }, resource_health: 'unhealthy' });
     expect(p.body).toBeTruthy();
     expect(mails).toContain('oncall@example.test');
-    const teamRows = await until(async () => { const r = await history(byTeam); return r.length === 1 && r; }, 'the team send');
+    const teamRows = await until(async () => { const r = await history(byTeam); return r.length === 1 && r[0].status === 'sent' && r; }, 'the team send');
     expect(teamRows[0]).toMatchObject({ status: 'sent', team_id: team.rows[0].id, recipient: { kind: 'team', index: 0 } });
     const customRows = await until(async () => { const r = await history(custom); return r.length === 2 && r.every((x) => x.status === 'sent') && r; }, 'two custom sends');
     expect(customRows.map((r) => r.recipient.index).sort()).toEqual([0, 1]);
@@ -108,7 +108,8 @@ describe('matching and recipients', () => {
     const web = await makeCheck(t.db, 'web-frontend');
     await flip(db, false);
     await flip(web, false);
-    await until(async () => (await history(picked)).length === 1, 'the filtered send');
+    // delivered after its row commits: sending, then sent
+    await until(async () => (await history(picked))[0]?.status === 'sent', 'the filtered send');
     await until(async () => (await t.db.query('SELECT error_at FROM notifications WHERE id = $1', [broken])).rows[0].error_at, 'the paused rule');
     await t.app.eventQueue.drain();
     expect((await history(picked)).map((r) => r.status)).toEqual(['sent']);
