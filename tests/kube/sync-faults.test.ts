@@ -29,7 +29,7 @@ const SPECS: Record<string, (n: number) => Record<string, unknown>> = {
   Playbook: (n) => ({ title: `p${n}`, actions: [{ name: 'noop', exec: { script: 'true' } }] }),
   Connection: (n) => ({ type: 'http', url: { value: `http://127.0.0.1:${1000 + n}` } }),
   Notification: (n) => ({ events: ['check.failed'], title: `n${n}`, to: { email: 'oncall@example.com' } }),
-  NotificationSilence: (n) => ({ description: `quiet ${n}` }),
+  NotificationSilence: (n) => ({ description: `quiet ${n}`, filter: `check.name == "c${n}"` }),
   IncidentRule: (n) => ({ name: `rule ${n}`, priority: n }),
   LoggingBackend: (n) => ({ backends: [{ kubernetes: { routes: [{ type: `Pod${n}` }] } }] }),
 };
