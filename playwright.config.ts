@@ -10,8 +10,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
-  // on CI a broken run ends early and says so (every failed attempt counts, a retried flaky one too): a server that stops answering would otherwise cost every remaining test
-  // its 60 s budget twice (the retry), past CI's hard limit, and the log would show nothing but the limit
+  // on CI a broken run ends early and says so: a server that stops answering would otherwise cost every remaining test
+  // its 60 s budget twice (the retry), past CI's hard limit, with nothing in the log but the limit. Every failed
+  // attempt counts, a flaky test's first one too, hence 20.
   maxFailures: process.env.CI ? 20 : 0,
   globalTimeout: process.env.CI ? 45 * 60_000 : 0,
   // a test's own budget: an axe scan of a page with a Monaco editor or a drawer takes 3 s on a quiet 2-core machine and
