@@ -30,6 +30,10 @@ import { topologyModule } from './modules/topology/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
 import { eventsModule } from './modules/events/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
+import { agentsModule } from './modules/agents/index.js';
+import { upstreamModule } from './modules/upstream/index.js';
+import { agentRuntimeModule } from './modules/agent-runtime/index.js';
+import { logsModule } from './modules/logs/index.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -102,6 +106,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await app.register(eventsModule, { config }); // app.eventQueue: the event_queue consumer on every replica, event sources
     await app.register(playbooksModule, { config }); // specs, run engine, triggers, webhooks, /api/playbook
     await app.register(notificationsModule, { config }); // rules, silences, send pipeline, senders, /api/notification
+    await app.register(agentsModule, { config }); // /api/agent/generate, agent edits and deletes, /api/agent/charts
+    await app.register(upstreamModule, { config }); // /api/upstream/*: what agents push and pull
+    await app.register(logsModule, { config }); // POST /api/logs over the logging backends
+    if (MODE === 'agent') await app.register(agentRuntimeModule, { config }); // outbox pusher, pinger, canary puller
   }
   await app.register(dbRoutes, { prefix: '/api/db', only: full ? undefined : (_name, resource) => resource === 'canaries' });
   await app.register(healthRoutes, { prefix: '/api/canary', config });
