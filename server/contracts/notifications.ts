@@ -67,6 +67,36 @@ export const NotificationRuleBody = z.object({
 }).passthrough();
 export type NotificationRuleBody = z.infer<typeof NotificationRuleBody>;
 
+/**
+ * POST /api/notification/test (issue 15 "Beyond the reference"): a rule as the form holds it (unsaved edits over the
+ * saved rule `id`, masked URLs kept), one of its events and the resource to render it for; sent now to each recipient.
+ */
+export const TestSendRequest = z.object({
+  id: z.string().optional(),
+  rule: z.record(z.string(), z.unknown()).default({}),
+  event: z.string().min(1, 'event: choose one of the rule\'s events'),
+  resource_id: z.string().min(1, 'resource_id: choose a resource'),
+}).strict();
+export type TestSendRequest = z.infer<typeof TestSendRequest>;
+
+/** One recipient's outcome of a test send; `recipient` is what the history shows (URLs masked). */
+export interface TestSendResult {
+  recipient: Record<string, unknown>;
+  status: 'sent' | 'error';
+  error: string | null;
+  duration_millis: number | null;
+}
+
+export interface TestSendResponse {
+  event: string;
+  resource: { kind: string; id: string; name: string; health: string | null };
+  /** The rule's filter on this resource: true/false, null without a filter; the send goes either way. */
+  filter: boolean | null;
+  filter_error?: string;
+  title: string;
+  results: TestSendResult[];
+}
+
 /** POST /api/notification/silence (api.md): one target id, or a filter, or selectors; from/until RFC 3339 or date math. */
 export const SilenceSaveRequest = z.object({
   name: z.string().optional(),

@@ -39,7 +39,7 @@ function refuseGivenSource(body: Row): void {
 }
 
 /** wait_for and other durations written as text (`5m`) stored as nanoseconds. */
-function normalizeRule(row: Row): Row {
+export function normalizeRule(row: Row): Row {
   const out = { ...row };
   for (const c of ['wait_for', 'group_by_interval', 'fallback_delay', 'wait_for_eval_period']) {
     if (typeof out[c] === 'string') {

@@ -13,6 +13,6 @@ import { configureSenders, senderSettingsOf } from './senders/index.js';
 export const notificationsModule: FastifyPluginAsync<{ config: Config }> = async (_app, _opts) => {
   configureSenders(senderSettingsOf(_opts.config)); // senders: NOTIFICATION_ENDPOINTS, SMTP_*
   await _app.register(notificationPipeline, { config: _opts.config }); // the send pipeline: rules → recipients → sends
-  await _app.register(notificationApiRoutes); // /api/notification silence, silence_preview, summary, send_history; /api/db writers
+  await _app.register(notificationApiRoutes, { publicUrl: _opts.config.publicUrl }); // /api/notification silence, silence_preview, summary, send_history, test; /api/db writers
   notificationCrStatusWriter(_app, _opts); // Notification CRs' status from the send history (leader)
 };

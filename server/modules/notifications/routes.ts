@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import {
-  SendHistorySummaryRequest, SilencePreviewQuery, SilenceSaveRequest, type SendHistorySummaryResponse,
+  SendHistorySummaryRequest, SilencePreviewQuery, SilenceSaveRequest, TestSendRequest, type SendHistorySummaryResponse,
+  type TestSendResponse,
 } from '../../contracts/notifications.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
@@ -9,6 +10,7 @@ import { normalizeSilence, problemsError, ruleWriter, silenceWriter } from './db
 import { insertRow, sendHistoryById, SILENCE_COLUMNS } from './queries.js';
 import { silencePreview } from './silences/preview.js';
 import { sendHistorySummary } from './summary.js';
+import { testSend } from './test-send.js';
 import { validateSilence } from './validate.js';
 
 const READ = { access: { resource: 'notifications', action: 'read' } } as const;
@@ -23,8 +25,9 @@ const personOf = (req: FastifyRequest): string | undefined => req.principal?.id;
  * - GET  /api/notification/silence_preview?id=&type=&recursive=&filter=&selectors=<json>&limit=
  * - POST /api/notification/summary → {total, results}
  * - GET  /api/notification/send_history/:id → the row + resource, resource_kind, resource_type, body_markdown
+ * - POST /api/notification/test: a rule as the form holds it, sent now for one resource (test-send.ts)
  */
-export const notificationApiRoutes: FastifyPluginAsync = async (app) => {
+export const notificationApiRoutes: FastifyPluginAsync<{ publicUrl: string }> = async (app, opts) => {
   if (app.hasDecorator('relationWriters')) {
     app.relationWriters.register('notifications', ruleWriter(app.db));
     app.relationWriters.register('notification_silences', silenceWriter(app.db));
@@ -57,6 +60,9 @@ export const notificationApiRoutes: FastifyPluginAsync = async (app) => {
 
   app.post('/api/notification/summary', { config: READ }, async (req): Promise<SendHistorySummaryResponse> =>
     sendHistorySummary(app.db, parseBody(SendHistorySummaryRequest, req.body)));
+
+  app.post('/api/notification/test', { config: WRITE }, async (req): Promise<TestSendResponse> =>
+    testSend(app.db, parseBody(TestSendRequest, req.body), opts.publicUrl));
 
   app.get<{ Params: { id: string } }>('/api/notification/send_history/:id', { config: READ }, async (req) => {
     const id = parseId(req.params.id, 'send history id');
