@@ -46,6 +46,24 @@ const Env = z.object({
   WEB_DIR: z.string().optional(),
   UPSTREAM_URL: z.string().url().optional(),
   AGENT_TOKEN: z.string().optional(),
+  /** MODE=agent: this agent's name, sent as `?agent_name=` (the upstream refuses a name not matching the token). */
+  AGENT_NAME: z.string().optional(),
+  /** MODE=agent: unpushed rows kept at most; past it the oldest check statuses are dropped (counted, logged). */
+  AGENT_BUFFER_MAX_ROWS: z.coerce.number().int().positive().default(1_000_000),
+  /** MODE=agent: how often the outbox is pushed to UPSTREAM_URL (a full batch is followed by the next at once). */
+  AGENT_PUSH_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+  /** MODE=agent: how often the agent pings its upstream (it is Online there while pings come within 61 s). */
+  AGENT_PING_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  /** MODE=agent: how often the agent pulls the canaries its upstream made for it. */
+  AGENT_PULL_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  /** MODE=agent: the longest wait between failed pushes (the back-off doubles from 1 s up to this). */
+  AGENT_BACKOFF_MAX_MS: z.coerce.number().int().positive().default(60_000),
+  /** MODE=agent: send push lag, buffer depth, dropped rows, version and topology name with each ping. */
+  AGENT_PUSH_TELEMETRY: bool.default(false),
+  /** MODE=agent: the topology name sent with the telemetry. */
+  AGENT_TOPOLOGY_NAME: z.string().optional(),
+  /** A Helm repository URL (https:// or oci://) the agent install snippets use instead of this console's /api/agent/charts. */
+  AGENT_CHART_REPO: z.string().url().optional(),
   /** Playbook `exec` actions (bash as the console's user): `off` refuses them. */
   PLAYBOOK_EXEC: z.enum(['on', 'off']).default('on'),
   /** Key for secrets stored encrypted (playbook `secret` parameters): 32 bytes as hex or base64, or a passphrase;
@@ -86,6 +104,13 @@ const Env = z.object({
 });
 
 export type Config = z.infer<typeof Env> & { publicUrl: string; appVersion: string };
+
+/** What MODE=agent lacks to start (UPSTREAM_URL, AGENT_TOKEN), as one message; null when nothing. main.ts refuses on it. */
+export function agentSettingsProblem(c: Pick<Config, 'MODE' | 'UPSTREAM_URL' | 'AGENT_TOKEN'>): string | null {
+  if (c.MODE !== 'agent') return null;
+  const missing = [!c.UPSTREAM_URL && 'UPSTREAM_URL', !c.AGENT_TOKEN && 'AGENT_TOKEN'].filter(Boolean);
+  return missing.length ? `MODE=agent needs ${missing.join(' and ')} (the upstream console's URL and the agent's token)` : null;
+}
 
 /** Parses the environment (or overrides, for tests) into a typed config; throws a readable error on bad input. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, appVersion = '0.0.0'): Config {

@@ -56,6 +56,10 @@ app.kubernetes.io/part-of: ops-console
 {{- default (printf "%s-database" (include "ops-console.fullname" .)) .Values.database.external.existingSecret -}}
 {{- end -}}
 
+{{- define "ops-console.agentTokenSecretName" -}}
+{{- default (printf "%s-agent" (include "ops-console.fullname" .)) .Values.agent.tokenSecret -}}
+{{- end -}}
+
 {{- define "ops-console.dataClaimName" -}}
 {{- default (printf "%s-data" (include "ops-console.fullname" .)) .Values.database.embedded.persistence.existingClaim -}}
 {{- end -}}
