@@ -214,3 +214,23 @@ export const api = {
   patch: <T = unknown>(path: string, body?: unknown, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'PATCH', body }),
   delete: <T = unknown>(path: string, opts?: Opts<T>) => apiRequest<T>(path, { ...opts, method: 'DELETE' }),
 };
+
+/**
+ * A call whose answer is read as it streams (NDJSON): apiRequest's CSRF handling and errors, the body left unread
+ * for the caller. An answer that is not 2xx rejects with the ApiError apiRequest would.
+ */
+export async function apiStream(path: string, opts: RequestOptions<unknown> = {}): Promise<Response> {
+  const write = WRITES.has(opts.method ?? 'GET') && opts.csrf !== false;
+  let res = await send(path, { timeoutMs: REQUEST_TIMEOUT_MS, ...opts }, write ? await ensureCsrfToken() : null);
+  if (write && res.status === 403) {
+    const body = await readBody(res.clone());
+    if (JSON.stringify(body ?? '').includes('CSRF')) res = await send(path, opts, await ensureCsrfToken(true));
+  }
+  if (res.ok) return res;
+  const err = toApiError(res.status, await readBody(res));
+  if (res.status === 401 && !opts.allowUnauthorized) {
+    setCsrfToken(null);
+    redirectToLogin();
+  }
+  throw err;
+}
