@@ -34,6 +34,10 @@ const playbooksPage = (name: keyof typeof import('./routes/playbooks-routes').PL
   groupPage(() => import('./routes/playbooks-routes').then((m) => m.PLAYBOOKS_PAGES), name);
 const notificationsPage = (name: keyof typeof import('./routes/notifications-routes').NOTIFICATIONS_PAGES) =>
   groupPage(() => import('./routes/notifications-routes').then((m) => m.NOTIFICATIONS_PAGES), name);
+const agentsPage = (name: keyof typeof import('./routes/agents-routes').AGENTS_PAGES) =>
+  groupPage(() => import('./routes/agents-routes').then((m) => m.AGENTS_PAGES), name);
+const logsPage = (name: keyof typeof import('./routes/logs-routes').LOGS_PAGES) =>
+  groupPage(() => import('./routes/logs-routes').then((m) => m.LOGS_PAGES), name);
 const settingsPage = (name: keyof typeof import('./routes/settings-routes').SETTINGS_PAGES) =>
   groupPage(() => import('./routes/settings-routes').then((m) => m.SETTINGS_PAGES), name);
 
@@ -94,8 +98,8 @@ export const ROUTES: AppRoute[] = [
     path: paths.incidents, title: 'Incidents', resource: 'incident', feature: 'incidents',
     page: incidentsPage('IncidentsPage'),
   },
-  { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents' },
-  { path: paths.logs, title: 'Logs', resource: 'database', feature: 'logs' },
+  { path: paths.agents, title: 'Agents', resource: 'agents', feature: 'agents', page: agentsPage('AgentsPage') },
+  { path: paths.logs, title: 'Logs', resource: 'database', feature: 'logs', page: logsPage('LogsPage') },
 
   {
     path: paths.catalogChanges, title: 'Catalog Changes', resource: 'database', feature: 'config',
@@ -179,7 +183,7 @@ export const ROUTES: AppRoute[] = [
     path: paths.settingsEventQueue, title: 'Event Queue', resource: 'database', feature: 'settings.event_queue_status',
     page: notificationsPage('EventQueuePage'),
   },
-  { path: paths.settingsAgents, title: 'Agents', resource: 'agents', feature: 'agents' },
+  { path: paths.settingsAgents, title: 'Agents', resource: 'agents', feature: 'agents', page: agentsPage('AgentsPage') },
   {
     path: paths.settingsIntegration, title: 'Integration', resource: 'integrations', action: 'write',
     feature: 'settings.integrations',

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckSummary } from '@contracts/health';
 import {
+  agentName,
   DURATION_ERROR,
+  inTab,
   filterChecks,
   groupHealth,
   labelFilterDefs,
@@ -50,6 +52,14 @@ describe('health filters', () => {
   it('tabs start with All, then sorted names, "none" for no namespace; groups count fully passing', () => {
     expect(tabsOf(all, 'namespace')).toEqual([{ name: 'All', count: 3 }, { name: 'default', count: 2 }, { name: 'none', count: 1 }]);
     expect(passingCount(all)).toEqual({ passing: 1, total: 3 });
+  });
+
+  it('Tab By Agent names the agent (the id until its name is known), "local" for this console', () => {
+    const pushed = makeCheck({ agent_id: 'a1' });
+    const names = new Map([['a1', 'eu-west-prod']]);
+    expect(tabsOf([ok, pushed], 'agent', names)).toEqual([{ name: 'All', count: 2 }, { name: 'eu-west-prod', count: 1 }, { name: 'local', count: 1 }]);
+    expect(inTab([ok, pushed], 'agent', 'eu-west-prod', names)).toEqual([pushed]);
+    expect(agentName('a1')).toBe('a1');
   });
 
   it('falls back from p95 to p97 to p99', () => {

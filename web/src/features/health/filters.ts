@@ -176,23 +176,23 @@ export function groupByOptions(defs: readonly LabelFilterDef[]): { value: string
   return [...GROUP_FIELDS, ...defs.map((d) => ({ value: LABEL_PREFIX + d.key, label: d.key }))];
 }
 
-/** The agent name a tab shows: "local" for this console's own checks, else the agent id. */
-export function agentName(agentId: string | null | undefined): string {
-  return isLocalAgent(agentId) ? 'local' : agentId!;
+/** The agent name a tab or badge shows: "local" for this console's own checks, else its name (the id until known). */
+export function agentName(agentId: string | null | undefined, names?: ReadonlyMap<string, string>): string {
+  return isLocalAgent(agentId) ? 'local' : (names?.get(agentId!) ?? agentId!);
 }
 
 /** Which tab a check belongs to; checks without the label go to "none". */
-export function tabValue(c: CheckSummary, tabBy: string): string {
-  if (tabBy === 'agent') return agentName(c.agent_id);
+export function tabValue(c: CheckSummary, tabBy: string, names?: ReadonlyMap<string, string>): string {
+  if (tabBy === 'agent') return agentName(c.agent_id, names);
   if (tabBy.startsWith(LABEL_PREFIX)) return c.labels[tabBy.slice(LABEL_PREFIX.length)] || NO_NAMESPACE;
   return c.namespace || NO_NAMESPACE;
 }
 
 /** Tabs: All first, then sorted names, each with its count. */
-export function tabsOf(checks: readonly CheckSummary[], tabBy: string): { name: string; count: number }[] {
+export function tabsOf(checks: readonly CheckSummary[], tabBy: string, names?: ReadonlyMap<string, string>): { name: string; count: number }[] {
   const counts = new Map<string, number>();
   for (const c of checks) {
-    const t = tabValue(c, tabBy);
+    const t = tabValue(c, tabBy, names);
     counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   return [
@@ -201,9 +201,9 @@ export function tabsOf(checks: readonly CheckSummary[], tabBy: string): { name: 
   ];
 }
 
-export function inTab(checks: readonly CheckSummary[], tabBy: string, tab: string): CheckSummary[] {
+export function inTab(checks: readonly CheckSummary[], tabBy: string, tab: string, names?: ReadonlyMap<string, string>): CheckSummary[] {
   if (tab === ALL_TAB) return checks as CheckSummary[];
-  return checks.filter((c) => tabValue(c, tabBy) === tab);
+  return checks.filter((c) => tabValue(c, tabBy, names) === tab);
 }
 
 /** The group a check falls in; an empty value reads as "(none)". */

@@ -33,6 +33,7 @@ import { formatDateTime, formatDuration } from '../../../lib/format';
 import { MAPPED_TIME_RANGES, type TimeRange } from '../../../lib/time-range';
 import { useCheckDetail, useCheckGraph, useRunCheck, type GraphRange } from '../api';
 import { agentName, isLocalAgent } from '../filters';
+import { useAgentNamesContext } from '../agent-names';
 import { toYaml } from '../yaml';
 import { CheckIcon } from './check-icon';
 import { UptimeCell } from './check-facts';
@@ -100,6 +101,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
   const [window, setWindow] = useState(pageWindow);
   const [tab, setTab] = useState<TabId>('history');
   const detail = useCheckDetail(checkId, window);
+  const agentNames = useAgentNamesContext();
   const absolute = pageRange?.type === 'absolute' && window === pageWindow ? pageRange : null;
   const graphRange: GraphRange = useMemo(() => (absolute ? { from: absolute.from, to: absolute.to } : { since: window }), [absolute, window]);
   const graph = useCheckGraph(checkId, graphRange);
@@ -229,7 +231,7 @@ export function CheckDrawer({ checkId, summary, window: pageWindow, range: pageR
                   <Text size={200}>{check.type}</Text>
                   {endpoint && <span className={s.endpoint}>{endpoint}</span>}
                   {!isLocalAgent(check.agent_id) && (
-                    <Badge appearance="tint" color="brand" size="small">Agent {agentName(check.agent_id)}</Badge>
+                    <Badge appearance="tint" color="brand" size="small">Agent {agentName(check.agent_id, agentNames)}</Badge>
                   )}
                 </span>
               )}

@@ -23,12 +23,14 @@ import { errorMessage } from '../../../lib/api-client';
 import { mappedRange, rangeMinutes, timeRangeLabel } from '../../../lib/time-range';
 import { useUrlState } from '../../../lib/url-state';
 import { useCheckSummary } from '../api';
+import { AgentNamesContext, useAgentNames } from '../agent-names';
 import {
   ALL_TAB,
   filterChecks,
   groupByOptions,
   HEALTH_DEFAULTS,
   inTab,
+  isLocalAgent,
   labelFilterDefs,
   parseLabelSelection,
   searchIndex,
@@ -108,6 +110,7 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
   const refresh = useRefreshRate('health.refreshRate', minutes);
   const summary = useCheckSummary(timeWindow, refresh.interval);
   const checks = summary.data ?? NO_CHECKS;
+  const agentNames = useAgentNames(useMemo(() => checks.some((c) => !isLocalAgent(c.agent_id)), [checks]));
 
   // with no range in the URL, widen the default once so that it reaches back to the newest run (time-window.ts)
   const rangeDefaulted = useRef(false);
@@ -132,9 +135,9 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
   const index = useMemo(() => searchIndex(checks), [checks]);
   const filter = useDeferredValue(useMemo(() => ({ hidePassing: state.hidePassing, labels, query: state.query }), [state.hidePassing, labels, state.query]));
   const filtered = useMemo(() => filterChecks(checks, filter, index), [checks, filter, index]);
-  const tabs = useMemo(() => tabsOf(filtered, state.tabBy), [filtered, state.tabBy]);
+  const tabs = useMemo(() => tabsOf(filtered, state.tabBy, agentNames), [filtered, state.tabBy, agentNames]);
   const tab = tabs.some((t) => t.name === state.tab) ? state.tab : ALL_TAB;
-  const shown = useMemo(() => inTab(filtered, state.tabBy, tab), [filtered, state.tabBy, tab]);
+  const shown = useMemo(() => inTab(filtered, state.tabBy, tab, agentNames), [filtered, state.tabBy, tab, agentNames]);
   const groupOptions = useMemo(() => groupByOptions(defs), [defs]);
   const tabOptions = useMemo(() => tabByOptions(defs), [defs]);
   const pivotOptions = useMemo(() => pivotByOptions(defs), [defs]);
@@ -317,11 +320,12 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
               </Tooltip>
             </div>
           </div>
-          {body}
+          <AgentNamesContext.Provider value={agentNames}>{body}</AgentNamesContext.Provider>
         </div>
       </div>
       {state.checkId && (
         <Suspense fallback={null}>
+          <AgentNamesContext.Provider value={agentNames}>
           <CheckDrawer
             checkId={state.checkId}
             summary={openCheck}
@@ -331,6 +335,7 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
             checkActions={checkActions}
             onClose={() => set({ checkId: '' })}
           />
+          </AgentNamesContext.Provider>
         </Suspense>
       )}
     </Page>
