@@ -4,7 +4,7 @@ import type { AgentInstallInfo } from '../../contracts/agent-install.js';
 import type { Config } from '../../config.js';
 import { ApiError, NotFoundError } from '../../lib/errors.js';
 import { requireFeature } from '../auth/features.js';
-import { DEFAULT_CHART_DIR, packagedChart, repositoryIndex } from './chart-package.js';
+import { DEFAULT_CHART_DIR, packagedChart, repositoryIndex, type PackagedChart } from './chart-package.js';
 
 export interface ChartRepoOptions {
   config: Config;
@@ -50,12 +50,17 @@ export const chartRepoRoutes: FastifyPluginAsync<ChartRepoOptions> = async (app,
 
   app.get('/api/agent/install', { config: { access: { resource: 'agents', action: 'read' } } }, async (req): Promise<AgentInstallInfo> => {
     await requireFeature(app.db, 'agents');
-    const chart = await packagedChart(chartDir);
-    return {
-      upstreamUrl: config.PUBLIC_URL ? config.publicUrl : origin(req),
-      chartRepoUrl: external ?? `${origin(req)}${CHART_REPO_PATH}`,
-      chartName: chart.metadata.name,
-      chartVersion: external ? null : chart.metadata.version,
-    };
+    return installInfo(config, await packagedChart(chartDir), origin(req));
   });
 };
+
+/** The dialog's install facts: PUBLIC_URL (else the client's origin) and this console's repository or AGENT_CHART_REPO. */
+export function installInfo(config: Config, chart: PackagedChart, origin: string): AgentInstallInfo {
+  const external = config.AGENT_CHART_REPO?.replace(/\/+$/, '');
+  return {
+    upstreamUrl: config.PUBLIC_URL ? config.publicUrl : origin,
+    chartRepoUrl: external ?? `${config.PUBLIC_URL ? config.publicUrl : origin}${CHART_REPO_PATH}`,
+    chartName: chart.metadata.name,
+    chartVersion: external ? null : chart.metadata.version,
+  };
+}
