@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
-import { loadDemoSets } from './lib/demo.js';
+import { loadDemoSets, startDemoSets } from './lib/demo.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
 import { DEMO_SETS } from './modules/demo/index.js';
 
@@ -38,6 +38,7 @@ async function start() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const { port } = app.server.address() as AddressInfo;
   print(`Console ready at ${config.PUBLIC_URL ?? `http://localhost:${port}`}`);
+  if (config.DEMO_DATA) await startDemoSets(app, DEMO_SETS); // e.g. the demo agent's pinger
 }
 
 /** Stops in order: the app (in-flight requests finish), then the database; waits for a start still under way. */

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { inTransaction } from './tx.js';
 
@@ -5,6 +6,8 @@ import { inTransaction } from './tx.js';
 export interface DemoSet {
   name: string;
   load(client: pg.PoolClient): Promise<void>;
+  /** Runs at every start with DEMO_DATA on, once the app listens (e.g. a demo agent's pinger); stops on close itself. */
+  start?(app: FastifyInstance): Promise<void>;
 }
 
 /**
@@ -25,4 +28,11 @@ export async function loadDemoSets(pool: pg.Pool, sets: readonly DemoSet[]): Pro
     });
   }
   return loaded;
+}
+
+/** Starts what the demo sets run while the console is up (after listen); a failure is logged, never fatal. */
+export async function startDemoSets(app: FastifyInstance, sets: readonly DemoSet[]): Promise<void> {
+  for (const set of sets) {
+    if (set.start) await set.start(app).catch((err) => app.log.warn({ err, set: set.name }, 'demo set start failed'));
+  }
 }
