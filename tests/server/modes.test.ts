@@ -72,7 +72,7 @@ describe('MODE=check-runner: the health view and the health API only', () => {
 describe('MODE=agent: no UI', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestApp({ MODE: 'agent' });
+    t = await createTestApp({ MODE: 'agent', UPSTREAM_URL: 'http://127.0.0.1:9', AGENT_TOKEN: 'x.y' });
   });
   afterAll(async () => {
     await t.close();

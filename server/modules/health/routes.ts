@@ -96,7 +96,8 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     feed?.add(['checks', 'check_statuses', 'check_summary'], ids);
     health.resultsChanged();
   };
-  const runs = opts.scheduler !== false && (opts.config.MODE === 'console' || opts.config.MODE === 'check-runner');
+  // every mode runs checks (an agent runs its cluster's Canary CRs and pulled canaries into its outbox)
+  const runs = opts.scheduler !== false;
   // Only the leader runs the schedule (app.leadership, from the kube plugin: a Lease with Kubernetes; a lone process
   // always leads). A HealthScheduler does not restart after stop(), so each gain of the lead starts a new one; the
   // service reaches whichever is running through this handle.
