@@ -34,6 +34,7 @@ import { agentsModule } from './modules/agents/index.js';
 import { upstreamModule } from './modules/upstream/index.js';
 import { agentRuntimeModule } from './modules/agent-runtime/index.js';
 import { logsModule } from './modules/logs/index.js';
+import { consoleLogStream } from './modules/logs/ring-buffer.js';
 
 export interface BuildOptions {
   /** Fastify logger options; tests pass false. */
@@ -60,7 +61,8 @@ export const LOG_SERIALIZERS = {
 export async function buildApp(config: Config, opts: BuildOptions = {}) {
   if (!config.DATABASE_URL) throw new Error('buildApp needs DATABASE_URL (main.ts starts the embedded database)');
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS },
+    // stdout, and the last 10,000 lines for the logs' `console` backend
+    logger: opts.logger ?? { level: config.LOG_LEVEL, redact: { paths: LOG_REDACT, censor: '[redacted]' }, serializers: LOG_SERIALIZERS, stream: consoleLogStream() },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
