@@ -43,6 +43,8 @@ COPY --from=build /app/dist/web ./dist/web
 COPY package.json tsconfig.json ./
 COPY server ./server
 COPY crds ./crds
+# the Helm chart the console serves to agents at /api/agent/charts
+COPY chart ./chart
 USER 10001:10001
 EXPOSE 8080
 VOLUME ["/data"]

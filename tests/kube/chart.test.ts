@@ -409,10 +409,12 @@ describe('Dockerfile', () => {
 
   it('the runtime gets what the server reads, and tsx (which runs it) is a production dependency', () => {
     for (const path of ['./node_modules', './dist/web', 'package.json', './server', './crds']) expect(runtime).toContain(path);
+    expect(runtime).toContain('COPY chart ./chart'); // served to agents at /api/agent/charts
     expect(pkg.dependencies).toHaveProperty('tsx');
     expect(pkg.devDependencies ?? {}).not.toHaveProperty('tsx');
     // the build context keeps what `npm ci` and `npm run build` need
     for (const needed of ['server', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'crds']) expect(ignored).not.toContain(needed);
+    expect(ignored).not.toContain('chart');
     for (const heavy of ['node_modules', '.git', 'data', 'dist']) expect(ignored).toContain(heavy);
   });
 });
