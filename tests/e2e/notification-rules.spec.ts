@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { adminApi, createUser, type ApiSession } from './api';
-import { ADMIN } from './env';
+import { ADMIN, E2E_PORT } from './env';
+import { startRecorder } from '../support/http-recorder';
 import { seriousViolations } from './pages/axe';
 import { NotificationRulesPage, NotificationSilencesPage } from './pages/notification-rules-page';
 import { signIn } from './pages/sign-in';
@@ -74,6 +75,41 @@ test.describe('Notification rules and silences', () => {
     await page.getByRole('dialog', { name: 'Delete Notification' }).getByRole('button', { name: 'Delete' }).click();
     await expect(shell.toast('Notification deleted successfully')).toBeVisible();
     await expect(rules.row(name)).toHaveCount(0);
+  });
+
+  test('a test send from the rule modal reaches the webhook and lists each outcome', async ({ page }) => {
+    const rec = await startRecorder();
+    try {
+      const u = Date.now();
+      const canary = await admin.api.post('/api/canary', {
+        headers: { 'x-csrf-token': admin.csrf },
+        data: { name: `e2e-testsend-${u}`, spec: { schedule: '@every 1h', http: [{ name: `testsend-probe-${u}`, url: `http://127.0.0.1:${E2E_PORT}/healthz` }] } },
+      });
+      expect(canary.status(), await canary.text()).toBe(201);
+      // a filter nothing real matches: the rule never sends by itself; the test send goes anyway and says so
+      const name = `e2e-testsend-rule-${u}`;
+      const res = await admin.api.post('/api/db/notifications', {
+        headers: { 'x-csrf-token': admin.csrf },
+        data: { name, source: 'UI', events: ['check.failed'], filter: 'check.name == "never"', custom_services: [{ url: `generic+${rec.url}/hook?token=s3cret` }] },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      const rules = new NotificationRulesPage(page);
+      await signIn(page);
+      await rules.goto(`?id=${await ruleId(name)}`);
+      const panel = rules.dialog.getByRole('region', { name: 'Test send' });
+      await panel.getByRole('combobox', { name: 'Test resource' }).fill(`testsend-probe-${u}`);
+      await page.getByRole('option', { name: `testsend-probe-${u}` }).click();
+      await panel.getByRole('button', { name: 'Send test' }).click();
+      const results = panel.getByRole('list', { name: 'Test send results' });
+      await expect(results).toContainText('Sent');
+      await expect(results).not.toContainText('s3cret');
+      await expect(panel).toContainText('the filter does not match it');
+      expect(rec.on('/hook')).toHaveLength(1);
+      expect(rec.on('/hook')[0].query.token).toBe('s3cret');
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await rec.close();
+    }
   });
 
   test('a silence with Preview, then delete it', async ({ page }) => {

@@ -76,3 +76,37 @@ describe('test send', () => {
     expect((await test(base, viewer)).statusCode).toBe(403);
   });
 });
+
+describe('quiet hours at save', () => {
+  const save = (quiet_hours: unknown) => t.app.inject({
+    method: 'POST', url: '/api/db/notifications', headers: editor,
+    payload: { name: `qh-${Math.random().toString(36).slice(2)}`, events: ['check.failed'], custom_services: [{ url: hook('/q') }], quiet_hours },
+  });
+
+  it('stores valid quiet hours and reads them back from notifications_summary', async () => {
+    const q = { timezone: 'Europe/Berlin', days: ['mon', 'fri'], start: '22:00', end: '07:00', except: 'check.type == "http"' };
+    const res = await t.app.inject({
+      method: 'POST', url: '/api/db/notifications', headers: { ...editor, prefer: 'return=representation' },
+      payload: { name: 'qh-ok', events: ['check.failed'], custom_services: [{ url: hook('/q') }], quiet_hours: q },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const row = (await t.app.inject({ method: 'GET', url: `/api/db/notifications_summary?id=eq.${res.json()[0].id}&select=quiet_hours,template,properties`, headers: viewer })).json()[0];
+    expect(row.quiet_hours).toEqual(q);
+  });
+
+  it('refuses malformed quiet hours naming the field', async () => {
+    const cases: [unknown, string][] = [
+      [{ start: '25:00', end: '07:00' }, 'quiet_hours.start'],
+      [{ start: '22:00', end: '22:00' }, 'quiet_hours.end'],
+      [{ start: '22:00', end: '07:00', timezone: 'Mars/Base' }, 'quiet_hours.timezone'],
+      [{ start: '22:00', end: '07:00', days: ['someday'] }, 'quiet_hours.days[0]'],
+      [{ start: '22:00', end: '07:00', except: 'check.status ==' }, 'quiet_hours.except'],
+      ['nightly', 'quiet_hours'],
+    ];
+    for (const [q, path] of cases) {
+      const res = await save(q);
+      expect(res.statusCode, JSON.stringify(q)).toBe(400);
+      expect(res.body).toContain(path);
+    }
+  });
+});

@@ -201,7 +201,44 @@ export async function validateRule(db: Q, body: Row): Promise<Problem[]> {
   if (given(body.properties) && (typeof body.properties !== 'object' || Array.isArray(body.properties))) {
     problems.push({ path: 'properties', message: 'expected an object of strings' });
   }
+  if (given(body.quiet_hours)) problems.push(...quietHoursProblems(body.quiet_hours, variables));
   return problems;
+}
+
+const HHMM = /^([01]?\d|2[0-3]):[0-5]\d$/;
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** quiet_hours {timezone, days, start, end, except} (pipeline/quiet-hours.ts): times HH:MM, a known timezone, CEL. */
+export function quietHoursProblems(q: unknown, variables: readonly string[]): Problem[] {
+  if (typeof q !== 'object' || q === null || Array.isArray(q)) return [{ path: 'quiet_hours', message: 'expected {timezone, days, start, end, except}' }];
+  const v = q as Record<string, unknown>;
+  const out: Problem[] = [];
+  const extra = Object.keys(v).filter((k) => !['timezone', 'days', 'start', 'end', 'except'].includes(k));
+  if (extra.length) out.push({ path: `quiet_hours.${extra[0]}`, message: 'unknown field' });
+  for (const f of ['start', 'end'] as const) {
+    if (!isStr(v[f]) || !HHMM.test(v[f] as string)) out.push({ path: `quiet_hours.${f}`, message: 'expected a time HH:MM, e.g. 22:00' });
+  }
+  if (isStr(v.start) && v.start === v.end) out.push({ path: 'quiet_hours.end', message: 'the end must differ from the start' });
+  if (given(v.timezone)) {
+    let known = isStr(v.timezone);
+    try {
+      if (known) new Intl.DateTimeFormat('en-US', { timeZone: v.timezone as string });
+    } catch {
+      known = false;
+    }
+    if (!known) out.push({ path: 'quiet_hours.timezone', message: `unknown timezone "${String(v.timezone).slice(0, 60)}"` });
+  }
+  if (given(v.days)) {
+    const days = Array.isArray(v.days) ? v.days : [v.days];
+    days.forEach((d, i) => {
+      if (!isStr(d) || !WEEKDAYS.includes(d.slice(0, 3).toLowerCase())) out.push({ path: `quiet_hours.days[${i}]`, message: 'expected a day: mon … sun' });
+    });
+  }
+  if (given(v.except)) {
+    const p = isStr(v.except) ? celProblem('quiet_hours.except', v.except as string, variables) : { path: 'quiet_hours.except', message: 'expected a CEL expression' };
+    if (p) out.push(p);
+  }
+  return out;
 }
 
 export const SILENCE_TARGETS = ['check_id', 'canary_id', 'config_id', 'component_id'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleFormSchema, ruleFormValues, ruleStatus, ruleWriteBody, serverErrorField, serverFieldErrors, type RuleForm } from './model';
+import { formFieldOf, ruleFormSchema, ruleFormValues, ruleStatus, ruleWriteBody, serverErrorField, serverFieldErrors, type RuleForm, type RuleRow } from './model';
 
 const base = (over: Partial<RuleForm> = {}): RuleForm => ({ ...ruleFormValues(), name: 'r', events: ['check.failed'], person_id: 'p1', ...over });
 
@@ -68,5 +68,30 @@ describe('notification rule form', () => {
     expect(ruleStatus({ error: 'bad', error_at: '2026-01-01T11:30:00Z' }, now)).toBe('Paused');
     expect(ruleStatus({ error: 'bad', error_at: '2026-01-01T10:30:00Z' }, now)).toBe('Active');
     expect(ruleStatus({ error: null, error_at: null }, now)).toBe('Active');
+  });
+});
+
+describe('quiet hours in the rule form', () => {
+  const base = { id: 'r1', name: 'n', events: ['check.failed'], person_id: 'p1' };
+
+  it('round-trips quiet hours from the row to the write body', () => {
+    const q = { timezone: 'Europe/Berlin', days: ['sat', 'sun'], start: '22:00', end: '07:00', except: 'check.type == "http"' };
+    const v = ruleFormValues({ ...base, quiet_hours: q } as RuleRow);
+    expect(v.quiet).toBe(true);
+    expect(ruleWriteBody(v).quiet_hours).toEqual(q);
+    expect(ruleWriteBody({ ...v, quiet: false }).quiet_hours).toBeNull();
+  });
+
+  it('validates the times and the timezone only when quiet hours are on', () => {
+    const v = ruleFormValues(base as RuleRow);
+    expect(ruleFormSchema.safeParse({ ...v, quiet_start: 'late' }).success).toBe(true);
+    const bad = ruleFormSchema.safeParse({ ...v, quiet: true, quiet_start: '24:00', quiet_timezone: 'Nowhere/Land' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((i) => i.path.join('.'))).toEqual(expect.arrayContaining(['quiet_start', 'quiet_timezone']));
+  });
+
+  it('maps the server\'s quiet_hours paths to their fields', () => {
+    expect(formFieldOf('quiet_hours.except')).toBe('quiet_except');
+    expect(formFieldOf('quiet_hours')).toBe('quiet_start');
   });
 });

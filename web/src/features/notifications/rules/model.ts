@@ -40,6 +40,9 @@ export const RuleRow = z.object({
   custom_services: z.array(ServiceEntry).nullish(),
   repeat_interval: z.string().nullish(),
   wait_for: num,
+  quiet_hours: z.object({
+    timezone: z.string().nullish(), days: z.array(z.string()).nullish(), start: z.string(), end: z.string(), except: z.string().nullish(),
+  }).nullish(),
   error: z.string().nullish(),
   error_at: z.string().nullish(),
   source: z.string().nullish(),
@@ -106,6 +109,22 @@ const propertiesText = z.string().superRefine((v, ctx) => {
   if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
 });
 
+const HHMM = /^([01]?\d|2[0-3]):[0-5]\d$/;
+
+/** Days of the week as quiet hours store them. */
+export const QUIET_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** Whether the runtime knows the timezone (as the server's Intl does). */
+export function validTimezone(tz: string): boolean {
+  if (!tz) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The Create / Edit Notification form. */
 export const ruleFormSchema = z
   .object({
@@ -122,8 +141,21 @@ export const ruleFormSchema = z
     templateMode: z.enum(['default', 'custom']),
     template: z.string(),
     properties: propertiesText,
+    quiet: z.boolean(),
+    quiet_timezone: z.string(),
+    quiet_days: z.array(z.string()),
+    quiet_start: z.string(),
+    quiet_end: z.string(),
+    quiet_except: z.string(),
   })
   .superRefine((v, ctx) => {
+    if (v.quiet) {
+      for (const f of ['quiet_start', 'quiet_end'] as const) {
+        if (!HHMM.test(v[f].trim())) ctx.addIssue({ code: 'custom', path: [f], message: 'A time such as 22:00' });
+      }
+      if (v.quiet_start.trim() && v.quiet_start.trim() === v.quiet_end.trim()) ctx.addIssue({ code: 'custom', path: ['quiet_end'], message: 'The end must differ from the start' });
+      if (!validTimezone(v.quiet_timezone.trim())) ctx.addIssue({ code: 'custom', path: ['quiet_timezone'], message: 'An IANA timezone such as Europe/Berlin' });
+    }
     if (v.recipient === 'person' && !v.person_id) ctx.addIssue({ code: 'custom', path: ['person_id'], message: VALIDATION_MESSAGES.required });
     if (v.recipient === 'team' && !v.team_id) ctx.addIssue({ code: 'custom', path: ['team_id'], message: VALIDATION_MESSAGES.required });
     if (v.recipient === 'others') {
@@ -168,6 +200,12 @@ export function ruleFormValues(rule?: RuleRow | null): RuleForm {
     templateMode: rule?.template ? 'custom' : 'default',
     template: rule?.template ?? '',
     properties: formatProperties(rule?.properties),
+    quiet: !!rule?.quiet_hours,
+    quiet_timezone: rule?.quiet_hours?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+    quiet_days: rule?.quiet_hours?.days ?? [],
+    quiet_start: rule?.quiet_hours?.start ?? '22:00',
+    quiet_end: rule?.quiet_hours?.end ?? '07:00',
+    quiet_except: rule?.quiet_hours?.except ?? '',
   };
 }
 
@@ -193,13 +231,19 @@ export function ruleWriteBody(v: RuleForm) {
     title: orNull(v.title),
     template: v.templateMode === 'custom' ? v.template : null,
     properties: typeof props === 'string' || !Object.keys(props).length ? null : props,
+    quiet_hours: v.quiet
+      ? {
+        timezone: v.quiet_timezone.trim(), start: v.quiet_start.trim(), end: v.quiet_end.trim(),
+        ...(v.quiet_days.length ? { days: v.quiet_days } : {}), ...(v.quiet_except.trim() ? { except: v.quiet_except.trim() } : {}),
+      }
+      : null,
   };
 }
 
 const FORM_FIELDS: Record<string, string> = {
   name: 'name', events: 'events', filter: 'filter', person_id: 'person_id', team_id: 'team_id',
   custom_services: 'services', repeat_interval: 'repeat_interval', wait_for: 'wait_for', title: 'title',
-  template: 'template', properties: 'properties',
+  template: 'template', properties: 'properties', quiet_hours: 'quiet_start',
 };
 
 const PATH = /^([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?/i;
@@ -209,6 +253,7 @@ export function formFieldOf(path: string): string | null {
   const m = PATH.exec(path.trim());
   const field = m ? FORM_FIELDS[m[1]] : undefined;
   if (!m || !field) return null;
+  if (m[1] === 'quiet_hours' && m[3] && ['timezone', 'days', 'start', 'end', 'except'].includes(m[3])) return `quiet_${m[3]}`;
   if (field === 'services' && m[2] !== undefined) {
     const sub = m[3] === 'connection' || m[3] === 'properties' ? m[3] : 'url';
     return `services.${m[2]}.${sub}`;

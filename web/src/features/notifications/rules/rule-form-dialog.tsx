@@ -16,11 +16,12 @@ import { Controller, FormProvider, useWatch, type FieldPath } from 'react-hook-f
 import { DURATION_OPTIONS } from '@contracts/notifications';
 import { AppDialog } from '../../../components/app-dialog';
 import { useZodForm } from '../../../components/forms/form-dialog';
-import { MultiSelectField, SelectField, TextField } from '../../../components/forms/form-fields';
+import { MultiSelectField, SelectField, SwitchField, TextField } from '../../../components/forms/form-fields';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSaveRule } from './api';
 import {
   EVENT_OPTIONS,
+  QUIET_DAYS,
   isEditableSource,
   REPEAT_OPTIONS,
   ruleFormSchema,
@@ -31,6 +32,7 @@ import {
   type RuleRow,
 } from './model';
 import { RecipientFields } from './recipient-fields';
+import { TestSendPanel } from './test-send-panel';
 
 const useStyles = makeStyles({
   form: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
@@ -41,6 +43,7 @@ const useStyles = makeStyles({
 });
 
 const WAIT_OPTIONS = DURATION_OPTIONS.map((d) => ({ value: d, label: d }));
+const DAY_OPTIONS = QUIET_DAYS.map((d) => ({ value: d, label: d[0].toUpperCase() + d.slice(1) }));
 
 export interface RuleFormDialogProps {
   /** Editing this rule; absent: Create Notification. */
@@ -60,6 +63,8 @@ export function RuleFormDialog({ rule, canWrite, currentUserId, onClose, onDelet
   const editable = canWrite && isEditableSource(rule?.source);
   const templateMode = useWatch({ control: form.control, name: 'templateMode' });
   const waitFor = useWatch({ control: form.control, name: 'wait_for' });
+  const events = useWatch({ control: form.control, name: 'events' });
+  const quiet = useWatch({ control: form.control, name: 'quiet' });
   const rootError = form.formState.errors.root?.message;
 
   const onSubmit = form.handleSubmit((values) => {
@@ -200,7 +205,32 @@ export function RuleFormDialog({ rule, canWrite, currentUserId, onClose, onDelet
               />
             )}
             <TextField<RuleForm> name="properties" label="Properties" hint="key=value, one per line" multiline disabled={!editable} />
+            <SwitchField<RuleForm>
+              name="quiet"
+              label="Quiet hours"
+              hint="Sends inside them are held and leave as one digest when they end"
+              disabled={!editable}
+            />
+            {quiet && (
+              <>
+                <div className={s.pair}>
+                  <TextField<RuleForm> name="quiet_start" label="Quiet from" hint="HH:MM" required disabled={!editable} />
+                  <TextField<RuleForm> name="quiet_end" label="Quiet until" hint="HH:MM; before the start spans midnight" required disabled={!editable} />
+                </div>
+                <div className={s.pair}>
+                  <TextField<RuleForm> name="quiet_timezone" label="Timezone" hint="IANA name, e.g. Europe/Berlin" required disabled={!editable} />
+                  <MultiSelectField<RuleForm> name="quiet_days" label="Days" placeholder="Every day" options={DAY_OPTIONS} disabled={!editable} />
+                </div>
+                <TextField<RuleForm>
+                  name="quiet_except"
+                  label="Except when"
+                  hint="A CEL expression; true lets the send through, e.g. check.labels.severity == 'critical'"
+                  disabled={!editable}
+                />
+              </>
+            )}
           </fieldset>
+          {editable && <TestSendPanel ruleId={rule?.id} events={events ?? []} body={() => ruleWriteBody(form.getValues())} />}
         </form>
       </FormProvider>
     </AppDialog>
