@@ -16,6 +16,8 @@ interface Case {
   target?: () => Promise<{ filter: string; patch: Record<string, unknown> }>;
   /** False when the write policy refuses DELETE through /api/db. */
   deletable?: boolean;
+  /** False when rows are made elsewhere (agents: POST /api/agent/generate) and POST is refused. */
+  insertable?: boolean;
 }
 
 const uniq = () => randomBytes(4).toString('hex');
@@ -65,8 +67,10 @@ const CASES: Case[] = [
     insert: async () => ({ name: `agent-${uniq()}` }),
     target: async () => {
       const { rows } = await t.db.query(`INSERT INTO agents (name) VALUES ($1) RETURNING id`, [`a-${uniq()}`]);
-      return { filter: `id=eq.${rows[0].id}`, patch: { description: 'edge cluster' } };
+      return { filter: `id=eq.${rows[0].id}`, patch: { cleanup: true } };
     },
+    deletable: false,
+    insertable: false,
   },
   { relation: 'agents_summary', resource: 'agents', insert: async () => ({ name: `agent-${uniq()}` }) },
   { relation: 'identities', resource: 'identities', insert: async () => ({ traits: { email: `${uniq()}@x.test` } }) },
@@ -113,7 +117,7 @@ describe.each(CASES)('/api/db/$relation', (c) => {
       method: 'POST', url: `/api/db/${c.relation}`, payload: row,
       headers: { ...headersByRole.get(role), 'content-type': 'application/json' },
     });
-    const allowed = can(rolesOf, c.resource, 'write') && c.target !== undefined;
+    const allowed = can(rolesOf, c.resource, 'write') && c.target !== undefined && c.insertable !== false;
     if (!can(rolesOf, c.resource, 'write')) expect(res.statusCode, res.payload).toBe(403);
     else if (allowed) expect(res.statusCode, res.payload).toBe(201);
     else expect(res.statusCode, res.payload).toBeGreaterThanOrEqual(400);

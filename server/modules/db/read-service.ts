@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ApiError } from '../../lib/errors.js';
+import { requireFeature } from '../auth/features.js';
 import { unknownRelation } from './errors.js';
 import { JSON_TYPE, OBJECT_TYPE, type DbRequest, type DbResponse } from './http.js';
 import type { NodeModifiers } from './parse/ast.js';
@@ -70,6 +71,8 @@ export function buildReadStatement(cache: SchemaCache, req: DbRequest) {
 
 /** GET/HEAD /<relation>: one statement builds the page, its row count and (with Prefer: count) the total. */
 export async function readRelation(db: pg.Pool, cache: SchemaCache, req: DbRequest): Promise<DbResponse> {
+  const feature = cache.relations.get(req.target)?.spec.feature;
+  if (feature) await requireFeature(db, feature);
   const { sql, params, page, prefer } = buildReadStatement(cache, req);
   const { rows } = await db.query<ReadRow>(sql, params);
   const res = pageResponse(req, rows[0], page.offset, prefer.count);

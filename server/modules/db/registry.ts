@@ -18,6 +18,8 @@ export interface RelationSpec {
    * embedded like that table (PostgREST derives this from the view definition; we declare it).
    */
   base?: string;
+  /** A page's feature flag that gates the whole relation: while it is off, reads and writes are refused with 403. */
+  feature?: Feature;
   /** Allowed writes; absent means read-only. */
   write?: {
     ops: readonly WriteOp[];
@@ -82,8 +84,12 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
   properties: { resource: 'feature_flags', write: { ops: ALL_WRITES, readOnly: STAMPS } },
   access_tokens: { resource: 'kratos', hidden: ['value'], write: { ops: ['delete'] } },
   invites: { resource: 'auth', hidden: ['token_hash'], write: { ops: ['delete'] } },
-  agents: { resource: 'agents', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'] } },
-  agents_summary: { resource: 'agents', base: 'agents' },
+  // Agents (issue 16): made by POST /api/agent/generate only; PATCH edits properties or deletes (with cleanup) through
+  // the agents writer. agents.disable refuses both (403), /api/upstream goes on.
+  agents: { resource: 'agents', feature: 'agents', write: { ops: ['update'], writer: true, feature: 'agents' } },
+  agents_summary: { resource: 'agents', base: 'agents', feature: 'agents' },
+  // what agents report on their pings (0086_upstream.sql), for the agent health timeline
+  agent_telemetry: { resource: 'agents', feature: 'agents' },
   // Health: canaries are written by the health service, as /api/canary writes them (spec validation, checks
   // reconciled, the scheduler reloaded; a CR-sourced canary patched in the cluster).
   canaries: { resource: 'canaries', write: { ops: ['insert', 'update', 'delete'], writer: true, feature: 'settings.health' } },

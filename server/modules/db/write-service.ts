@@ -69,6 +69,7 @@ export async function writeRelation(db: pg.Pool, cache: SchemaCache, req: DbRequ
   }
   // A settings table whose page is switched off refuses writes (properties carry no feature, so flags can be reset).
   if (rel.spec.write.feature) await requireFeature(db, rel.spec.write.feature);
+  if (rel.spec.feature) await requireFeature(db, rel.spec.feature);
   const ctx = new BuildContext(cache, req.can);
   const query = parseQuery(req.query);
   const top = query.nodes.get('');

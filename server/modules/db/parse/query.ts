@@ -11,7 +11,9 @@ export const MAX_PARAMS = 200;
 
 // `select` may repeat: the reference UI's catalog list sends `select=<columns>&select=agent:agents(id,name)` (its
 // PostgREST proxy merges them), so the lists are joined in order.
-const SINGLE = new Set(['order', 'limit', 'offset', 'on_conflict', 'columns']);
+// `order` may repeat too: the reference agents list sends its default and then the user's sort
+// (`order=name.asc&order=created_at.desc`), and the later wins.
+const SINGLE = new Set(['limit', 'offset', 'on_conflict', 'columns']);
 
 /** Most names in `columns` / `on_conflict`. */
 const MAX_NAMES = 500;
