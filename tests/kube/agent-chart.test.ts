@@ -223,4 +223,12 @@ describe('chart values for agent mode (helm template of chart/)', () => {
     expect(Object.keys(envMap(consoleMode.docs)).filter((k) => k.startsWith('AGENT_') || k === 'UPSTREAM_URL')).toEqual([]);
     expect(find(consoleMode.docs, 'Secret')).toHaveLength(1);
   });
+
+  it('install notes name the upstream, the agent and where to look when it stays Offline', async () => {
+    const { stdout } = await run(helm, ['install', 'ops', join(root, 'chart'), '-n', 'ops', '--dry-run=client', '--set', 'mode=agent',
+      '--set', 'agent.upstreamUrl=https://up.example', '--set', 'agent.token=x', '--set', 'agent.name=eu-west'], { env: helmEnv });
+    expect(stdout).toContain('pushed to https://up.example as agent "eu-west"');
+    expect(stdout).toContain('https://up.example/agents');
+    expect(stdout).toContain('kubectl -n ops logs deployment/ops-ops-console');
+  });
 });
