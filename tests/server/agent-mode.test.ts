@@ -264,7 +264,7 @@ describe('two processes: an upstream console and an agent', () => {
       UPSTREAM_URL: upstreamUrl, AGENT_TOKEN: generated.access_token, AGENT_NAME: 'edge-1', AGENT_PUSH_TELEMETRY: 'true',
       AGENT_TOPOLOGY_NAME: 'edge',
     });
-  });
+  }, 180_000); // a child process loading the whole server through tsx: slow on a busy machine
   afterAll(async () => {
     await agent?.stop();
     await agentDb?.drop();
