@@ -105,6 +105,17 @@ describe('the console-served Helm repository', () => {
     expect(res.json()).toEqual({
       upstreamUrl: base, chartRepoUrl: `${base}/api/agent/charts`, chartName: chartMeta.name, chartVersion: chartMeta.version,
     });
+    // agents read is every role's (a viewer too); agents.disable refuses it, the public repository stays up
+    const viewer = await makePerson(ctx.db);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/agent/install', headers: await sessionHeaders(ctx.db, viewer.id) })).statusCode).toBe(200);
+    await ctx.db.query(`INSERT INTO properties (name, value) VALUES ('agents.disable', 'true')`);
+    try {
+      const off = await ctx.app.inject({ method: 'GET', url: '/api/agent/install', headers: await sessionHeaders(ctx.db, admin.id) });
+      expect(off.statusCode).toBe(403);
+      expect((await fetch(`${base}/api/agent/charts/index.yaml`)).status).toBe(200);
+    } finally {
+      await ctx.db.query(`DELETE FROM properties WHERE name = 'agents.disable'`);
+    }
   });
 });
 
