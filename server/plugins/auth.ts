@@ -19,10 +19,16 @@ export interface Principal {
   csrfToken?: string;
   /** For token callers: the person who created the token (whose roles it carries). */
   ownerId?: string;
+  /** For an agent's token (its person is of type `agent`): the agent. Such a principal has no roles. */
+  agentId?: string;
+  agentName?: string;
 }
 
-/** What a route requires; every /api route must declare one (checked when routes are registered). */
-export type Access = 'public' | 'authenticated' | 'custom' | { resource: Resource; action: Action };
+/**
+ * What a route requires; every /api route must declare one (checked when routes are registered). `agent`: an agent's
+ * token only (/api/upstream/*); an agent's token is refused (403) by every other non-public route.
+ */
+export type Access = 'public' | 'authenticated' | 'custom' | 'agent' | { resource: Resource; action: Action };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,20 +95,27 @@ async function tokenPrincipal(db: pg.Pool, token: string): Promise<Principal | n
   if (!parsed) return null;
   // A token acts with its creator's roles, so it dies with its creator: a deleted or deactivated owner (or holder)
   // disables it.
+  // An agent's token (person of type `agent`) lives with its live agent row, not with whoever generated it.
   const { rows } = await db.query(
-    `SELECT t.value, t.created_by, p.id, p.name, p.email,
+    `SELECT t.value, t.created_by, p.id, p.name, p.email, p.type, ag.id AS agent_id, ag.name AS agent_name,
        ARRAY(SELECT role FROM person_roles r WHERE r.person_id IN (t.person_id, t.created_by)) AS roles,
        (t.auto_renew AND t.renew_interval IS NOT NULL AND t.expires_at < now() + t.renew_interval / 2) AS renew
      FROM access_tokens t JOIN people p ON p.id = t.person_id
      LEFT JOIN people owner ON owner.id = t.created_by
      LEFT JOIN identities oi ON oi.id = t.created_by
      LEFT JOIN identities pi ON pi.id = t.person_id
+     LEFT JOIN agents ag ON p.type = 'agent' AND ag.person_id = p.id AND ag.deleted_at IS NULL
      WHERE t.id = $1 AND (t.expires_at IS NULL OR t.expires_at > now()) AND p.deleted_at IS NULL
-       AND owner.deleted_at IS NULL AND coalesce(oi.state, 'active') = 'active' AND coalesce(pi.state, 'active') = 'active'`,
+       AND (p.type = 'agent' OR (owner.deleted_at IS NULL AND coalesce(oi.state, 'active') = 'active'))
+       AND coalesce(pi.state, 'active') = 'active'`,
     [parsed.id],
   );
   const r = rows[0];
   if (!r || !(await verifySecret(r.value, parsed.secret))) return null;
+  if (r.type === 'agent') {
+    if (!r.agent_id) return null; // its agent was deleted
+    return { id: r.id, name: r.name, email: r.email, roles: [], via: 'token', agentId: r.agent_id, agentName: r.agent_name };
+  }
   if (r.renew) {
     // auto_renew: a token in the second half of its lifetime gets a full lifetime again
     await db.query('UPDATE access_tokens SET expires_at = now() + renew_interval WHERE id = $1', [parsed.id]);
@@ -154,7 +167,7 @@ export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('principal', null);
     app.decorateRequest('can', function (this: FastifyRequest, resource: Resource, action: Action) {
-      return this.principal !== null && can(this.principal.roles, resource, action);
+      return this.principal !== null && !this.principal.agentId && can(this.principal.roles, resource, action);
     });
 
     app.addHook('onRoute', (route) => {
@@ -170,6 +183,10 @@ export const authPlugin = fp(
       if (access === undefined || access === 'public') return;
       if (!principal) {
         throw new UnauthorizedError(presented ? 'invalid or expired credentials' : 'not logged in');
+      }
+      // agent tokens are for /api/upstream/* alone, and only they are
+      if ((access === 'agent') !== Boolean(principal.agentId)) {
+        throw new ForbiddenError(access === 'agent' ? 'an agent token is required' : 'agent tokens are valid on /api/upstream/* only');
       }
       if (principal.via === 'session' && UNSAFE.has(req.method)) {
         const sent = req.headers['x-csrf-token'];

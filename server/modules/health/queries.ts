@@ -141,12 +141,15 @@ export interface CheckForRun {
   canary_namespace: string;
   canary_spec: Record<string, unknown>;
   deleted_at: string | null;
+  /** The agent that runs the check (the local one for ours) and its name: an agent's check is never run here. */
+  agent_id: string;
+  agent_name: string | null;
 }
 
 export async function checkForRun(c: Q, id: string): Promise<CheckForRun | undefined> {
   const { rows } = await c.query<CheckForRun>(
     `SELECT ch.id, ch.type, ch.name, ch.spec, ch.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace,
-            ca.spec AS canary_spec, ch.deleted_at
+            ca.spec AS canary_spec, ch.deleted_at, ch.agent_id, (SELECT name FROM agents WHERE id = ch.agent_id) AS agent_name
      FROM checks ch JOIN canaries ca ON ca.id = ch.canary_id
      -- a transformed check has no spec to run: Run Now runs the check whose transform made it (transform.ts)
      WHERE ch.id = (SELECT coalesce(transformed_by, id) FROM checks WHERE id = $1)`,

@@ -8,7 +8,7 @@ import { ApiError, BadRequestError, ConflictError, NotFoundError, UnauthorizedEr
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import {
-  checkForRun, ensurePushCanary, findLiveCheck, findWebhookCheck, getCanary, insertCanary, liveChecksOf, lockCanary,
+  LOCAL_AGENT, checkForRun, ensurePushCanary, findLiveCheck, findWebhookCheck, getCanary, insertCanary, liveChecksOf, lockCanary,
   reconcileChecks, softDeleteCanary, updateCanary, upsertPushedCheck, type CanaryRow, type PushTarget,
 } from './queries.js';
 import {
@@ -262,6 +262,11 @@ export function createHealthService(deps: HealthServiceDeps) {
     async runCheck(id: string): Promise<RunCheckResponse> {
       const check = await checkForRun(db, id);
       if (!check || check.deleted_at) throw new NotFoundError('check', id);
+      if (check.agent_id !== LOCAL_AGENT) {
+        // the agent runs it and pushes its results: running it here would mix two runners' results
+        throw new ConflictError(`check ${check.name} runs on agent ${check.agent_name ?? check.agent_id}; run it there`,
+          { agent_id: check.agent_id, agent_name: check.agent_name });
+      }
       const next = deps.scheduler?.nextRunOf(check.canary_id);
       const canarySeverity = typeof check.canary_spec.severity === 'string' ? check.canary_spec.severity.toLowerCase() : null;
       const r = await runAndRecord(db, {

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/**
+ * /api/upstream/* (the reference's `/upstream` group, api.md "Agent push/upstream"): what an agent pushes, deletes and
+ * pulls. Rows are the reference's model JSON (its table columns); keys a row table does not list are ignored, so a
+ * newer agent can push to an older console. The server forces `agent_id` on every row: an agent's own value is never
+ * read.
+ */
+
+const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a uuid');
+/** RFC 3339 with an offset or Z, any fraction (Go sends nanoseconds). */
+const Time = z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/i, 'expected an RFC 3339 time');
+const Labels = z.record(z.string(), z.string()).nullish();
+const Json = z.unknown().optional();
+const Text = z.string().nullish();
+const Int = z.number().int().nullish();
+
+/** A canary as the reference's `canaries` row. */
+export const PushCanary = z.object({
+  id: Uuid, name: z.string().min(1), namespace: Text, labels: Labels, annotations: z.record(z.string(), z.string()).nullish(),
+  spec: z.record(z.string(), Json), source: Text, created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+/** A check as the reference's `checks` row. */
+export const PushCheck = z.object({
+  id: Uuid, canary_id: Uuid, type: z.string().min(1), name: z.string().min(1), namespace: Text, description: Text, icon: Text,
+  spec: z.record(z.string(), Json).nullish(), labels: Labels, owner: Text, severity: Text, category: Text,
+  transformed: z.boolean().nullish(), last_runtime: Time.nullish(), last_transition_time: Time.nullish(),
+  next_runtime: Time.nullish(), silenced_at: Time.nullish(), status: Text, created_at: Time.nullish(),
+  updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+/** One result (`check_statuses`), keyed by (check_id, time). */
+export const PushCheckStatus = z.object({
+  check_id: Uuid, time: Time, duration: Int, status: z.boolean().nullish(), invalid: z.boolean().nullish(), message: Text,
+  error: Text, details: Json, severity: Text, created_at: Time.nullish(),
+});
+
+/** A check's latest state (`checks_unlogged`). */
+export const PushCheckUnlogged = z.object({
+  check_id: Uuid, canary_id: Uuid, status: Text, last_runtime: Time.nullish(), next_runtime: Time.nullish(),
+  last_duration: Int, last_message: Text, last_error: Text, created_at: Time.nullish(), updated_at: Time.nullish(),
+});
+
+/** A run of a job (`job_history`). */
+export const PushJobHistory = z.object({
+  id: Uuid, name: Text, success_count: Int, error_count: Int, details: Json, hostname: Text, duration_millis: Int,
+  resource_type: Text, resource_id: Text, status: Text, time_start: Time.nullish(), time_end: Time.nullish(),
+  created_at: Time.nullish(),
+});
+
+/** The keys of the reference's PushData this console stores. */
+export const PUSH_KEYS = ['canaries', 'checks', 'check_statuses', 'checks_unlogged', 'job_history'] as const;
+export type PushKey = (typeof PUSH_KEYS)[number];
+
+/**
+ * Reference PushData keys owned by modules that do not take pushed rows yet: a non-empty array under one of them is
+ * refused with 400 naming the key (nothing of the batch is stored); an empty one is accepted.
+ */
+export const REFUSED_PUSH_KEYS = [
+  'components', 'config_scrapers', 'config_analysis', 'config_changes', 'config_items', 'config_relationships',
+  'component_relationships', 'config_component_relationships', 'check_config_relationships',
+  'config_items_last_scraped_time', 'topologies', 'playbook_actions', 'artifacts', 'view_panels', 'generated_views',
+] as const;
+
+/** The body of POST and DELETE /api/upstream/push: arrays of rows by table (rows are checked per table, server side). */
+export const PushData = z.object({
+  canaries: z.array(z.unknown()).nullish(),
+  checks: z.array(z.unknown()).nullish(),
+  check_statuses: z.array(z.unknown()).nullish(),
+  checks_unlogged: z.array(z.unknown()).nullish(),
+  job_history: z.array(z.unknown()).nullish(),
+}).catchall(z.unknown());
+export type PushData = z.infer<typeof PushData>;
+
+export type PushCanary = z.infer<typeof PushCanary>;
+export type PushCheck = z.infer<typeof PushCheck>;
+export type PushCheckStatus = z.infer<typeof PushCheckStatus>;
+
+/** What POST/DELETE /api/upstream/push answer: rows taken per table (a replayed row counts, it is a no-op). */
+export const PushResult = z.object({ message: z.string(), counts: z.record(z.string(), z.number()) });
+export type PushResult = z.infer<typeof PushResult>;
+
+/** GET /api/upstream/ping telemetry (query parameters; all optional). */
+export const PingQuery = z.object({
+  agent_name: z.string().optional(),
+  lag_ms: z.coerce.number().int().min(0).optional(),
+  buffer_rows: z.coerce.number().int().min(0).optional(),
+  dropped_rows: z.coerce.number().int().min(0).optional(),
+  version: z.string().max(200).optional(),
+  topology: z.string().max(255).optional(),
+});
+
+/** GET /api/upstream/canary/pull?since=<RFC 3339>: the agent's canaries updated in (since, before]. */
+export const CanaryPullQuery = z.object({ agent_name: z.string().optional(), since: Time.optional() });
+
+/** A pulled canary: the row as the agent stores it (deleted ones carry deleted_at). */
+export const PulledCanary = z.object({
+  id: z.string(), name: z.string(), namespace: z.string(), labels: z.record(z.string(), z.string()).nullable(),
+  annotations: z.record(z.string(), z.string()).nullable(), spec: z.record(z.string(), z.unknown()), source: z.string().nullable(),
+  created_at: z.string().nullable(), updated_at: z.string().nullable(), deleted_at: z.string().nullable(),
+});
+export const CanaryPullResponse = z.object({ before: z.string(), canaries: z.array(PulledCanary) });
+export type CanaryPullResponse = z.infer<typeof CanaryPullResponse>;

@@ -1,0 +1,184 @@
+import type pg from 'pg';
+import { PUSH_KEYS, REFUSED_PUSH_KEYS, type PushKey, type PushResult } from '../../contracts/upstream.js';
+import { ApiError, BadRequestError, ConflictError } from '../../lib/errors.js';
+import { notifyChange } from '../../lib/events.js';
+import { inTransaction } from '../../lib/tx.js';
+import {
+  agentInfo, deleteByCheck, deleteOwned, foreignRows, ingestStatuses, parentOwners, touchReceived, upsertRows,
+} from './queries.js';
+import { PUSH_TABLE_BY_KEY, PUSH_TABLES, type PushTable } from './tables.js';
+
+/** Rows of a batch by key, validated and stripped to the table's columns. */
+type Batch = Map<PushKey, Array<Record<string, unknown>>>;
+
+/** The pushing agent. */
+export interface PushAgent {
+  id: string;
+  name: string;
+}
+
+const REFUSED = new Set<string>(REFUSED_PUSH_KEYS);
+const KNOWN = new Set<string>(PUSH_KEYS);
+
+function pathOf(key: string, index: number, path: ReadonlyArray<PropertyKey>): string {
+  return `${key}[${index}]${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
+}
+
+/** The row's upsert key as text (rows of a batch with the same key: the last one wins). */
+const keyOf = (t: PushTable, row: Record<string, unknown>) => t.conflict.map((c) => String(row[c]).toLowerCase()).join('|');
+
+/**
+ * Checks a PushData body row by row: 400 naming the first bad field (`checks[2].canary_id`) or a key this console
+ * does not take rows for. Keys it does not know at all are ignored, as the reference ignores unknown JSON fields.
+ */
+export function validateBatch(body: unknown): Batch {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new BadRequestError('invalid json request', { body: 'expected a PushData object' });
+  }
+  const batch: Batch = new Map();
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (value === null || value === undefined) continue;
+    if (REFUSED.has(key)) {
+      if (Array.isArray(value) && value.length === 0) continue;
+      throw new BadRequestError(`${key}: this console does not take pushed ${key} yet`, { [key]: 'not accepted' });
+    }
+    if (!KNOWN.has(key)) continue;
+    const t = PUSH_TABLE_BY_KEY.get(key as PushKey)!;
+    if (!Array.isArray(value)) throw new BadRequestError(`${key}: expected an array`, { [key]: 'expected an array' });
+    const byKey = new Map<string, Record<string, unknown>>();
+    value.forEach((raw, i) => {
+      const r = t.row.safeParse(raw);
+      if (!r.success) {
+        const issue = r.error.issues[0];
+        const at = pathOf(key, i, issue.path);
+        throw new BadRequestError(`${at}: ${issue.message}`, { [at]: issue.message });
+      }
+      const parsed = r.data as Record<string, unknown>;
+      const row: Record<string, unknown> = {};
+      for (const col of Object.keys(t.columns)) if (parsed[col] !== undefined) row[col] = parsed[col];
+      byKey.set(keyOf(t, row), row);
+    });
+    if (byKey.size) batch.set(t.key, [...byKey.values()]);
+  }
+  return batch;
+}
+
+const ids = (rows: Array<Record<string, unknown>>, col: string) => [...new Set(rows.map((r) => String(r[col]).toLowerCase()))];
+
+/**
+ * Refuses rows another agent (or the local console) owns (409), and rows whose parent is neither in the batch nor
+ * already this agent's (422 listing the ids; 409 when the parent is someone else's).
+ */
+async function checkOwnership(c: pg.PoolClient, batch: Batch, agent: PushAgent): Promise<void> {
+  for (const t of PUSH_TABLES) {
+    const rows = batch.get(t.key);
+    if (!rows) continue;
+    if (t.owned && t.conflict.length === 1) {
+      const foreign = await foreignRows(c, t, ids(rows, t.conflict[0]), agent.id);
+      if (foreign.length) {
+        const owner = foreign[0].agent ?? 'another agent';
+        throw new ConflictError(
+          `${t.key}: ${foreign.length} row(s) belong to ${owner === 'local' ? 'this console (local)' : `agent ${owner}`}, not ${agent.name}`,
+          { [t.key]: foreign.slice(0, 20).map((f) => f.id) },
+        );
+      }
+    }
+    for (const p of t.parents) {
+      const parent = PUSH_TABLE_BY_KEY.get(p.key)!;
+      const inBatch = new Set(ids(batch.get(p.key) ?? [], parent.conflict[0]));
+      const wanted = ids(rows, p.column).filter((id) => !inBatch.has(id));
+      const owners = await parentOwners(c, parent, wanted);
+      const missing = wanted.filter((id) => !owners.has(id));
+      const foreign = wanted.filter((id) => owners.has(id) && owners.get(id) !== agent.id);
+      if (foreign.length) {
+        throw new ConflictError(`${t.key}.${p.column}: ${p.key} ${foreign.slice(0, 20).join(', ')} belong to another agent or this console`,
+          { [`${t.key}.${p.column}`]: foreign.slice(0, 20) });
+      }
+      if (missing.length) {
+        throw new ApiError(422, 'unknown_parent',
+          `${t.key}.${p.column}: unknown ${p.key} ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ` and ${missing.length - 20} more` : ''}`,
+          { [`${t.key}.${p.column}`]: missing.slice(0, 100) });
+      }
+    }
+  }
+}
+
+/** Upstream push: stores or deletes an agent's batch in one transaction, nothing of it when any row is refused. */
+export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAgent, checks: string[]) => void }) {
+  const { db } = deps;
+  return {
+    /** POST /api/upstream/push. */
+    async push(agent: PushAgent, body: unknown): Promise<PushResult> {
+      const batch = validateBatch(body);
+      const counts: Record<string, number> = {};
+      const resultChecks = new Set<string>();
+      await inTransaction(db, async (c) => {
+        const info = await agentInfo(c, agent.id);
+        if (!info) throw new ApiError(401, 'unauthorized', 'agent not found or deleted');
+        await checkOwnership(c, batch, agent);
+        for (const t of PUSH_TABLES) {
+          const rows = batch.get(t.key);
+          if (!rows) continue;
+          counts[t.key] = rows.length;
+          if (t.ingest === 'check_statuses') {
+            for (const id of await ingestStatuses(c, t, rows)) resultChecks.add(id);
+          } else {
+            await upsertRows(c, t, rows, agent.id, info.properties);
+          }
+        }
+        await touchReceived(c, agent.id);
+        // live updates (delivered on commit): new canaries or checks reshape the health list, results refresh it
+        if (batch.has('canaries') || batch.has('checks')) {
+          await notifyChange(c, { relation: 'canaries', ids: ids(batch.get('canaries') ?? [], 'id') });
+          await notifyChange(c, { relation: 'checks', ids: ids(batch.get('checks') ?? [], 'id') });
+        }
+      });
+      if (resultChecks.size) deps.onStored?.(agent, [...resultChecks]);
+      return { message: 'ok', counts };
+    },
+
+    /** DELETE /api/upstream/push: hard-deletes the listed rows that are this agent's (children first). */
+    async remove(agent: PushAgent, body: unknown): Promise<PushResult> {
+      const batch = validateKeys(body);
+      const counts: Record<string, number> = {};
+      await inTransaction(db, async (c) => {
+        for (const t of [...PUSH_TABLES].reverse()) {
+          const rows = batch.get(t.key);
+          if (!rows) continue;
+          counts[t.key] = t.owned
+            ? await deleteOwned(c, t, ids(rows, t.conflict[0]), agent.id)
+            : await deleteByCheck(c, t, rows as Array<{ check_id: string; time?: string }>, agent.id);
+        }
+        if (batch.has('canaries') || batch.has('checks')) {
+          await notifyChange(c, { relation: 'canaries' });
+          await notifyChange(c, { relation: 'checks' });
+        }
+      });
+      return { message: 'ok', counts };
+    },
+  };
+}
+
+/** A DELETE body names rows by their keys only: the rest of each row is not checked. */
+function validateKeys(body: unknown): Batch {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new BadRequestError('invalid json request', { body: 'expected a PushData object' });
+  }
+  const batch: Batch = new Map();
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (!KNOWN.has(key) || !Array.isArray(value) || !value.length) continue;
+    const t = PUSH_TABLE_BY_KEY.get(key as PushKey)!;
+    const rows = value.map((raw, i) => {
+      const row = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+      for (const col of t.conflict) {
+        const v = row[col];
+        const ok = col === 'time' ? typeof v === 'string' && !Number.isNaN(Date.parse(v)) : typeof v === 'string' && uuid.test(v);
+        if (!ok) throw new BadRequestError(`${key}[${i}].${col}: required`, { [`${key}[${i}].${col}`]: 'required' });
+      }
+      return Object.fromEntries(t.conflict.map((col) => [col, row[col]]));
+    });
+    batch.set(t.key, rows);
+  }
+  return batch;
+}

@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import {
+  PushCanary, PushCheck, PushCheckStatus, PushCheckUnlogged, PushJobHistory, type PushKey,
+} from '../../contracts/upstream.js';
+
+/** The SQL types pushed columns are read as (jsonb_to_recordset column definitions). */
+export type SqlType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'boolean' | 'integer';
+
+/** A table's parent: the column of this table that names a row (by id) of the parent key's table. */
+export interface PushParent {
+  column: string;
+  key: PushKey;
+}
+
+/**
+ * How one PushData key is stored. Adding a table an agent may push is one entry in PUSH_TABLES (the catalog and
+ * topology issues extend it with their tables).
+ */
+export interface PushTable {
+  key: PushKey;
+  /** The table (a constant here, never request input). */
+  table: string;
+  /** The row contract (server/contracts/upstream.ts); keys it does not list are ignored. */
+  row: z.ZodType;
+  /** Stored columns and their SQL types; `agent_id` is never among them (forced for owned tables). */
+  columns: Readonly<Record<string, SqlType>>;
+  /** The upsert key (the reference's primary key). */
+  conflict: readonly string[];
+  /** The table has `agent_id`: it is forced to the pushing agent, and a row of another agent is refused (409). */
+  owned: boolean;
+  /** Rows this table's rows point at; they must be in the same batch or already the agent's (else 422 / 409). */
+  parents: readonly PushParent[];
+  /** The agent's properties are merged into the row's `labels` (the row's own keys win). */
+  labels?: true;
+  /** SQL for a missing value of a NOT NULL column with a default. */
+  fallback?: Readonly<Record<string, string>>;
+  /** Extra condition for replacing an existing row (t = the stored row, EXCLUDED = the pushed one). */
+  replaceWhen?: string;
+  /**
+   * Stored by the health module's ingest instead of a plain upsert (results: raw row, latest state, rollups, check
+   * status; a replayed result is ignored).
+   */
+  ingest?: 'check_statuses';
+}
+
+const STAMPS = { created_at: 'now()', updated_at: 'now()' } as const;
+
+/** Parents first: a batch is stored in this order and deleted in the reverse. */
+export const PUSH_TABLES: readonly PushTable[] = [
+  {
+    key: 'canaries', table: 'canaries', row: PushCanary, owned: true, conflict: ['id'], parents: [], labels: true,
+    columns: {
+      id: 'uuid', name: 'text', namespace: 'text', labels: 'jsonb', annotations: 'jsonb', spec: 'jsonb', source: 'text',
+      created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: { namespace: `'default'`, ...STAMPS },
+  },
+  {
+    key: 'checks', table: 'checks', row: PushCheck, owned: true, conflict: ['id'], parents: [{ column: 'canary_id', key: 'canaries' }],
+    labels: true,
+    columns: {
+      id: 'uuid', canary_id: 'uuid', type: 'text', name: 'text', namespace: 'text', description: 'text', icon: 'text',
+      spec: 'jsonb', labels: 'jsonb', owner: 'text', severity: 'text', category: 'text', transformed: 'boolean',
+      last_runtime: 'timestamptz', last_transition_time: 'timestamptz', next_runtime: 'timestamptz',
+      silenced_at: 'timestamptz', status: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'checks_unlogged', table: 'checks_unlogged', row: PushCheckUnlogged, owned: false, conflict: ['check_id'],
+    parents: [{ column: 'check_id', key: 'checks' }, { column: 'canary_id', key: 'canaries' }],
+    columns: {
+      check_id: 'uuid', canary_id: 'uuid', status: 'text', last_runtime: 'timestamptz', next_runtime: 'timestamptz',
+      last_duration: 'integer', last_message: 'text', last_error: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+    // an older latest state (a replay, or statuses pushed after it) never replaces a newer one
+    replaceWhen: 't.last_runtime IS NULL OR EXCLUDED.last_runtime >= t.last_runtime',
+  },
+  {
+    key: 'check_statuses', table: 'check_statuses', row: PushCheckStatus, owned: false, conflict: ['check_id', 'time'],
+    parents: [{ column: 'check_id', key: 'checks' }], ingest: 'check_statuses',
+    columns: {
+      check_id: 'uuid', time: 'timestamptz', duration: 'integer', status: 'boolean', invalid: 'boolean', message: 'text',
+      error: 'text', details: 'jsonb', severity: 'text', created_at: 'timestamptz',
+    },
+  },
+  {
+    key: 'job_history', table: 'job_history', row: PushJobHistory, owned: true, conflict: ['id'], parents: [],
+    columns: {
+      id: 'uuid', name: 'text', success_count: 'integer', error_count: 'integer', details: 'jsonb', hostname: 'text',
+      duration_millis: 'integer', resource_type: 'text', resource_id: 'text', status: 'text', time_start: 'timestamptz',
+      time_end: 'timestamptz', created_at: 'timestamptz',
+    },
+    fallback: { created_at: 'now()' },
+  },
+];
+
+export const PUSH_TABLE_BY_KEY = new Map(PUSH_TABLES.map((t) => [t.key, t]));
