@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerHeaders, createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
+import type { CanaryPullResponse } from '../../server/contracts/upstream.js';
 import { insertAccessToken } from '../../server/modules/auth/tokens.js';
 import { invalidatePrincipals } from '../../server/plugins/auth.js';
 import { until } from '../support/poll.js';
@@ -233,17 +234,18 @@ describe('canary pull', () => {
     await ctx.db.query(`INSERT INTO canaries (name, spec) VALUES ('local-one', '{}')`);
     const first = await until(async () => {
       const r = await ctx.app.inject({ url: `/api/upstream/canary/pull?agent_name=puller`, headers: basic(agent) });
-      const b = r.json();
+      const b = r.json() as CanaryPullResponse;
       return b.canaries.length ? b : undefined;
     }, 'the first pull');
-    expect(first.canaries.map((c: { id: string }) => c.id)).toEqual([c1.id]);
+    expect(first.canaries.map((c) => c.id)).toEqual([c1.id]);
     const since = first.before;
     const empty = await ctx.app.inject({ url: `/api/upstream/canary/pull?since=${encodeURIComponent(since)}`, headers: bearer(agent) });
     expect(empty.json().canaries).toEqual([]);
     await ctx.db.query('UPDATE canaries SET deleted_at = now() WHERE id = $1', [c1.id]);
     const next = await until(async () => {
       const r = await ctx.app.inject({ url: `/api/upstream/canary/pull?since=${encodeURIComponent(since)}`, headers: bearer(agent) });
-      return r.json().canaries.length ? r.json() : undefined;
+      const b = r.json() as CanaryPullResponse;
+      return b.canaries.length ? b : undefined;
     }, 'the deletion in a pull');
     expect(next.canaries[0]).toMatchObject({ id: c1.id, deleted_at: expect.any(String) });
     expect((await ctx.app.inject({ url: '/api/upstream/canary/pull?since=yesterday', headers: bearer(agent) })).statusCode).toBe(400);
