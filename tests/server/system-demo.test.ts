@@ -39,8 +39,12 @@ describe('foundation demo set', () => {
     );
     expect(teams.rows).toEqual([{ name: 'Payments', members: 3 }, { name: 'Platform SRE', members: 3 }]);
     const agents = await t.db.query(
-      `SELECT name, hostname FROM agents WHERE id <> '00000000-0000-0000-0000-000000000000' AND deleted_at IS NULL`,
+      `SELECT name, hostname FROM agents WHERE id <> '00000000-0000-0000-0000-000000000000' AND deleted_at IS NULL ORDER BY name`,
     );
-    expect(agents.rows).toEqual([{ name: 'eu-west-prod', hostname: expect.stringContaining('eu-west-1') }]);
+    // the agents demo set (issue 16) replaces eu-west-prod by a generated one and adds us-east-staging
+    expect(agents.rows).toEqual([
+      { name: 'eu-west-prod', hostname: expect.stringContaining('eu-west-1') },
+      { name: 'us-east-staging', hostname: expect.stringContaining('us-east-1') },
+    ]);
   });
 });

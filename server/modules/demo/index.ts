@@ -7,10 +7,11 @@ import { catalogDemo } from './catalog.js';
 import { topologyDemo } from './topology.js';
 import { playbooksDemo } from './playbooks.js';
 import { notificationsDemo } from './notifications.js';
+import { agentsDemo } from './agents.js';
 
 /**
  * Every demo set, in load order: a set may refer to rows of the sets before it. Each module appends its own set
  * here; `loadDemoSets` records what it loaded, so a set added later is loaded on the next start of an existing
  * installation.
  */
-export const DEMO_SETS: readonly DemoSet[] = [foundationDemo, healthDemo, incidentsDemo, settingsDemo, catalogDemo, playbooksDemo, notificationsDemo, topologyDemo];
+export const DEMO_SETS: readonly DemoSet[] = [foundationDemo, healthDemo, incidentsDemo, settingsDemo, catalogDemo, playbooksDemo, notificationsDemo, agentsDemo, topologyDemo];
