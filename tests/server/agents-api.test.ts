@@ -69,6 +69,18 @@ describe('POST /api/agent/generate', () => {
     expect(await verifySecret(token.value, parsed.secret)).toBe(true);
   });
 
+  it('the token works on /api/upstream/ping and is refused elsewhere (no roles: never a viewer)', async () => {
+    const made = (await generate({ name: uniqueName('tok') })).json();
+    const bearer = { authorization: `Bearer ${made.access_token}` };
+    const ping = await t.app.inject({ method: 'GET', url: '/api/upstream/ping', headers: bearer });
+    expect(ping.statusCode, ping.payload).toBe(200);
+    expect((await t.db.query('SELECT last_seen FROM agents WHERE id = $1', [made.agent_id])).rows[0].last_seen).not.toBeNull();
+    for (const url of ['/api/db/agents_summary?limit=1', '/api/db/canaries?limit=1', '/api/auth/whoami']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer });
+      expect([401, 403], url).toContain(res.statusCode);
+    }
+  });
+
   it('the reference POST /api/agent/token gives a live agent another token', async () => {
     const made = (await generate({ name: uniqueName() })).json();
     const name = (await t.db.query('SELECT name FROM agents WHERE id = $1', [made.agent_id])).rows[0].name;
@@ -198,6 +210,7 @@ describe('deleting an agent', () => {
     expect(await deletedAt('people', ag.id)).not.toBeNull();
     // the principal cache was dropped: no 5 s grace on this replica
     expect((await t.app.inject({ method: 'GET', url: '/api/db/agents_summary?limit=1', headers: bearer })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/upstream/ping', headers: bearer })).statusCode).toBe(401);
     for (const [table, id] of [['canaries', ag.canary], ['checks', ag.check], ['config_scrapers', ag.scraper], ['config_items', ag.config]]) {
       expect(await deletedAt(table, id), table).toBeNull();
     }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
 import { publishChange } from '../../lib/events.js';
 
 /** At most one `agents` event per agent per this many milliseconds (issue 16 "Gates": ≤ 1 per agent per 10 s). */
@@ -16,7 +15,7 @@ export class AgentActivity {
   private readonly pending = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
-  constructor(private readonly db: pg.Pool, readonly intervalMs = AGENT_EVENT_INTERVAL_MS,
+  constructor(private readonly db: Parameters<typeof publishChange>[0], readonly intervalMs = AGENT_EVENT_INTERVAL_MS,
     private readonly onError?: (err: unknown) => void) {}
 
   note(agentId: string): void {
