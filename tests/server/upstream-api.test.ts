@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerHeaders, createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 import type { CanaryPullResponse } from '../../server/contracts/upstream.js';
-import { insertAccessToken } from '../../server/modules/auth/tokens.js';
-import { invalidatePrincipals } from '../../server/plugins/auth.js';
+import { generateAgent } from '../../server/modules/agents/generate.js';
+import { loadSchedulable } from '../../server/modules/health/queries.js';
 import { until } from '../support/poll.js';
 
 let ctx: TestContext;
@@ -16,14 +16,11 @@ interface TestAgent {
   personId: string;
 }
 
-/** An agent as generate makes it: a person of type agent, a token for it, the agents row. */
+/** An agent made by generate (a person of type agent, its 365-day token, the agents row); expired when asked. */
 async function makeAgent(name: string, properties: Record<string, string> = {}, expiresAt: Date | null = null): Promise<TestAgent> {
-  const { rows: [p] } = await ctx.db.query(`INSERT INTO people (name, type, email) VALUES ($1, 'agent', $2) RETURNING id`,
-    [name, `agent-${randomUUID().slice(0, 8)}@local`]);
-  const t = await insertAccessToken(ctx.db, { personId: p.id, name: `agent-${Date.now()}`, createdBy: null, expiresAt, autoRenew: false });
-  const { rows: [a] } = await ctx.db.query('INSERT INTO agents (name, person_id, properties) VALUES ($1, $2, $3) RETURNING id',
-    [name, p.id, properties]);
-  return { id: a.id, name, token: t.token, personId: p.id };
+  const g = await generateAgent(ctx.db, { name, properties, createdBy: null });
+  if (expiresAt) await ctx.db.query('UPDATE access_tokens SET expires_at = $2 WHERE person_id = $1', [g.id, expiresAt]);
+  return { id: g.agent_id, name, token: g.access_token, personId: g.id };
 }
 
 const bearer = (a: TestAgent) => ({ authorization: `Bearer ${a.token}` });
@@ -91,8 +88,10 @@ describe('auth', () => {
   it('refuses a deleted agent on its next call (401)', async () => {
     const gone = await makeAgent('deleted-agent');
     expect((await ctx.app.inject({ url: '/api/upstream/ping', headers: bearer(gone) })).statusCode).toBe(200);
-    await ctx.db.query('UPDATE agents SET deleted_at = now() WHERE id = $1', [gone.id]);
-    invalidatePrincipals(); // what the agents writer does on delete
+    const del = await ctx.app.inject({
+      method: 'PATCH', url: `/api/db/agents?id=eq.${gone.id}`, headers: admin, payload: { deleted_at: 'now()', cleanup: false },
+    });
+    expect(del.statusCode, del.body).toBeLessThan(300);
     expect((await push(gone, { canaries: [canary()] })).statusCode).toBe(401);
   });
 });
@@ -224,6 +223,29 @@ describe('push', () => {
     expect((await ctx.db.query('SELECT 1 FROM canaries WHERE id = $1', [mine.id])).rowCount).toBe(0);
     expect((await ctx.db.query('SELECT 1 FROM checks WHERE id = $1', [ch.id])).rowCount).toBe(0);
     expect((await ctx.db.query('SELECT 1 FROM canaries WHERE id = $1', [theirs.id])).rowCount).toBe(1);
+  });
+});
+
+describe('other tables and the scheduler', () => {
+  it('stores checks_unlogged (newer state only) and job_history (agent_id forced)', async () => {
+    const c = canary();
+    const ch = check(c.id);
+    const job = { id: randomUUID(), name: 'Canary', status: 'SUCCESS', resource_type: 'canary', resource_id: c.id, agent_id: randomUUID(), success_count: 1 };
+    const state = { check_id: ch.id, canary_id: c.id, status: 'unhealthy', last_runtime: at(50), last_message: 'down' };
+    expect((await push(eu, { canaries: [c], checks: [ch], checks_unlogged: [state], job_history: [job] })).statusCode).toBe(200);
+    const older = { ...state, status: 'healthy', last_runtime: at(40) };
+    expect((await push(eu, { checks_unlogged: [older] })).statusCode).toBe(200);
+    const { rows: [u] } = await ctx.db.query('SELECT status, last_message FROM checks_unlogged WHERE check_id = $1', [ch.id]);
+    expect(u).toEqual({ status: 'unhealthy', last_message: 'down' });
+    const { rows: [j] } = await ctx.db.query('SELECT agent_id, status FROM job_history WHERE id = $1', [job.id]);
+    expect(j).toEqual({ agent_id: eu.id, status: 'SUCCESS' });
+  });
+
+  it('the upstream never schedules an agent\'s canaries', async () => {
+    const c = canary(randomUUID(), { spec: { interval: 1, http: [{ name: 'x', url: 'http://127.0.0.1:9/' }] } });
+    expect((await push(eu, { canaries: [c], checks: [check(c.id)] })).statusCode).toBe(200);
+    const schedulable = await loadSchedulable(ctx.db);
+    expect(schedulable.map((x) => x.id)).not.toContain(c.id);
   });
 });
 
