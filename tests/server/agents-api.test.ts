@@ -1,12 +1,11 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../server/contracts/rbac.js';
 import { verifySecret } from '../../server/lib/crypto.js';
-import { EVENTS_CHANNEL } from '../../server/lib/events.js';
 import { parseAccessToken } from '../../server/plugins/auth.js';
 import { generateAgent } from '../../server/modules/agents/generate.js';
 import { until } from '../support/poll.js';
-import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
+import { bearerHeaders, createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
+import { connectLive, listen } from './ws-client.js';
 
 // Issue 16, agents on the console side: POST /api/agent/generate, /api/db agents edits and deletes (± cleanup),
 // agents_summary (counts, the 61 s status boundary, the reference client's exact list call), roles and agents.disable.
@@ -284,20 +283,21 @@ describe('agents_summary', () => {
   });
 });
 
-describe('live agents events', () => {
-  it('generate, edit and delete each publish an agents change with the agent id', async () => {
-    const listener = new pg.Client({ connectionString: t.config.DATABASE_URL });
-    await listener.connect();
-    const seen: Array<{ relation: string; ids?: string[] }> = [];
-    listener.on('notification', (n) => seen.push(JSON.parse(n.payload!)));
-    await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+describe('live agents events over /api/ws', () => {
+  it('a viewer hears generate, edit, delete and an agent\'s ping as agents changes with the agent id', async () => {
+    const viewer = await makePerson(t.db, { roles: ['viewer'] });
+    const live = await connectLive(await listen(t.app), await bearerHeaders(t.db, viewer.id));
+    const heard = (id: string) => live.messages.filter((m) => m.type === 'change' && m.relation === 'agents' && m.ids?.includes(id)).length;
     try {
       const made = (await generate({ name: uniqueName('live') })).json();
+      await until(async () => heard(made.agent_id) >= 1, 'the generate event');
+      // the agent's first ping: last_seen changed, the list re-reads (throttled per agent, the first goes at once)
+      await t.app.inject({ method: 'GET', url: '/api/upstream/ping', headers: { authorization: `Bearer ${made.access_token}` } });
       await patch(made.agent_id, { properties: { x: 'y' } });
       await patch(made.agent_id, { deleted_at: 'now()' });
-      await until(async () => seen.filter((e) => e.relation === 'agents' && e.ids?.includes(made.agent_id)).length >= 3, 'three agents events');
+      await until(async () => heard(made.agent_id) >= 3, 'edit and delete events');
     } finally {
-      await listener.end();
+      live.close();
     }
   });
 });
