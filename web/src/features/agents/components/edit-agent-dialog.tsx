@@ -79,12 +79,13 @@ export interface EditAgentDialogProps {
  */
 export function EditAgentDialog({ id, canWrite, onClose }: EditAgentDialogProps) {
   const agent = useAgent(id);
-  if (agent.data) {
+  // the form starts from the agent as it is now, not from a cached copy from before the last save
+  if (agent.data && agent.isFetchedAfterMount) {
     return canWrite ? <EditForm key={agent.data.id} agent={agent.data} onClose={onClose} /> : <AgentDetails agent={agent.data} onClose={onClose} />;
   }
   return (
     <AppDialog open onOpenChange={(open) => !open && onClose()} title="Agent" size="small">
-      {agent.isLoading ? (
+      {agent.isFetching || agent.isLoading ? (
         <Spinner label="Loading agent…" />
       ) : (
         <MessageBar intent="error" role="alert">
