@@ -196,12 +196,16 @@ async function realAgent(c: Console, db: pg.Pool, adminUrl: string, dir: string)
     DATABASE_URL: u.toString(), DATA_DIR: join(dir, 'agent'), UPSTREAM_URL: c.base, AGENT_TOKEN: made.token, AGENT_NAME: 'bench-real-agent',
   });
   let current = c;
-  child.on('exit', (code) => console.error(`    the agent exited (${code}):\n${lines.slice(-15).join('\n')}`));
+  let stopping = false;
+  child.on('exit', (code) => { if (!stopping) console.error(`    the agent exited (${code}):\n${lines.slice(-15).join('\n')}`); });
   try {
     const canary = (await agentDb.query<{ id: string }>(
-      `INSERT INTO canaries (name, namespace, spec, source) VALUES ('bench-real', 'bench', '{"schedule":"@every 1m"}', 'CRD') RETURNING id`)).rows[0].id;
+      // its scheduler may run them (a daily schedule, a refused port): their few results are counted like the rest
+      `INSERT INTO canaries (name, namespace, spec, source) VALUES ('bench-real', 'bench', '{"schedule":"@every 24h"}', 'CRD') RETURNING id`)).rows[0].id;
     const checkIds = (await agentDb.query<{ id: string }>(
-      `INSERT INTO checks (canary_id, type, name, namespace) SELECT $1, 'http', 'real-' || i, 'bench' FROM generate_series(1, $2) i RETURNING id`,
+      `INSERT INTO checks (canary_id, type, name, namespace, spec)
+       SELECT $1, 'http', 'real-' || i, 'bench', jsonb_build_object('name', 'real-' || i, 'url', 'http://127.0.0.1:1/')
+       FROM generate_series(1, $2) i RETURNING id`,
       [canary, CHECKS])).rows.map((r) => r.id);
     let peak = rssOf(child.pid!);
     const memTimer = setInterval(() => { peak = Math.max(peak, rssOf(child.pid!)); }, 500);
@@ -261,9 +265,12 @@ async function realAgent(c: Console, db: pg.Pool, adminUrl: string, dir: string)
   } catch (err) {
     console.error(`(2) failed: ${String(err)}\n${lines.slice(-10).join('\n')}`);
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    stopping = true;
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
     await agentDb.end();
   }
   return current;
