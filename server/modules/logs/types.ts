@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LogLine } from '../../contracts/logs.js';
 import { ApiError } from '../../lib/errors.js';
@@ -67,45 +69,56 @@ export function isAbort(err: unknown, signal?: AbortSignal): boolean {
   return !!signal?.aborted || (err instanceof Error && (err.name === 'AbortError' || err.name === 'RequestAbortedError'));
 }
 
-/** A signal aborted by `signal` or after `ms`; `timedOut()` tells which. */
-export function withTimeout(signal: AbortSignal, ms: number): { signal: AbortSignal; timedOut(): boolean; clear(): void } {
-  const c = new AbortController();
-  let fired = false;
-  const t = setTimeout(() => { fired = true; c.abort(new Error('timeout')); }, ms);
-  const onAbort = () => c.abort(signal.reason);
-  if (signal.aborted) c.abort(signal.reason);
-  else signal.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: c.signal,
-    timedOut: () => fired,
-    clear: () => { clearTimeout(t); signal.removeEventListener('abort', onAbort); },
-  };
+/**
+ * GET a JSON document with the backend's timeout: 504 on timeout, 502 on a network error or a non-2xx answer (its
+ * text cut), the caller's abort passed through as an AbortError. node:http, not fetch: aborting must close the
+ * connection, so the backend sees the request cancelled (fetch may keep the socket for reuse).
+ */
+export function fetchJson(backend: string, url: string, init: { headers?: Record<string, string>; timeoutMs: number; signal: AbortSignal }): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (init.signal.aborted) return reject(abortError());
+    const u = new URL(url);
+    const mod = u.protocol === 'https:' ? https : http;
+    let timedOut = false;
+    const req = mod.request(u, { method: 'GET', headers: init.headers, agent: false });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      req.destroy();
+    }, init.timeoutMs);
+    const onAbort = () => req.destroy();
+    init.signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      init.signal.removeEventListener('abort', onAbort);
+    };
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      done();
+      if (timedOut) return reject(new BackendError(backend, `no answer within ${init.timeoutMs / 1000}s`, true));
+      if (init.signal.aborted) return reject(abortError());
+      reject(new BackendError(backend, err.code ?? err.message));
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', () => {});
+      res.on('end', () => {
+        done();
+        const text = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 299) return reject(new BackendError(backend, `HTTP ${status}: ${text.slice(0, 300).trim()}`));
+        try {
+          resolve(JSON.parse(text) as unknown);
+        } catch {
+          reject(new BackendError(backend, 'the answer is not JSON'));
+        }
+      });
+    });
+    req.end();
+  });
 }
 
-/**
- * fetch with the backend's timeout: 504 on timeout, 502 on a network error or a non-2xx answer (its text cut), the
- * caller's abort passed through as an AbortError.
- */
-export async function fetchJson(backend: string, url: string, init: RequestInit & { timeoutMs: number; signal: AbortSignal }): Promise<unknown> {
-  const t = withTimeout(init.signal, init.timeoutMs);
-  try {
-    const res = await fetch(url, { ...init, signal: t.signal });
-    const text = await res.text();
-    if (!res.ok) throw new BackendError(backend, `HTTP ${res.status}: ${text.slice(0, 300).trim()}`);
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new BackendError(backend, 'the answer is not JSON');
-    }
-  } catch (err) {
-    if (err instanceof BackendError) throw err;
-    if (t.timedOut()) throw new BackendError(backend, `no answer within ${init.timeoutMs / 1000}s`, true);
-    if (isAbort(err, init.signal)) throw err;
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new BackendError(backend, cause?.code ?? cause?.message ?? (err as Error).message);
-  } finally {
-    t.clear();
-  }
+function abortError(): Error {
+  return Object.assign(new Error('aborted'), { name: 'AbortError' });
 }
 
 /** Basic auth header when a username or password is set. */

@@ -99,7 +99,7 @@ function labelFilters(labels: Record<string, string>) {
 const phrase = (s: string) => `"${s.replace(/[\\"]/g, '\\$&')}"`;
 
 /** The `_search` body of a search (exported for the test server's tests). */
-export function searchBody(config: Record<string, unknown>, q: BackendQuery, range: Record<string, string>, order: 'asc' | 'desc', size: number, after?: unknown[]) {
+export function searchBody(config: Record<string, unknown>, q: BackendQuery, range: Record<string, string>, order: 'asc' | 'desc', size: number, after?: unknown[], track = false) {
   const f = fieldsOf(config);
   const { filter, mustNot } = labelFilters(q.labels);
   filter.push({ range: { [f.timestamp]: { ...range, format: 'strict_date_optional_time' } } });
@@ -109,7 +109,8 @@ export function searchBody(config: Record<string, unknown>, q: BackendQuery, ran
   return {
     size,
     sort: [{ [f.timestamp]: { order } }],
-    track_total_hits: true,
+    // counted once, on a search's first request
+    track_total_hits: track,
     query: { bool: { filter, ...(must.length ? { must } : {}), ...(mustNot.length ? { must_not: mustNot } : {}) } },
     ...(after ? { search_after: after } : {}),
   };
@@ -151,7 +152,7 @@ export function searchBackend(name: string): LogBackend {
       let full = false;
       while (given < q.limit) {
         const want = Math.min(q.limit - given, given === 0 ? ctx.firstBatch : ctx.batch);
-        const res = await run(ctx, name, config, q, searchBody(config, q, range, 'desc', want, after));
+        const res = await run(ctx, name, config, q, searchBody(config, q, range, 'desc', want, after, given === 0));
         total ??= res.total;
         if (res.hits.length) {
           given += res.hits.length;
