@@ -99,6 +99,8 @@ export interface UpstreamProxy {
   pushes: Array<Record<string, unknown[]>>;
   /** Requests cut after the upstream answered. */
   cuts: number;
+  /** The bodies of the pushes whose answer was cut. */
+  cutPushes: Array<Record<string, unknown[]>>;
   /** Stops listening (connections refused) until up(). */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -109,7 +111,7 @@ export interface UpstreamProxy {
 export async function startProxy(target: string): Promise<UpstreamProxy> {
   const sockets = new Set<Socket>();
   const p: UpstreamProxy = {
-    url: '', mode: 'pass', pushes: [], cuts: 0,
+    url: '', mode: 'pass', pushes: [], cuts: 0, cutPushes: [],
     down: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
@@ -141,6 +143,7 @@ export async function startProxy(target: string): Promise<UpstreamProxy> {
         const text = Buffer.from(await answer.arrayBuffer());
         if (cut) {
           p.cuts++;
+          p.cutPushes.push(p.pushes[p.pushes.length - 1]);
           req.socket.destroy();
           return;
         }
