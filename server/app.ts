@@ -83,8 +83,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
   await app.register(authPlugin);
   // MODE (DESIGN.md "Modes"): console = everything; check-runner = the health view and the health API only (sign-in,
-  // the health relations of /api/db, live updates, probes, metrics); agent = no UI (its trimming to what pushes to
-  // UPSTREAM_URL comes with the agent issue; its scheduler is off until then).
+  // the health relations of /api/db, live updates, probes, metrics); agent = no UI: its cluster's Canary CRs (kube
+  // plugin kindsFor) and the canaries pulled from UPSTREAM_URL run on its health scheduler into its own database,
+  // and the agent runtime pushes that outbox to UPSTREAM_URL (needs AGENT_TOKEN; refuses to start without both).
   const { MODE } = config;
   const full = MODE !== 'check-runner';
   await app.register(wsPlugin, { config });
