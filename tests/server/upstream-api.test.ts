@@ -249,6 +249,25 @@ describe('other tables and the scheduler', () => {
   });
 });
 
+describe('live updates', () => {
+  it('a push publishes the new results (check_statuses) and the agent\'s activity (agents)', async () => {
+    const seen: Array<{ relation: string; ids?: string[] }> = [];
+    const off = ctx.app.events.bus.subscribe((e) => {
+      if (e.type === 'change') seen.push({ relation: e.relation, ids: e.ids });
+    });
+    try {
+      const agent = await makeAgent('live-agent');
+      const c = canary();
+      const ch = check(c.id);
+      expect((await push(agent, { canaries: [c], checks: [ch], check_statuses: [status(ch.id, 70)] })).statusCode).toBe(200);
+      await until(async () => seen.some((e) => e.relation === 'check_statuses' && e.ids?.includes(ch.id)), 'a check_statuses event');
+      await until(async () => seen.some((e) => e.relation === 'agents' && e.ids?.includes(agent.id)), 'an agents event');
+    } finally {
+      off();
+    }
+  });
+});
+
 describe('canary pull', () => {
   it('returns the agent\'s canaries changed in (since, before], deleted ones included', async () => {
     const agent = await makeAgent('puller');

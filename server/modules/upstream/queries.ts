@@ -85,14 +85,29 @@ export async function upsertRows(c: Q, t: PushTable, rows: unknown[], agentId: s
   return res.rowCount ?? 0;
 }
 
-/** The CTE folding the inserted results of a batch into one rollup table, a row per (check, bucket). */
+/**
+ * The CTEs folding the inserted results of a batch into one rollup table, a row per (check, bucket). The latency
+ * histogram is built set-based (results grouped by histogram bucket, then one object per rollup row), the same
+ * `{"<bucket>": [count, sum_ms]}` latency_add builds one result at a time.
+ */
 function rollup(name: string, table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day'): string {
-  return `${name} AS (
+  return `${name}_lb AS (
+    SELECT check_id, date_trunc('${unit}', time, 'UTC') AS b, latency_bucket(duration) AS lb, count(*) AS n,
+           coalesce(sum(duration), 0)::double precision AS s
+    FROM ins GROUP BY 1, 2, 3
+  ),
+  ${name}_h AS (
+    SELECT check_id, b, jsonb_object_agg(lb::text, jsonb_build_array(n, s)) AS latency FROM ${name}_lb GROUP BY 1, 2
+  ),
+  ${name} AS (
     INSERT INTO ${table} AS t (check_id, created_at, duration, total, passed, failed, latency, last_pass, last_fail)
-    SELECT check_id, date_trunc('${unit}', time, 'UTC'), coalesce(sum(duration), 0), count(*), count(*) FILTER (WHERE status),
-           count(*) FILTER (WHERE NOT status), latency_agg(duration::double precision),
-           max(time) FILTER (WHERE status), max(time) FILTER (WHERE NOT status)
-    FROM ins GROUP BY 1, 2
+    SELECT g.check_id, g.b, g.duration, g.total, g.passed, g.failed, h.latency, g.last_pass, g.last_fail
+    FROM (
+      SELECT check_id, date_trunc('${unit}', time, 'UTC') AS b, coalesce(sum(duration), 0) AS duration, count(*) AS total,
+             count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+             max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
+      FROM ins GROUP BY 1, 2
+    ) g JOIN ${name}_h h ON h.check_id = g.check_id AND h.b = g.b
     ON CONFLICT (check_id, created_at) DO UPDATE SET duration = t.duration + EXCLUDED.duration, total = t.total + EXCLUDED.total,
       passed = t.passed + EXCLUDED.passed, failed = t.failed + EXCLUDED.failed, latency = latency_merge_step(t.latency, EXCLUDED.latency),
       last_pass = greatest(t.last_pass, EXCLUDED.last_pass), last_fail = greatest(t.last_fail, EXCLUDED.last_fail)
