@@ -3,6 +3,8 @@ import { loadDemoSets, startDemoSets } from '../../server/lib/demo.js';
 import { DEMO_SETS } from '../../server/modules/demo/index.js';
 import { agentsDemo, consoleLogSelectors, consoleLogsSpec } from '../../server/modules/demo/agents.js';
 import { consoleLogStream } from '../../server/modules/logs/ring-buffer.js';
+import { liveTopology } from '../../server/modules/topology/runner/queries.js';
+import { runTopology } from '../../server/modules/topology/runner/run.js';
 import { until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
@@ -85,6 +87,15 @@ describe('agents demo', () => {
     expect(body.results[0].message).toContain('a line for the console backend');
     const all = await t.app.inject({ method: 'POST', url: '/api/logs', headers, payload: { id: component!.id, name: 'console' } });
     expect((all.json() as { results: unknown[] }).results.length).toBeGreaterThan(1);
+  });
+
+  it('the topology engine keeps ops-console (same row, same selector) when it runs console-logs', async () => {
+    const before = (await t.db.query<{ id: string; topology_id: string; log_selectors: unknown }>(
+      `SELECT id, topology_id, log_selectors FROM components WHERE name = 'ops-console' AND deleted_at IS NULL`)).rows;
+    expect(before.length).toBe(1);
+    await runTopology({ db: t.db, log: t.app.log, lookup: async () => [], linkSteps: [] }, (await liveTopology(t.db, before[0].topology_id))!);
+    const after = (await t.db.query(`SELECT id, topology_id, log_selectors FROM components WHERE name = 'ops-console' AND deleted_at IS NULL`)).rows;
+    expect(after).toEqual(before);
   });
 
   it('in a cluster the selector and backend name this pod (kubernetes backend)', () => {
