@@ -27,8 +27,8 @@ test.describe('Agents', () => {
   // each test signs in, loads the page's chunk and scans with axe: seconds on a quiet machine, far more on a loaded one
   test.describe.configure({ timeout: 120_000 });
 
-  test('create: the install dialog shows the Helm command with the token, the list shows the agent', async ({ page }) => {
-    const shell = await signIn(page);
+  test('Create new agent: Name required, Scrape Interval 30m by default, no serious axe findings', async ({ page }) => {
+    await signIn(page);
     const agents = new AgentsPage(page);
     await agents.goto();
     await agents.addButton.click();
@@ -39,7 +39,15 @@ test.describe('Agents', () => {
     await expect(page).toHaveURL(/addAgent=true/);
     expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page).not.toHaveURL(/addAgent=true/);
+  });
 
+  test('create: the install dialog shows the Helm command with the token, no serious axe findings', async ({ page }) => {
+    // the axe scan of the install dialog (a long code block over the list) took 40-60 s on a loaded 2-core machine
+    test.setTimeout(180_000);
+    const shell = await signIn(page);
+    const agents = new AgentsPage(page);
+    await agents.goto();
     const name = uniqueName("o'brien $(prod)");
     const token = await agents.create(name, { key: 'env', value: 'prod' });
     await expect(shell.toast('Agent created')).toBeVisible();
@@ -51,13 +59,9 @@ test.describe('Agents', () => {
     await expect(helm).toContainText(token);
     await expect(agents.install.getByText('Waiting for the agent to connect…')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    await agents.install.getByRole('button', { name: 'Close' }).first().click();
-
-    await expect(agents.row(name)).toBeVisible();
-    await expect(agents.row(name)).toContainText('Offline');
   });
 
-  test('the install dialog turns Connected at the first ping with the copied token', async ({ page }) => {
+  test('the install dialog turns Connected at the first ping with the copied token; the list shows the agent Online', async ({ page }) => {
     await signIn(page);
     const agents = new AgentsPage(page);
     await agents.goto();
