@@ -37,3 +37,8 @@ export const AnsiMessage = memo(function AnsiMessage({ text }: { text: string })
   const segments = ansiLine(text.replace(/\r?\n$/, ''));
   return <>{segments.map((seg, i) => <Segment key={i} seg={{ ...seg, href: undefined }} />)}</>;
 });
+
+/** The message without its escapes (tooltips, evidence). */
+export function plainText(text: string): string {
+  return ansiLine(text).map((seg) => seg.text).join('');
+}

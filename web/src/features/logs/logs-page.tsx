@@ -5,7 +5,7 @@ import { EmptyState } from '../../components/empty-state';
 import { Page } from '../../components/page';
 import { RouteLink } from '../../components/route-link';
 import { useUrlState } from '../../lib/url-state';
-import { ansiLine } from '../playbooks/runs/ansi';
+import { plainText } from './ansi-message';
 import { useComponentsWithLogs, useLogSelectors, type LogsSearch } from './api';
 import { LogsTable } from './logs-table';
 import { LogsToolbar } from './logs-toolbar';
@@ -28,8 +28,6 @@ export interface LogsPageProps {
   canAttach: boolean;
   currentUserId: string;
 }
-
-const plain = (message: string) => ansiLine(message).map((seg) => seg.text).join('');
 
 /**
  * /logs (spec 000 §2 "Logs page"): pick a component with log selectors and one of its selectors, search the lines
@@ -70,10 +68,11 @@ export function LogsPage({ canAttach, currentUserId }: LogsPageProps) {
   // a new search starts with nothing selected
   useEffect(() => setSelected(new Set()), [stream.buffer]);
 
+  const refetchComponents = components.refetch;
   const refresh = useCallback(() => {
-    void components.refetch();
+    void refetchComponents();
     setRefreshKey((k) => k + 1);
-  }, [components]);
+  }, [refetchComponents]);
 
   const component = components.data?.find((c) => c.id === url.topologyId);
   const componentName = component?.name ?? url.topologyId;
@@ -178,7 +177,7 @@ export function logEvidence(componentId: string, componentName: string, selector
       ...(query ? { query } : {}),
       lines: lines.map((l) => ({
         timestamp: l.timestamp,
-        message: plain(l.message),
+        message: plainText(l.message),
         labels: l.labels,
         ...(l.severity ? { severity: l.severity } : {}),
       })),

@@ -3,13 +3,15 @@ import { Button, Checkbox, makeStyles, mergeClasses, tokens } from '@fluentui/re
 import { ArrowDown16Regular } from '@fluentui/react-icons';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatDateTime } from '../../lib/format';
-import { AnsiMessage } from './ansi-message';
+import { AnsiMessage, plainText } from './ansi-message';
 import { severityLevel, type LogBuffer, type LogLine, type SeverityLevel } from './model';
 
-const ROW_ESTIMATE_PX = 30;
+/** Every row is one line high (long messages are cut, the full text in the tooltip): no per-row measuring. */
+const ROW_PX = 32;
 const OVERSCAN = 12;
 /** Within this many pixels of the end counts as "at the bottom": the tail keeps following. */
 const STICK_PX = 40;
+const estimateSize = () => ROW_PX;
 
 const useStyles = makeStyles({
   wrap: { position: 'relative', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' },
@@ -34,12 +36,12 @@ const useStyles = makeStyles({
   check: { width: '40px' },
   time: { width: '180px' },
   labels: { width: '28%' },
-  row: { borderBottom: `1px solid ${tokens.colorNeutralStroke3}`, verticalAlign: 'top' },
+  row: { height: `${ROW_PX}px`, boxSizing: 'border-box', borderBottom: `1px solid ${tokens.colorNeutralStroke3}` },
   selected: { backgroundColor: tokens.colorNeutralBackground1Selected },
-  td: { padding: `${tokens.spacingVerticalXXS} ${tokens.spacingHorizontalS}` },
+  td: { padding: `0 ${tokens.spacingHorizontalS}`, overflow: 'hidden', whiteSpace: 'nowrap', textOverflow: 'ellipsis' },
   timeCell: { whiteSpace: 'nowrap', color: tokens.colorNeutralForeground2, borderLeft: '3px solid transparent' },
-  message: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'pre-wrap', wordBreak: 'break-word' },
-  chips: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalXXS },
+  message: { fontFamily: tokens.fontFamilyMonospace, whiteSpace: 'pre' },
+  chips: { display: 'flex', overflow: 'hidden', gap: tokens.spacingHorizontalXXS },
   chip: {
     padding: `0 ${tokens.spacingHorizontalXS}`,
     borderRadius: tokens.borderRadiusSmall,
@@ -71,15 +73,14 @@ interface RowProps {
   index: number;
   selected: boolean;
   onToggle: (id: number) => void;
-  measure: (el: HTMLTableRowElement | null) => void;
 }
 
-const Row = memo(function Row({ line, index, selected, onToggle, measure }: RowProps) {
+const Row = memo(function Row({ line, index, selected, onToggle }: RowProps) {
   const s = useStyles();
   const level = severityLevel(line.severity);
   const labels = Object.entries(line.labels);
   return (
-    <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-severity={level ?? ''} className={mergeClasses(s.row, selected && s.selected)} data-testid="log-row">
+    <tr data-index={index} aria-rowindex={index + 2} data-severity={level ?? ''} className={mergeClasses(s.row, selected && s.selected)} data-testid="log-row">
       <td className={s.td}>
         <Checkbox checked={selected} onChange={() => onToggle(line.id)} aria-label={`Select the line of ${formatDateTime(line.timestamp) || line.timestamp}`} />
       </td>
@@ -90,7 +91,7 @@ const Row = memo(function Row({ line, index, selected, onToggle, measure }: RowP
       >
         {formatDateTime(line.timestamp) || line.timestamp}
       </td>
-      <td className={mergeClasses(s.td, s.message)} style={level && SEVERITY_TEXT[level] ? { color: SEVERITY_TEXT[level] } : undefined}>
+      <td className={mergeClasses(s.td, s.message)} title={plainText(line.message)} style={level && SEVERITY_TEXT[level] ? { color: SEVERITY_TEXT[level] } : undefined}>
         <AnsiMessage text={line.message} />
       </td>
       <td className={s.td}>
@@ -121,18 +122,14 @@ export interface LogsTableProps {
 export function LogsTable({ buffer, version, selected, onSelectedChange, live }: LogsTableProps) {
   const s = useStyles();
   const scroller = useRef<HTMLDivElement>(null);
+  const getScrollElement = useCallback(() => scroller.current, []);
   const stick = useRef(true);
   const lastTop = useRef(0);
   const [paused, setPaused] = useState(false);
   const count = buffer.size;
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE_PX,
-    overscan: OVERSCAN,
-    getItemKey: (i) => buffer.at(i).id,
-  });
-  const measure = useCallback((el: HTMLTableRowElement | null) => virtualizer.measureElement(el), [virtualizer]);
+  // stable options: a new getItemKey or estimateSize each render makes the virtualiser re-measure and re-render, forever
+  const getItemKey = useCallback((i: number) => buffer.at(i).id, [buffer]);
+  const virtualizer = useVirtualizer({ count, getScrollElement, estimateSize, overscan: OVERSCAN, getItemKey });
 
   // a new search starts at the bottom again
   useEffect(() => {
@@ -140,9 +137,18 @@ export function LogsTable({ buffer, version, selected, onSelectedChange, live }:
     setPaused(false);
   }, [buffer]);
 
+  // following: after new lines, and after rows were measured (the total height changed), the view stays at the end;
+  // set directly (scrollToIndex keeps re-aiming frame after frame while rows measure)
+  const total = virtualizer.getTotalSize();
   useLayoutEffect(() => {
-    if (stick.current && count) virtualizer.scrollToIndex(count - 1, { align: 'end' });
-  }, [version, count, virtualizer]);
+    const el = scroller.current;
+    if (!stick.current || !count || !el) return;
+    const bottom = el.scrollHeight - el.clientHeight;
+    if (el.scrollTop < bottom - 1) {
+      el.scrollTop = bottom;
+      lastTop.current = el.scrollTop;
+    }
+  }, [version, count, total]);
 
   const onScroll = () => {
     const el = scroller.current;
@@ -199,7 +205,7 @@ export function LogsTable({ buffer, version, selected, onSelectedChange, live }:
             )}
             {items.map((v) => {
               const line = buffer.at(v.index);
-              return <Row key={line.id} line={line} index={v.index} selected={selected.has(line.id)} onToggle={toggle} measure={measure} />;
+              return <Row key={line.id} line={line} index={v.index} selected={selected.has(line.id)} onToggle={toggle} />;
             })}
             {padBottom > 0 && (
               <tr aria-hidden>
@@ -218,7 +224,8 @@ export function LogsTable({ buffer, version, selected, onSelectedChange, live }:
           onClick={() => {
             stick.current = true;
             setPaused(false);
-            virtualizer.scrollToIndex(count - 1, { align: 'end' });
+            const el = scroller.current;
+            if (el) el.scrollTop = el.scrollHeight;
           }}
         >
           {live ? 'Follow new lines' : 'Jump to newest'}
