@@ -304,6 +304,25 @@ describe('opensearch', () => {
   });
 });
 
+describe('credentials', () => {
+  it("a backend url of connection://… takes the connection's url and credentials (Basic auth to Loki)", async () => {
+    await t.db.query(`INSERT INTO connections (name, namespace, type, url, username, password) VALUES ('loki-conn', 'default', 'http', $1, 'reader', 's3cret')`, [loki.url]);
+    await backend('loki-auth', { backends: [{ loki: { url: 'connection://default/loki-conn', tenant: 'team-a', routes: [{ type: 'loki-auth' }] } }] });
+    const cid = await component('secured', 'secured', [{ name: 'x', type: 'loki-auth', labels: { app: 'checkout' } }]);
+    loki.auth = { username: 'reader', password: 's3cret' };
+    try {
+      loki.tenants.length = 0;
+      expect((await post({ id: cid })).statusCode).toBe(200);
+      expect(loki.tenants).toEqual(['team-a']);
+      const plain = await post({ id: ids.loki });
+      expect(plain.statusCode).toBe(502);
+      expect(plain.json().error).toContain('HTTP 401');
+    } finally {
+      loki.auth = null;
+    }
+  });
+});
+
 describe('console', () => {
   it("searches the process's own log lines, newest first, with severity from the level", async () => {
     t.app.log.warn({ module: 'logs-test' }, 'console marker alpha');

@@ -29,6 +29,12 @@ function withBackendLabels(lines: LogLine[], config: Record<string, unknown>): L
 }
 
 export const logsRoutes: FastifyPluginAsync<LogsRouteOptions> = async (app, opts) => {
+  // searches in flight (live tails never end by themselves): a shutdown ends them
+  const active = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    for (const a of active) a.abort(new Error('shutting down'));
+  });
+
   app.post('/api/logs', { config: READ }, async (req, reply) => {
     if (!featureStates(await propertyMap(app.db)).logs) throw new ForbiddenError('logs are disabled (logs.disable)');
     const body = parseBody(LogsRequest, req.body);
@@ -36,7 +42,9 @@ export const logsRoutes: FastifyPluginAsync<LogsRouteOptions> = async (app, opts
     if (body.follow && !ndjson) throw new BadRequestError('follow: only with Accept: application/x-ndjson', { follow: 'needs NDJSON' });
 
     const ac = new AbortController();
+    active.add(ac);
     const onClose = () => {
+      active.delete(ac);
       if (!reply.raw.writableFinished) ac.abort(new Error('client went away'));
     };
     reply.raw.on('close', onClose);
