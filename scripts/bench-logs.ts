@@ -130,7 +130,16 @@ async function main() {
     const headers = { cookie: `session=${s.token}`, 'x-csrf-token': s.csrfToken };
     console.log(`bench:logs — Node ${process.version}, ${cpus().length} CPUs (load average ${loadavg()[0].toFixed(1)} at start: other work on the machine inflates every figure), ${LINES.toLocaleString('en')} lines per backend, BENCH_SCALE=${SCALE}`);
 
+    const only = (process.env.BENCH_BACKENDS ?? 'loki,opensearch').toLowerCase().split(',');
     for (const [label, id] of [['Loki', components['bench-loki']], ['OpenSearch', components['bench-opensearch']]] as const) {
+      if (!only.includes(label.toLowerCase())) continue;
+      try {
+        await measure(label, id);
+      } catch (err) {
+        console.log(`\n${label}: failed: ${(err as Error).message}`);
+      }
+    }
+    async function measure(label: string, id: string) {
       // warm-up: connections, the first compile of each path
       await search(base, headers, { id, start: '1h', limit: 1000 });
       const first: number[] = [];
@@ -151,7 +160,7 @@ async function main() {
 
       // (b) 100,000 lines streamed, pages of 5,000
       if (global.gc) global.gc();
-      const baseline = rssOf(child.pid!);
+      const baseline = rssOf(child!.pid!);
       let peak = baseline;
       const timer = setInterval(() => { peak = Math.max(peak, rssOf(child!.pid!)); }, 50);
       const t0 = performance.now();
@@ -165,7 +174,7 @@ async function main() {
       }
       const took = performance.now() - t0;
       clearInterval(timer);
-      peak = Math.max(peak, rssOf(child.pid!));
+      peak = Math.max(peak, rssOf(child!.pid!));
       console.log(`  ${got.toLocaleString('en')} lines streamed in ${(took / 1000).toFixed(1)} s (${Math.round(got / (took / 1000)).toLocaleString('en')} lines/s); console RSS ${mb(baseline)} → peak ${mb(peak)}: growth ${mb(peak - baseline)} (target < 50 MB)`);
     }
   } finally {
