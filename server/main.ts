@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { agentSettingsProblem, loadConfig } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { loadDemoSets, startDemoSets } from './lib/demo.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
@@ -24,6 +24,8 @@ let app: FastifyInstance | undefined;
 let closing = false;
 
 async function start() {
+  const refused = agentSettingsProblem(config); // MODE=agent without UPSTREAM_URL or AGENT_TOKEN
+  if (refused) throw new Error(refused);
   if (!config.DATABASE_URL) {
     embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, bootLog, { detached: true });
     config.DATABASE_URL = embedded.url;

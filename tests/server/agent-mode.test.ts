@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentSettingsProblem, loadConfig } from '../../server/config.js';
 import { Pusher } from '../../server/modules/agent-runtime/pusher.js';
 import { RuntimeState, REJECTED_TOKEN_MESSAGE } from '../../server/modules/agent-runtime/status.js';
 import { UpstreamClient } from '../../server/modules/agent-runtime/upstream-client.js';
@@ -231,9 +232,11 @@ describe('the outbox pusher (a scripted upstream)', () => {
 });
 
 describe('MODE=agent start', () => {
-  it('is refused naming what is missing', async () => {
-    await expect(createTestApp({ MODE: 'agent' })).rejects.toThrow(/MODE=agent needs UPSTREAM_URL and AGENT_TOKEN/);
-    await expect(createTestApp({ MODE: 'agent', UPSTREAM_URL: 'http://127.0.0.1:9' })).rejects.toThrow(/needs AGENT_TOKEN \(/);
+  it('is refused naming what is missing (main.ts refuses on agentSettingsProblem)', () => {
+    expect(agentSettingsProblem(loadConfig({ MODE: 'agent' }))).toMatch(/^MODE=agent needs UPSTREAM_URL and AGENT_TOKEN/);
+    expect(agentSettingsProblem(loadConfig({ MODE: 'agent', UPSTREAM_URL: 'http://127.0.0.1:9' }))).toMatch(/needs AGENT_TOKEN \(/);
+    expect(agentSettingsProblem(loadConfig({ MODE: 'agent', UPSTREAM_URL: 'http://127.0.0.1:9', AGENT_TOKEN: 'a.b' }))).toBeNull();
+    expect(agentSettingsProblem(loadConfig({ MODE: 'console' }))).toBeNull();
   });
 });
 

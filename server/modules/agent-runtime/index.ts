@@ -12,11 +12,15 @@ import { UpstreamClient } from './upstream-client.js';
  * MODE=agent (issue 16): the outbox pusher (is_pushed = false rows to UPSTREAM_URL), the pinger with telemetry and
  * the canary puller, on the leader only (a lone agent always leads), as the health scheduler that fills the outbox.
  * GET /api/agent/status answers what they last did. Registered in agent mode only; refuses to start without
- * UPSTREAM_URL and AGENT_TOKEN.
+ * UPSTREAM_URL and AGENT_TOKEN (main.ts).
  */
 export const agentRuntimeModule: FastifyPluginAsync<{ config: Config }> = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  // main.ts refuses to start such an agent; an app built without them (tests) runs no agent runtime
   const problem = agentSettingsProblem(config);
-  if (problem) throw new Error(problem);
+  if (problem) {
+    app.log.warn(problem);
+    return;
+  }
   const client = new UpstreamClient({ url: config.UPSTREAM_URL!, token: config.AGENT_TOKEN!, agentName: config.AGENT_NAME });
   const log = app.log.child({ module: 'agent' });
   const state = new RuntimeState(client.base, log, app.hasDecorator('metrics') ? app.metrics : undefined);

@@ -96,8 +96,10 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     feed?.add(['checks', 'check_statuses', 'check_summary'], ids);
     health.resultsChanged();
   };
-  // every mode runs checks (an agent runs its cluster's Canary CRs and pulled canaries into its outbox)
-  const runs = opts.scheduler !== false;
+  // every mode runs checks (an agent its cluster's Canary CRs and pulled canaries, into its outbox); an agent app
+  // built without an upstream (tests use MODE=agent for an app without a scheduler; main.ts refuses it) does not
+  const { config } = opts;
+  const runs = opts.scheduler !== false && (config.MODE !== 'agent' || Boolean(config.UPSTREAM_URL && config.AGENT_TOKEN));
   // Only the leader runs the schedule (app.leadership, from the kube plugin: a Lease with Kubernetes; a lone process
   // always leads). A HealthScheduler does not restart after stop(), so each gain of the lead starts a new one; the
   // service reaches whichever is running through this handle.
