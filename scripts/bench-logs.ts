@@ -149,12 +149,15 @@ async function main() {
         // then scan their corpus for it: OpenSearch's counts every match, which is the test server's cost, not ours)
         const text = process.env.BENCH_TEXT ? { query: process.env.BENCH_TEXT } : {};
         const r = await search(base, headers, { id, start: '1h', end: new Date(Date.now() - i * 10_000).toISOString(), limit: 1000, ...text });
-        first.push(r.firstMs);
-        first500.push(r.first500Ms);
+        // a window past the corpus's oldest line (small BENCH_SCALE) finds fewer lines: not timed
+        if (r.lines >= 500) {
+          first.push(r.firstMs);
+          first500.push(r.first500Ms);
+        }
       }
       first.sort((a, b) => a - b);
       first500.sort((a, b) => a - b);
-      console.log(`\n${label}, ${RUNS} NDJSON searches (limit 1,000, text ${process.env.BENCH_TEXT ?? 'none'}, 1 h of ${LINES.toLocaleString('en')} lines)`);
+      console.log(`\n${label}, ${RUNS} NDJSON searches (${first.length} with 500+ lines timed; limit 1,000, text ${process.env.BENCH_TEXT ?? 'none'}, 1 h of ${LINES.toLocaleString('en')} lines)`);
       console.log(`  first line   p50 ${ms(pct(first, 50))}  p95 ${ms(pct(first, 95))}  (target p95 < 200 ms)`);
       console.log(`  first 500    p50 ${ms(pct(first500, 50))}  p95 ${ms(pct(first500, 95))}  (target p95 < 500 ms)`);
 
