@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dependenciesOf, dependsOnProblems, fillOutputs, inDependencyOrder, OutputRefError, outputOf,
+  dependenciesOf, dependsOnOf, dependsOnProblems, fillOutputs, inDependencyOrder, OutputRefError, outputOf,
   transitiveDependencies, type DependsOnEntry,
 } from './depends-on.js';
 
@@ -85,5 +85,12 @@ describe('outputs', () => {
       .toThrow(new OutputRefError('url: $(outputs.getUuid.json.uuid): check "getUuid" has no output in this run (it did not pass, or is not in dependsOn)'));
     expect(() => fillOutputs({ url: 'http://h/$(outputs.getUuid.json.nope)' }, { getUuid: { json: {} } }))
       .toThrow('outputs.getUuid.json.nope is not in the output of "getUuid"');
+  });
+});
+
+describe('dependsOnOf on a check without a spec', () => {
+  it('is empty, not a crash', () => {
+    expect(dependsOnOf(null)).toEqual([]);
+    expect(dependsOnOf(undefined)).toEqual([]);
   });
 });

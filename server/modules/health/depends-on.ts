@@ -15,8 +15,9 @@ type Problem = { path: string; message: string };
 export const DependsOnList = z.array(z.string().trim().min(1, 'a dependsOn entry names a check').max(255)).max(50);
 
 /** The names a check spec lists in `dependsOn` ([] when none, or not a list of strings). */
-export function dependsOnOf(spec: Record<string, unknown>): string[] {
-  const v = spec.dependsOn;
+export function dependsOnOf(spec: Record<string, unknown> | null | undefined): string[] {
+  // a check row without a spec (written by hand, or pushed by an older agent) has no dependencies, not a crash
+  const v = spec?.dependsOn;
   return Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : [];
 }
 

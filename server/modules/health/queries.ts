@@ -110,8 +110,8 @@ export interface SchedulableCanary {
 
 export async function loadSchedulable(c: Q): Promise<SchedulableCanary[]> {
   const { rows } = await c.query<SchedulableCanary>(
-    `SELECT ca.id, ca.name, ca.namespace, ca.spec, ca.updated_at,
-            coalesce(json_agg(json_build_object('id', ch.id, 'type', ch.type, 'name', ch.name, 'spec', ch.spec)
+    `SELECT ca.id, ca.name, ca.namespace, coalesce(ca.spec, '{}') AS spec, ca.updated_at,
+            coalesce(json_agg(json_build_object('id', ch.id, 'type', ch.type, 'name', ch.name, 'spec', coalesce(ch.spec, '{}'))
                               ORDER BY ch.type, ch.name) FILTER (WHERE ch.id IS NOT NULL), '[]') AS checks
      FROM canaries ca LEFT JOIN checks ch ON ch.canary_id = ca.id AND ch.deleted_at IS NULL AND ch.transformed IS NOT TRUE
      WHERE ca.deleted_at IS NULL AND ca.agent_id = $1
