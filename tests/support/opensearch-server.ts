@@ -99,7 +99,8 @@ function queryString(q: Q, doc: Doc): boolean {
   return and ? results.every(Boolean) : results.some(Boolean);
 }
 
-function evalQuery(q: unknown, doc: Doc, now: number): boolean {
+/** `windowed`: the timestamp field whose top-level ranges the scan window already enforces (skipped here: cheaper). */
+function evalQuery(q: unknown, doc: Doc, now: number, windowed?: string): boolean {
   if (!isObj(q)) throw new BadQuery('parsing_exception', 'query malformed, must start with start_object');
   const [type, body] = Object.entries(q)[0] ?? [];
   if (!type) return true;
@@ -109,7 +110,8 @@ function evalQuery(q: unknown, doc: Doc, now: number): boolean {
     case 'bool': {
       const list = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
       const must = [...list(b.filter), ...list(b.must)];
-      if (!must.every((x) => evalQuery(x, doc, now))) return false;
+      // only a direct range child is one the window enforced
+      if (!must.every((x) => evalQuery(x, doc, now, isObj(x) && isObj(x.range) ? windowed : undefined))) return false;
       if (list(b.must_not).some((x) => evalQuery(x, doc, now))) return false;
       const should = list(b.should);
       const msm = b.minimum_should_match !== undefined ? Number(b.minimum_should_match) : must.length ? 0 : should.length ? 1 : 0;
@@ -117,6 +119,7 @@ function evalQuery(q: unknown, doc: Doc, now: number): boolean {
     }
     case 'range': {
       const [f, r] = Object.entries(b)[0] as [string, Q];
+      if (f === windowed) return true;
       const v = field(doc, f);
       if (v === undefined) return false;
       const x = typeof v === 'number' ? v : dateMs(v, now);
@@ -240,7 +243,7 @@ export async function startOpenSearchServer(opts: { indices?: string[]; timestam
     for (const l of it) {
       const doc = docOf(l);
       const ms = Number(l.ns / 1_000_000n);
-      if (!evalQuery(query, doc, now)) continue;
+      if (!evalQuery(query, doc, now, ts)) continue;
       total++;
       if (afterMs !== null && (order === 'desc' ? ms >= afterMs : ms <= afterMs)) continue;
       if (hits.length < size) {
