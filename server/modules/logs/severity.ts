@@ -28,8 +28,13 @@ const WORD = /(?:^|[\s[(|:])(ERROR|ERR|FATAL|PANIC|CRITICAL|CRIT|WARN|WARNING|IN
 const KLOG = /^([EWID])\d{4} \d{2}:\d{2}:\d{2}/;
 
 /** Guesses a line's severity from its first 200 characters; undefined when nothing says. */
+// ANSI SGR / CSI sequences (`\x1b[31mERROR\x1b[0m`): a coloured level word is still the level word
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
 export function guessSeverity(line: string): LogSeverity | undefined {
-  const head = line.length > 200 ? line.slice(0, 200) : line;
+  const raw = line.length > 200 ? line.slice(0, 200) : line;
+  const head = raw.includes('\x1b') ? raw.replace(ANSI, '') : raw;
   const keyed = KEYED.exec(head);
   if (keyed) {
     const s = normaliseSeverity(keyed[1]);
