@@ -3,7 +3,7 @@ import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import { reconcileChecks } from '../health/queries.js';
 import { validateCanarySpec } from '../health/spec.js';
-import { softDeletePulledCanary, upsertPulledCanary, type PulledCanary } from './queries.js';
+import { isOwnCanary, softDeletePulledCanary, upsertPulledCanary, type PulledCanary } from './queries.js';
 import type { RuntimeLog, RuntimeState } from './status.js';
 import { briefBody, type UpstreamClient } from './upstream-client.js';
 
@@ -86,6 +86,8 @@ export class Puller {
           return gone;
         });
       }
+      // the upstream also lists the canaries this agent pushed (its own CRs): they are this agent's, not pulled ones
+      if (await isOwnCanary(this.o.db, p.id)) return false;
       const valid = validateCanarySpec(p.spec);
       await inTransaction(this.o.db, async (c) => {
         await upsertPulledCanary(c, p);

@@ -118,10 +118,17 @@ export async function upsertPulledCanary(c: Q, p: PulledCanary): Promise<void> {
     `INSERT INTO canaries (id, name, namespace, labels, annotations, spec, source, is_pushed)
      VALUES ($1, $2, $3, $4, $5, $6, $7, true)
      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace, labels = EXCLUDED.labels,
-       annotations = EXCLUDED.annotations, spec = EXCLUDED.spec, deleted_at = NULL, is_pushed = true`,
+       annotations = EXCLUDED.annotations, spec = EXCLUDED.spec, deleted_at = NULL, is_pushed = true
+       WHERE canaries.source = EXCLUDED.source`,
     [p.id, p.name, p.namespace || 'default', p.labels ?? null, p.annotations ?? null, p.spec, UPSTREAM_SOURCE],
   );
   await c.query(`SELECT set_config('outbox.keep_pushed', '', true)`);
+}
+
+/** Whether a canary of that id is this agent's own (a CR or a console canary it pushed), not one pulled earlier. */
+export async function isOwnCanary(c: Q, id: string): Promise<boolean> {
+  const { rows } = await c.query('SELECT 1 FROM canaries WHERE id = $1 AND source IS DISTINCT FROM $2', [id, UPSTREAM_SOURCE]);
+  return rows.length > 0;
 }
 
 /** Soft-deletes a pulled canary (the checks' deletion is pushed; the canary row is the upstream's). */
