@@ -171,29 +171,35 @@ function toApiError(status: number, body: unknown): ApiError {
   return err;
 }
 
-/** Calls the console's API. Every component reaches the server through feature hooks built on this. */
-export async function apiRequest<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
-  const method = opts.method ?? 'GET';
-  const schema = typeof opts.schema === 'function' ? opts.schema() : opts.schema;
-  // a failed contract load surfaces when the answer is parsed, not as an unhandled rejection before
-  if (schema instanceof Promise) schema.catch(() => undefined);
-  const write = WRITES.has(method) && opts.csrf !== false;
+/**
+ * Sends with the CSRF token a write needs (fetching the current one and trying once more when the server refused a
+ * stale one) and turns an answer that is not 2xx into an ApiError (a 401 also goes to the login page).
+ */
+async function sendChecked(path: string, opts: RequestOptions<unknown>): Promise<Response> {
+  const write = WRITES.has(opts.method ?? 'GET') && opts.csrf !== false;
   let res = await send(path, opts, write ? await ensureCsrfToken() : null);
   // a token from before a restart or a second tab's login: fetch the current one and try once more
   if (write && res.status === 403) {
     const body = await readBody(res.clone());
     if (JSON.stringify(body ?? '').includes('CSRF')) res = await send(path, opts, await ensureCsrfToken(true));
   }
-  const body = await readBody(res);
-  if (res.ok) opts.onHeaders?.(res.headers);
-  if (!res.ok) {
-    const err = toApiError(res.status, body);
-    if (res.status === 401 && !opts.allowUnauthorized) {
-      setCsrfToken(null);
-      redirectToLogin();
-    }
-    throw err;
+  if (res.ok) return res;
+  const err = toApiError(res.status, await readBody(res));
+  if (res.status === 401 && !opts.allowUnauthorized) {
+    setCsrfToken(null);
+    redirectToLogin();
   }
+  throw err;
+}
+
+/** Calls the console's API. Every component reaches the server through feature hooks built on this. */
+export async function apiRequest<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+  const schema = typeof opts.schema === 'function' ? opts.schema() : opts.schema;
+  // a failed contract load surfaces when the answer is parsed, not as an unhandled rejection before
+  if (schema instanceof Promise) schema.catch(() => undefined);
+  const res = await sendChecked(path, opts as RequestOptions<unknown>);
+  const body = await readBody(res);
+  opts.onHeaders?.(res.headers);
   return schema ? (await schema).parse(body) : (body as T);
 }
 
@@ -219,18 +225,6 @@ export const api = {
  * A call whose answer is read as it streams (NDJSON): apiRequest's CSRF handling and errors, the body left unread
  * for the caller. An answer that is not 2xx rejects with the ApiError apiRequest would.
  */
-export async function apiStream(path: string, opts: RequestOptions<unknown> = {}): Promise<Response> {
-  const write = WRITES.has(opts.method ?? 'GET') && opts.csrf !== false;
-  let res = await send(path, { timeoutMs: REQUEST_TIMEOUT_MS, ...opts }, write ? await ensureCsrfToken() : null);
-  if (write && res.status === 403) {
-    const body = await readBody(res.clone());
-    if (JSON.stringify(body ?? '').includes('CSRF')) res = await send(path, opts, await ensureCsrfToken(true));
-  }
-  if (res.ok) return res;
-  const err = toApiError(res.status, await readBody(res));
-  if (res.status === 401 && !opts.allowUnauthorized) {
-    setCsrfToken(null);
-    redirectToLogin();
-  }
-  throw err;
+export function apiStream(path: string, opts: RequestOptions<unknown> = {}): Promise<Response> {
+  return sendChecked(path, { timeoutMs: REQUEST_TIMEOUT_MS, ...opts });
 }
