@@ -165,8 +165,9 @@ describe('last-admin protection', () => {
       const a = await makePerson(solo.db, { roles: ['admin'] });
       const b = await makePerson(solo.db, { roles: ['admin'] });
       const aS = await sessionHeaders(solo.db, a.id);
-      // an admin that is not a user (no identity, e.g. an automation account) acting through a token
-      const bot = await solo.db.query<{ id: string }>(`INSERT INTO people (name, type) VALUES ('bot', 'agent') RETURNING id`);
+      // an admin that is not a user (no identity, e.g. an automation account) acting through a token; not of type
+      // 'agent': an agent's token is valid on /api/upstream alone
+      const bot = await solo.db.query<{ id: string }>(`INSERT INTO people (name, type) VALUES ('bot', 'service') RETURNING id`);
       await solo.db.query(`INSERT INTO person_roles (person_id, role) VALUES ($1, 'admin')`, [bot.rows[0].id]);
       const botToken = await bearerHeaders(solo.db, bot.rows[0].id);
       const go = (method: 'POST' | 'DELETE', url: string, headers: Record<string, string>, payload?: object) =>
