@@ -133,6 +133,13 @@ describe('/api/db on other CR-sourced settings (Topology: the kinds registry wri
     const id = made.metadata.uid!;
     const rowOfTopo = async () => (await t.db.query('SELECT * FROM topologies WHERE id = $1', [id])).rows[0];
     await until(async () => (await rowOfTopo())?.source === 'KubernetesCRD', 'the Topology reconciled into its row');
+    // the run after the apply writes the CR's status (a new resourceVersion): edit once the row has seen that write,
+    // or the edit is (rightly) a 409 for a version the caller never loaded
+    await until(async () => {
+      const cr = topo('db-topo') as { metadata: { resourceVersion?: string }; status?: { lastRuntime?: string } } | undefined;
+      const seen = (await t.db.query('SELECT resource_version FROM kubernetes_objects WHERE uid = $1', [id])).rows[0]?.resource_version;
+      return !!cr?.status?.lastRuntime && seen === cr.metadata.resourceVersion;
+    }, 'the first run\'s status written and seen by the informer');
 
     const res = await db('PATCH', `topologies?id=eq.${id}`, { schedule: '@every 1h', labels: { tier: 'gold' } });
     expect(res.statusCode, res.body).toBe(204);

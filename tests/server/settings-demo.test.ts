@@ -48,7 +48,8 @@ describe('settings demo set', () => {
   it('adds a topology, a scraper, a logging backend and an incident rule, listed as the settings pages list them', async () => {
     expect(await names('topologies_with_status?select=name&name=eq.console-stack')).toEqual(['console-stack']);
     expect(await names('config_scrapers_with_status?select=name&name=eq.cluster-config')).toEqual(['cluster-config']);
-    expect(await names('logging_backends?select=name&deleted_at=is.null')).toEqual(['cluster-logs']);
+    // console-logs: the agents demo's, for the ops-console component's own log lines
+    expect(await names('logging_backends?select=name&deleted_at=is.null')).toEqual(['cluster-logs', 'console-logs']);
     expect(await names('incident_rules?select=name&deleted_at=is.null')).toEqual(['unhealthy-databases']);
     // this set's rows (the catalog demo adds a scraper of its own)
     const integrations = (await get('integrations_with_status?select=name,integration_type,job_status,creator_name&name=in.(cluster-config,cluster-logs,console-stack)&order=name.asc')).json();
