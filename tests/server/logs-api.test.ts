@@ -74,10 +74,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setLogsTimings();
-  await t?.close();
+  // the backends first (their sockets destroyed: a backend request still held fails at once and its stream ends),
+  // then any client connection left open by a stream, then the app
   await loki?.close();
   await os?.close();
-});
+  t?.app.server.closeAllConnections();
+  await t?.close();
+}, 120_000);
 
 describe('refusals', () => {
   it('no id is 400 "component ID is required"; unknown component 404; unknown selector 404 listing the names', async () => {
