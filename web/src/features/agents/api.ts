@@ -36,14 +36,19 @@ export function useAgentsList(p: AgentListParams) {
 }
 
 /** One agent (`agents_summary?select=*&id=eq.{id}`, as the reference client reads it); null when gone. */
-export function useAgent(id: string | null) {
+export function useAgent(id: string | null, opts: { pollUntilSeenMs?: number } = {}) {
   return useQuery({
     queryKey: agentKeys.one(id ?? ''),
     enabled: !!id,
+    // the install dialog waits for the first ping: live events are throttled (one per agent per 10 s) and the socket
+    // may be down, so it also asks every few seconds until last_seen is set
+    refetchInterval: opts.pollUntilSeenMs
+      ? (q: { state: { data?: AgentSummary | null } }) => (q.state.data?.last_seen ? false : opts.pollUntilSeenMs!)
+      : undefined,
     queryFn: ({ signal }) =>
       api
         .get('/api/db/agents_summary', { query: { select: '*', id: `eq.${id}` }, schema: z.array(AgentSummary), signal })
-        .then((rows) => rows[0] ?? null),
+        .then((rows): AgentSummary | null => rows[0] ?? null),
   });
 }
 

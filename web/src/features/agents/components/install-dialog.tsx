@@ -56,10 +56,13 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** "Waiting for the agent to connect…" until its first ping sets last_seen (an `agents` change event refetches it). */
+/**
+ * "Waiting for the agent to connect…" until its first ping sets last_seen (an `agents` change event refetches it, and
+ * it is asked again every 3 s meanwhile).
+ */
 function ConnectionStatus({ agentId }: { agentId: string }) {
   const s = useStyles();
-  const agent = useAgent(agentId);
+  const agent = useAgent(agentId, { pollUntilSeenMs: 3_000 });
   const connected = !!agent.data?.last_seen;
   return (
     <div className={s.status} role="status" aria-live="polite">
