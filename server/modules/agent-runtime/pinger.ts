@@ -1,3 +1,4 @@
+import { SerialTicker } from './ticker.js';
 import type { RuntimeState } from './status.js';
 import { briefBody, type UpstreamClient } from './upstream-client.js';
 
@@ -20,31 +21,14 @@ export function telemetryQuery(o: Pick<PingerOptions, 'state' | 'version' | 'top
 }
 
 /** GET /api/upstream/ping at start and every `intervalMs`: the upstream's `last_seen` (Online within 61 s). */
-export class Pinger {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+export class Pinger extends SerialTicker {
 
-  constructor(private readonly o: PingerOptions) {}
-
-  start(): void {
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.o.intervalMs);
-    this.timer.unref?.();
+  constructor(private readonly o: PingerOptions) {
+    super(o.intervalMs);
   }
 
-  /** One at a time: a slow upstream never stacks requests. */
-  private tick(): void {
-    if (this.running || this.stopped) return;
-    this.running = this.ping().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+  protected run(): Promise<void> {
+    return this.ping();
   }
 
   async ping(): Promise<void> {

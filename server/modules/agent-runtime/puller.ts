@@ -1,3 +1,4 @@
+import { SerialTicker } from './ticker.js';
 import type pg from 'pg';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
@@ -29,32 +30,15 @@ interface PullAnswer {
  * never pushed back; its checks, their latest state and statuses are (they are this agent's). A canary whose spec
  * does not validate here is logged and kept as it was. The first pull after a start has no `since` (all of them).
  */
-export class Puller {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+export class Puller extends SerialTicker {
   private since: string | undefined;
 
-  constructor(private readonly o: PullerOptions) {}
-
-  start(): void {
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.o.intervalMs);
-    this.timer.unref?.();
+  constructor(private readonly o: PullerOptions) {
+    super(o.intervalMs);
   }
 
-  /** One at a time: a slow upstream never stacks requests. */
-  private tick(): void {
-    if (this.running || this.stopped) return;
-    this.running = this.pull().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+  protected run(): Promise<void> {
+    return this.pull();
   }
 
   async pull(): Promise<void> {
