@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { grantConsoleWriters, kubectl } from '../support/kube-tools.js';
-import { until } from '../support/poll.js';
+import { retryOnConflict, until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
 /**
@@ -79,13 +79,8 @@ it('a console edit through /api/db/config_scrapers patches the CR as the caller'
   // the run above writes its status on the CR after its job row: a resourceVersion read before that is stale (409)
   await until(async () => (cr('default', 'cluster')?.status as { lastRun?: unknown } | undefined)?.lastRun, 'the run written on the CR status');
   const spec = { schedule: '@every 2h', kubernetes: [{ clusterName: 'cr-test', exclusions: { namespace: ['kube-*'] } }] };
-  // the leader may still write status (conditions, the run) after that: a 409 is then the rightful answer, and a
-  // user reloads and applies again, as this does (a few times at most)
-  let res = await patch(row.id, { spec, resource_version: cr('default', 'cluster')!.metadata!.resourceVersion });
-  for (let i = 0; i < 5 && res.statusCode === 409; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    res = await patch(row.id, { spec, resource_version: cr('default', 'cluster')!.metadata!.resourceVersion });
-  }
+  // the leader may still write status after that (a rightful 409): reload and apply again, as a user would
+  const res = await retryOnConflict(() => patch(row.id, { spec, resource_version: cr('default', 'cluster')!.metadata!.resourceVersion }));
   expect(res.statusCode, res.body).toBeLessThan(300);
   expect(cr('default', 'cluster')!.spec).toMatchObject(spec);
   const patches = kube.impersonations.filter((i) => i.method === 'PATCH' && i.path.endsWith('/scrapeconfigs/cluster'));

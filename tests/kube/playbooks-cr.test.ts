@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { grantConsoleWriters, kubectl } from '../support/kube-tools.js';
-import { until } from '../support/poll.js';
+import { retryOnConflict, until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
 /**
@@ -89,10 +89,10 @@ it('a console edit patches the CR; a stale resourceVersion is 409', async () => 
   expect(stale.statusCode, stale.body).toBe(409);
   // the reference UI's PATCH body (id, source, title, spec, category, description, icon), with the CR's version
   const spec = { ...pb.spec, description: 'edited in the console' };
-  const res = await patch(pb.id, {
+  const res = await retryOnConflict(() => patch(pb.id, {
     id: pb.id, source: 'KubernetesCRD', title: 'Edited', spec, category: 'Ops', description: 'edited in the console', icon: 'k8s',
     resource_version: cr('restart-deployment')!.metadata!.resourceVersion,
-  });
+  }));
   expect(res.statusCode, res.body).toBeLessThan(300);
   expect(cr('restart-deployment')!.spec).toMatchObject({ title: 'Edited', category: 'Ops', description: 'edited in the console', icon: 'k8s' });
   await until(async () => ((await row('restart-deployment'))?.title === 'Edited') || undefined, 'the edit back in the row');

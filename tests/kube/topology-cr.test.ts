@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kindByKind } from '../../server/modules/kubernetes/kinds.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { grantConsoleWriters, kubectl } from '../support/kube-tools.js';
-import { until } from '../support/poll.js';
+import { retryOnConflict, until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 
 /**
@@ -85,7 +85,7 @@ it('a console edit with a stale resourceVersion is 409; a current one patches th
   const stale = await patch(topology.id, { spec: { schedule: '@every 2h', components: [{ name: 'api' }] }, resource_version: '1' });
   expect(stale.statusCode, stale.body).toBe(409);
   const spec = { type: 'App', schedule: '@every 2h', components: [{ name: 'api', type: 'Service', health: 'unhealthy' }] };
-  const res = await patch(topology.id, { spec, resource_version: cr('shop')!.metadata!.resourceVersion });
+  const res = await retryOnConflict(() => patch(topology.id, { spec, resource_version: cr('shop')!.metadata!.resourceVersion }));
   expect(res.statusCode, res.body).toBeLessThan(300);
   expect(cr('shop')!.spec).toMatchObject(spec);
   // the changed spec runs at once: db is gone, the root is unhealthy, generation 2 on the status

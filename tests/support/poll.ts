@@ -16,3 +16,17 @@ export async function until<T>(fn: () => Promise<T | undefined | null | false>, 
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/**
+ * Sends an edit carrying the resourceVersion `send` reads now, again (up to 5 times, 200 ms apart) while the answer is
+ * 409: the console's leader may write a CR's status between the read and the patch, and a 409 is then the rightful
+ * answer, after which a user reloads and applies again. Any other answer is returned as is.
+ */
+export async function retryOnConflict<R extends { statusCode: number }>(send: () => Promise<R>): Promise<R> {
+  let res = await send();
+  for (let i = 0; i < 5 && res.statusCode === 409; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    res = await send();
+  }
+  return res;
+}
