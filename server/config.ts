@@ -22,6 +22,32 @@ const Env = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Sign-in mode: `local` (Kratos-like browser flows under /api/.ory) or `oidc` (any OpenID Connect provider). */
+  AUTH_MODE: z.enum(['local', 'oidc']).default('local'),
+  /** How long a self-service flow (login, registration, recovery, verification, settings) stays usable. */
+  AUTH_FLOW_MINUTES: z.coerce.number().positive().default(60),
+  /** How long after signing in password, email and second-factor changes are allowed without signing in again. */
+  PRIVILEGED_SESSION_MINUTES: z.coerce.number().positive().default(15),
+  /** A session unused for this long ends (besides SESSION_TTL_HOURS). */
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(720),
+  /** 32 bytes (base64 or 64 hex) encrypting TOTP secrets (AES-256-GCM); else generated once into DATA_DIR. */
+  AUTH_ENCRYPTION_KEY: z.string().optional(),
+  /** AUTH_MODE=oidc: the provider's issuer URL (discovery at <issuer>/.well-known/openid-configuration). */
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** Space-separated scopes asked for. */
+  OIDC_SCOPES: z.string().default('openid email profile'),
+  /** The provider's name on the login page ("Sign in with …"). */
+  OIDC_DISPLAY_NAME: z.string().default('SSO'),
+  /** Who may still sign in with a local password in oidc mode (break-glass). */
+  OIDC_LOCAL_LOGIN: z.enum(['admins', 'all', 'none']).default('admins'),
+  /** The id_token/userinfo claim holding organisations: a string, a list, or an object keyed by id (Keycloak). */
+  OIDC_ORG_CLAIM: z.string().default('organization'),
+  /** JSON list of {claim, value, role, org?} (value a glob, claim a dotted path such as realm_access.roles). */
+  OIDC_ROLE_MAPPING: z.string().optional(),
+  /** A CEL expression returning a role name or list of role names (like the reference's IdentityRoleMapper). */
+  OIDC_ROLE_MAPPER_CEL: z.string().optional(),
   /** Trust X-Forwarded-* headers (set when behind an ingress); off by default so clients cannot spoof their address. */
   TRUST_PROXY: bool.default(false),
   DB_POOL_MAX: z.coerce.number().int().positive().default(20),

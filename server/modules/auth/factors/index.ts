@@ -1,0 +1,9 @@
+import type { Factor } from '../flows/types.js';
+
+/**
+ * The sign-in factors, one line each (password, totp, lookup_secret, webauthn, passkey). Order is the order their
+ * nodes appear in a flow.
+ */
+export const FACTORS: Factor[] = [];
+
+export const factorByMethod = (method: string): Factor | undefined => FACTORS.find((f) => f.method === method);
