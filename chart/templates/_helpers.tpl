@@ -105,3 +105,11 @@ app.kubernetes.io/part-of: ops-console
 - apiGroups: [apm-hub.flanksource.com]
   resources: [loggingbackends/status]
 {{- end -}}
+
+{{- define "ops-console.keysSecretName" -}}
+{{- default (printf "%s-keys" (include "ops-console.fullname" .)) .Values.keys.existingSecret -}}
+{{- end -}}
+
+{{- define "ops-console.oidcSecretName" -}}
+{{- default (printf "%s-oidc" (include "ops-console.fullname" .)) .Values.auth.oidc.existingSecret -}}
+{{- end -}}

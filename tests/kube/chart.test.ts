@@ -199,6 +199,44 @@ describe('chart', () => {
     expect(find(existing, 'Secret', 'ops-ops-console-database')).toHaveLength(0);
   });
 
+  it('keys: an external database gets one generated keys Secret shared by every replica; the embedded one keeps its own', async () => {
+    const docs = await render(['database.external.enabled=true', 'database.external.url=postgres://db/console', 'replicas=2']);
+    const e = env(docs);
+    expect(e.SECRETS_KEY).toEqual({ secretKeyRef: { name: 'ops-ops-console-keys', key: 'SECRETS_KEY' } });
+    expect(e.AUTH_ENCRYPTION_KEY).toEqual({ secretKeyRef: { name: 'ops-ops-console-keys', key: 'AUTH_ENCRYPTION_KEY' } });
+    const keys = one(docs, 'Secret', 'ops-ops-console-keys');
+    expect(keys.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    for (const k of ['SECRETS_KEY', 'AUTH_ENCRYPTION_KEY']) {
+      expect(Buffer.from(Buffer.from(keys.data[k], 'base64').toString(), 'base64')).toHaveLength(32);
+    }
+    // the embedded database keeps its keys in its volume (DATA_DIR), unless an existing Secret is named
+    expect(env(await render())).not.toHaveProperty('AUTH_ENCRYPTION_KEY');
+    const named = await render(['keys.existingSecret=my-keys']);
+    expect(env(named).SECRETS_KEY).toEqual({ secretKeyRef: { name: 'my-keys', key: 'SECRETS_KEY' } });
+    expect(find(named, 'Secret', 'ops-ops-console-keys')).toHaveLength(0);
+  });
+
+  it('auth: local by default; oidc sets the provider, its secret from a Secret, the role mapping as JSON', async () => {
+    expect(env(await render())).toMatchObject({ AUTH_MODE: 'local', SESSION_IDLE_MINUTES: '720' });
+    const docs = await render([
+      'auth.mode=oidc', 'auth.oidc.issuer=https://id.example.com/realms/ops', 'auth.oidc.clientId=console',
+      'auth.oidc.clientSecret=t0ps3cret', 'auth.oidc.displayName=Keycloak', 'auth.oidc.localLogin=none',
+      'auth.oidc.roleMapping[0].claim=realm_access.roles', 'auth.oidc.roleMapping[0].value=ops-*',
+      'auth.oidc.roleMapping[0].role=editor',
+    ]);
+    const e = env(docs);
+    expect(e).toMatchObject({
+      AUTH_MODE: 'oidc', OIDC_ISSUER: 'https://id.example.com/realms/ops', OIDC_CLIENT_ID: 'console',
+      OIDC_DISPLAY_NAME: 'Keycloak', OIDC_LOCAL_LOGIN: 'none', OIDC_ORG_CLAIM: 'organization', OIDC_SCOPES: 'openid email profile',
+    });
+    expect(JSON.parse(e.OIDC_ROLE_MAPPING)).toEqual([{ claim: 'realm_access.roles', value: 'ops-*', role: 'editor' }]);
+    expect(e.OIDC_CLIENT_SECRET).toEqual({ secretKeyRef: { name: 'ops-ops-console-oidc', key: 'clientSecret' } });
+    expect(JSON.stringify(one(docs, 'Deployment'))).not.toContain('t0ps3cret');
+    expect(Buffer.from(one(docs, 'Secret', 'ops-ops-console-oidc').data.clientSecret, 'base64').toString()).toBe('t0ps3cret');
+    expect(await renderError(['auth.mode=oidc'])).toMatch(/auth.mode oidc needs auth.oidc.issuer/);
+    expect(await renderError(['auth.mode=oidc', 'auth.oidc.issuer=https://x', 'auth.oidc.clientId=c', 'auth.oidc.localLogin=some'])).toMatch(/localLogin/);
+  });
+
   it('the embedded database forces a single replica, whatever replicas says', async () => {
     const docs = await render(['replicas=3']);
     expect(one(docs, 'Deployment').spec.replicas).toBe(1);
