@@ -8,10 +8,11 @@ import { topologyDemo } from './topology.js';
 import { playbooksDemo } from './playbooks.js';
 import { notificationsDemo } from './notifications.js';
 import { agentsDemo } from './agents.js';
+import { authEventsDemo } from './auth-events.js';
 
 /**
  * Every demo set, in load order: a set may refer to rows of the sets before it. Each module appends its own set
  * here; `loadDemoSets` records what it loaded, so a set added later is loaded on the next start of an existing
  * installation.
  */
-export const DEMO_SETS: readonly DemoSet[] = [foundationDemo, healthDemo, incidentsDemo, settingsDemo, catalogDemo, playbooksDemo, notificationsDemo, agentsDemo, topologyDemo];
+export const DEMO_SETS: readonly DemoSet[] = [foundationDemo, healthDemo, incidentsDemo, settingsDemo, catalogDemo, playbooksDemo, notificationsDemo, agentsDemo, authEventsDemo, topologyDemo];
