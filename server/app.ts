@@ -10,6 +10,9 @@ import { metricsPlugin } from './plugins/metrics.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { securityPlugin } from './plugins/security.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { oryRoutes } from './modules/auth/flows/routes.js';
+import { courierModule } from './modules/auth/courier/index.js';
+import { oidcModule } from './modules/auth/oidc/index.js';
 import { peopleRoutes } from './modules/people/routes.js';
 import { propertiesRoutes } from './modules/properties/routes.js';
 import { dbRoutes } from './modules/db/routes.js';
@@ -81,7 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(metricsPlugin);
   await app.register(cookie);
   await app.register(dbPlugin, { connectionString: config.DATABASE_URL, max: config.DB_POOL_MAX });
-  await app.register(authPlugin);
+  await app.register(authPlugin, { sessionIdleMinutes: config.SESSION_IDLE_MINUTES });
   // MODE (DESIGN.md "Modes"): console = everything; check-runner = the health view and the health API only (sign-in,
   // the health relations of /api/db, live updates, probes, metrics); agent = no UI: its cluster's Canary CRs (kube
   // plugin kindsFor) and the canaries pulled from UPSTREAM_URL run on its health scheduler into its own database,
@@ -95,6 +98,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
 
   await app.register(systemRoutes, { config });
   await app.register(authRoutes, { prefix: '/api/auth', config, invites: full });
+  await app.register(oryRoutes, { prefix: '/api/.ory', config }); // Kratos-compatible sign-in flows and sessions
+  await app.register(courierModule, { config }); // sign-in mail outbox sender and sign-in data retention (leader)
+  await app.register(oidcModule, { prefix: '/api/auth', config }); // GET /api/auth/config, organisations, hosted mode /api/auth/oidc/*
   if (full) {
     await app.register(peopleRoutes, { prefix: '/api' });
     await app.register(propertiesRoutes, { prefix: '/api/properties' });

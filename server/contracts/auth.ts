@@ -70,6 +70,16 @@ export const PersonRow = z.object({
 });
 export type PersonRow = z.infer<typeof PersonRow>;
 
+/** Hosted mode: an organisation (from the provider's organisation claim) and the caller's roles in it. */
+export const Organization = z.object({
+  id: z.string(),
+  /** The organisation's id in the provider's claim (Keycloak's key, or the name when the claim is a list). */
+  external_id: z.string(),
+  name: z.string(),
+  roles: z.array(Role),
+});
+export type Organization = z.infer<typeof Organization>;
+
 export const WhoamiResponse = z.object({
   message: z.literal('success'),
   payload: z.object({
@@ -78,6 +88,8 @@ export const WhoamiResponse = z.object({
     permissions: z.array(Permission),
     features: z.record(z.string(), z.boolean()),
     hostname: z.string(),
+    /** Hosted mode (AUTH_MODE=oidc): the session's active organisation, null when none is chosen. */
+    organization: Organization.nullable().optional(),
   }),
 });
 export type WhoamiResponse = z.infer<typeof WhoamiResponse>;
@@ -199,3 +211,29 @@ export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
 
 export const UpdateProfileResponse = z.object({ message: z.literal('success'), payload: z.object({ user: SessionUser }) });
 export type UpdateProfileResponse = z.infer<typeof UpdateProfileResponse>;
+
+/** `GET /api/auth/organizations`: the caller's organisations and the session's active one. */
+export const OrganizationsResponse = z.object({
+  organizations: z.array(Organization),
+  active_organization_id: z.string().nullable(),
+  /**
+   * The provider sent an organisation claim at the last sign-in: the gate asks for a choice when several and none is
+   * active, and shows "not a member" when the list is empty. False: the provider has no organisations (console-wide
+   * roles).
+   */
+  required: z.boolean(),
+});
+export type OrganizationsResponse = z.infer<typeof OrganizationsResponse>;
+
+export const SwitchOrganizationRequest = z.object({
+  organization_id: z.uuid({ error: 'organization_id must be a uuid' }),
+});
+
+/** `GET /api/auth/config` (public): which sign-in the login page offers. */
+export const AuthConfigResponse = z.object({
+  mode: z.enum(['local', 'oidc']),
+  oidc: z.object({ display_name: z.string(), login_url: z.string() }).optional(),
+  /** Who may use the local password form: everyone in local mode; in oidc mode OIDC_LOCAL_LOGIN. */
+  local_login: z.enum(['all', 'admins', 'none']),
+});
+export type AuthConfigResponse = z.infer<typeof AuthConfigResponse>;

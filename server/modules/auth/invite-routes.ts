@@ -21,6 +21,9 @@ class GoneError extends ApiError {
 /** Invite links (admins) and registration through them (public). */
 export const inviteRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { config }) => {
   app.post('/invite_user', { config: { access: { resource: 'identities', action: 'write' } } }, async (req) => {
+    if (config.AUTH_MODE === 'oidc') {
+      throw new ConflictError(`invites are not used in hosted mode (AUTH_MODE=oidc): people sign in with ${config.OIDC_DISPLAY_NAME}`);
+    }
     const body = parseBody(InviteUserRequest, req.body);
     const token = randomToken(32);
     const expiresAt = await inTransaction(app.db, async (c) => {
