@@ -106,9 +106,71 @@ export function loginPath(returnTo = window.location.pathname + window.location.
   return returnTo === '/' || returnTo.startsWith('/login') ? '/login' : `/login?return_to=${encodeURIComponent(returnTo)}`;
 }
 
+// Hosted mode (AUTH_MODE=oidc) sends a signed-out tab to /auth-state-checker (a silent round trip to the provider)
+// instead of the sign-in form. The sign-in page and the session gate learn the mode from /api/auth/config and
+// remember it here, for the tab's lifetime and its reloads.
+const HOSTED_KEY = 'auth.hosted';
+let hostedAuth: boolean | null = null;
+
+export function setHostedAuth(hosted: boolean): void {
+  hostedAuth = hosted;
+  try {
+    if (hosted) sessionStorage.setItem(HOSTED_KEY, '1');
+    else sessionStorage.removeItem(HOSTED_KEY);
+  } catch {
+    // storage disabled: the flag lasts as long as the page
+  }
+}
+
+function isHostedAuth(): boolean {
+  if (hostedAuth === null) {
+    try {
+      hostedAuth = sessionStorage.getItem(HOSTED_KEY) === '1';
+    } catch {
+      hostedAuth = false;
+    }
+  }
+  return hostedAuth;
+}
+
+const SIGN_IN_PAGES = /^\/(login|registration|recovery|verification|error|auth-state-checker)(\/|$)/;
+
 export function redirectToLogin(): void {
-  if (window.location.pathname === '/login') return;
+  if (SIGN_IN_PAGES.test(window.location.pathname)) return;
+  if (isHostedAuth()) {
+    const here = window.location.pathname + window.location.search;
+    navigate(here === '/' ? '/auth-state-checker' : `/auth-state-checker?return_to=${encodeURIComponent(here)}`, { replace: true });
+    return;
+  }
   navigate(loginPath(), { replace: true });
+}
+
+/**
+ * The error id of a Kratos-shaped answer (`{error: {id}}`): the session checks' 403s carry one (session_aal2_required,
+ * session_refresh_required), a role denial does not.
+ */
+export function sessionErrorId(body: unknown): string | null {
+  const error = (body as { error?: unknown } | null)?.error;
+  const id = typeof error === 'object' && error !== null ? (error as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * A session at the first factor whose person has a second one (or must enrol one): to the second step, coming back
+ * here after it; or where the server sends it (the enrolment page when a second factor is required and none is set).
+ */
+export function redirectToSecondFactor(body: unknown): void {
+  if (SIGN_IN_PAGES.test(window.location.pathname)) return;
+  const here = window.location.pathname + window.location.search;
+  const to = (body as { redirect_browser_to?: unknown } | null)?.redirect_browser_to;
+  if (typeof to === 'string') {
+    const url = new URL(to, window.location.origin);
+    if (url.origin === window.location.origin && !url.pathname.startsWith('/login') && !url.pathname.startsWith('/api/')) {
+      if (url.pathname !== window.location.pathname) navigate(url.pathname + url.search, { replace: true });
+      return;
+    }
+  }
+  navigate(`/login?aal=aal2&return_to=${encodeURIComponent(here)}`, { replace: true });
 }
 
 function unreachable(code: 'timeout' | 'network' | 'offline'): ApiError {
@@ -161,12 +223,17 @@ async function readBody(res: Response): Promise<unknown> {
 function toApiError(status: number, body: unknown): ApiError {
   // the server answers {error, code, message, details} or, under /api/db, PostgREST's {code, message, details, hint}
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  // the sign-in flows (/api/.ory) answer as Kratos does: {error: {id, code, status, reason, message}}
+  const kratos = typeof b.error === 'object' && b.error !== null ? (b.error as Record<string, unknown>) : {};
   const message =
     (typeof b.message === 'string' && b.message) ||
     (typeof b.error === 'string' && b.error) ||
+    (typeof kratos.reason === 'string' && kratos.reason) ||
+    (typeof kratos.message === 'string' && kratos.message) ||
     (typeof body === 'string' && body.length < 300 && body) ||
     `${MESSAGES.generic} (HTTP ${status})`;
-  const err = new ApiError(status, typeof b.code === 'string' ? b.code : `http_${status}`, message, b.details ?? null);
+  const code = (typeof b.code === 'string' && b.code) || (typeof kratos.id === 'string' && kratos.id) || `http_${status}`;
+  const err = new ApiError(status, code, message, b.details ?? kratos.details ?? null);
   err.body = body;
   return err;
 }
@@ -184,10 +251,16 @@ async function sendChecked(path: string, opts: RequestOptions<unknown>): Promise
     if (JSON.stringify(body ?? '').includes('CSRF')) res = await send(path, opts, await ensureCsrfToken(true));
   }
   if (res.ok) return res;
-  const err = toApiError(res.status, await readBody(res));
+  const body = await readBody(res);
+  const err = toApiError(res.status, body);
   if (res.status === 401 && !opts.allowUnauthorized) {
     setCsrfToken(null);
     redirectToLogin();
+  }
+  // the session check (spec 001 §8): 403 or 422 naming session_aal2_required goes to the second step; the sign-in
+  // forms (allowUnauthorized) handle their own answers
+  if ((res.status === 403 || res.status === 422) && !opts.allowUnauthorized && sessionErrorId(body) === 'session_aal2_required') {
+    redirectToSecondFactor(body);
   }
   throw err;
 }
