@@ -22,6 +22,11 @@ export interface Principal {
   /** For an agent's token (its person is of type `agent`): the agent. Such a principal has no roles. */
   agentId?: string;
   agentName?: string;
+  /** Session callers: the assurance level reached and when a factor was last proven (privileged window). */
+  aal?: 'aal1' | 'aal2';
+  authenticatedAt?: Date;
+  /** Session callers at aal1 who must go further: 'aal2' (a second factor is enrolled), 'enrol' (auth.mfa.required). */
+  assurance?: 'aal2' | 'enrol';
 }
 
 /**
@@ -38,6 +43,10 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+  }
+  interface FastifyInstance {
+    /** Sessions end after this many minutes without use (SESSION_IDLE_MINUTES). */
+    sessionIdleMinutes: number;
   }
 }
 
@@ -59,26 +68,41 @@ export function invalidatePrincipals(): void {
   cache.clear();
 }
 
+/** What assurance a person must reach (set by the sign-in flows module; without it every session counts as enough). */
+type AssuranceResolver = (db: pg.Pool, personId: string) => Promise<'aal1' | 'aal2' | 'enrol'>;
+let assuranceOf: AssuranceResolver | null = null;
+export function setAssuranceResolver(fn: AssuranceResolver): void {
+  assuranceOf = fn;
+}
+
+/** Routes a session that still owes a second factor may call: the flows themselves, logout; enrolment also whoami. */
+function mayCallBeforeAal2(url: string, assurance: 'aal2' | 'enrol'): boolean {
+  if (url.startsWith('/api/.ory/') || url.startsWith('/api/auth/logout')) return true;
+  return assurance === 'enrol' && /^\/api\/auth\/(whoami|csrf)(\?|$)/.test(url);
+}
+
 function remember(key: string, principal: Principal | null) {
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(key, { principal, until: Date.now() + CACHE_TTL_MS });
 }
 
-async function sessionPrincipal(db: pg.Pool, token: string): Promise<Principal | null> {
+async function sessionPrincipal(db: pg.Pool, token: string, idleMinutes: number): Promise<Principal | null> {
   const { rows } = await db.query(
     `UPDATE sessions s SET last_seen_at = now()
      FROM people p LEFT JOIN identities i ON i.id = p.id
-     WHERE s.token_hash = $1 AND s.expires_at > now() AND p.id = s.person_id AND p.deleted_at IS NULL
-       AND coalesce(i.state, 'active') = 'active'
-     RETURNING s.id AS session_id, p.id, p.name, p.email,
+     WHERE s.token_hash = $1 AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(mins => $2)
+       AND p.id = s.person_id AND p.deleted_at IS NULL AND coalesce(i.state, 'active') = 'active'
+     RETURNING s.id AS session_id, s.aal, s.authenticated_at, p.id, p.name, p.email,
        ARRAY(SELECT role FROM person_roles r WHERE r.person_id = p.id) AS roles`,
-    [sha256(token)],
+    [sha256(token), idleMinutes],
   );
   const r = rows[0];
   if (!r) return null;
+  const need = r.aal === 'aal1' && assuranceOf ? await assuranceOf(db, r.id) : 'aal1';
   return {
     id: r.id, name: r.name, email: r.email, roles: effectiveRoles(r.roles), via: 'session',
-    sessionId: r.session_id, csrfToken: csrfTokenFor(token),
+    sessionId: r.session_id, csrfToken: csrfTokenFor(token), aal: r.aal, authenticatedAt: r.authenticated_at,
+    ...(need !== 'aal1' && { assurance: need }),
   };
 }
 
@@ -125,6 +149,17 @@ async function tokenPrincipal(db: pg.Pool, token: string): Promise<Principal | n
   };
 }
 
+/** The path of a same-site page address (the Referer of an API call), else `/`. */
+function safePath(referer: string): string {
+  try {
+    const u = new URL(referer);
+    const path = `${u.pathname}${u.search}`;
+    return /^\/(?![/\\])/.test(path) ? path : '/';
+  } catch {
+    return '/';
+  }
+}
+
 /** Finds the bearer/basic token or session cookie of a request, if any. */
 function credentials(req: FastifyRequest): { kind: 'token' | 'session'; value: string } | null {
   const header = req.headers.authorization;
@@ -154,7 +189,8 @@ export async function resolvePrincipal(
   const key = `${cred.kind}:${sha256(cred.value)}`;
   const hit = opts.fresh ? undefined : cache.get(key);
   if (hit && hit.until > Date.now()) return { principal: hit.principal, presented: true };
-  const principal = cred.kind === 'session' ? await sessionPrincipal(db, cred.value) : await tokenPrincipal(db, cred.value);
+  const idle = req.server?.sessionIdleMinutes ?? 720;
+  const principal = cred.kind === 'session' ? await sessionPrincipal(db, cred.value, idle) : await tokenPrincipal(db, cred.value);
   remember(key, principal);
   return { principal, presented: true };
 }
@@ -163,8 +199,9 @@ export async function resolvePrincipal(
  * Authenticates every request and enforces each route's declared access. Requires @fastify/cookie and the db
  * plugin to be registered first.
  */
-export const authPlugin = fp(
-  async (app) => {
+export const authPlugin = fp<{ sessionIdleMinutes?: number }>(
+  async (app, opts) => {
+    app.decorate('sessionIdleMinutes', opts.sessionIdleMinutes ?? 720);
     app.decorateRequest('principal', null);
     app.decorateRequest('can', function (this: FastifyRequest, resource: Resource, action: Action) {
       return this.principal !== null && !this.principal.agentId && can(this.principal.roles, resource, action);
@@ -185,6 +222,22 @@ export const authPlugin = fp(
         throw new UnauthorizedError(presented ? 'invalid or expired credentials' : 'not logged in');
       }
       // agent tokens are for /api/upstream/* alone, and only they are
+      // highest available assurance: a session still owing its second factor (or its enrolment) reaches nothing else
+      if (principal.assurance && !mayCallBeforeAal2(req.url, principal.assurance)) {
+        const here = req.headers.referer ? safePath(req.headers.referer) : '/';
+        const enrol = principal.assurance === 'enrol';
+        return reply.status(403).type('application/json; charset=utf-8').send({
+          error: {
+            id: 'session_aal2_required', code: 403, status: 'Forbidden',
+            reason: enrol ? 'Set up a second factor in your profile settings.' : 'Please complete the second authentication challenge.',
+            message: enrol
+              ? 'Two-factor authentication is required: set up an authenticator app, a security key or a passkey first.'
+              : 'An active session was found but it does not fulfill the Authenticator Assurance Level, implying that the session must (re-)authenticate using a second factor.',
+            ...(enrol && { details: { enrolment_required: true } }),
+          },
+          redirect_browser_to: enrol ? '/profile-settings' : `/login?aal=aal2&return_to=${encodeURIComponent(here)}`,
+        });
+      }
       if ((access === 'agent') !== Boolean(principal.agentId)) {
         throw new ForbiddenError(access === 'agent' ? 'an agent token is required' : 'agent tokens are valid on /api/upstream/* only');
       }

@@ -56,7 +56,7 @@ const HEARTBEAT_MS = 30_000;
 const MAX_PENDING = 64;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Relations whose changes may alter someone's roles or end their session. */
-const ACCESS_RELATIONS = new Set(['people', 'people_roles', 'identities']);
+const ACCESS_RELATIONS = new Set(['people', 'people_roles', 'identities', 'sessions']);
 
 /** Whether roles may read a relation's events: the relation's RBAC resource, as /api/db reads check it. Unknown → no. */
 export function mayReceive(roles: readonly Role[], event: LiveMessage): boolean {
