@@ -1,9 +1,12 @@
 import type { Factor } from '../flows/types.js';
+import { passwordFactor } from './password.js';
 
 /**
  * The sign-in factors, one line each (password, totp, lookup_secret, webauthn, passkey). Order is the order their
  * nodes appear in a flow.
  */
-export const FACTORS: Factor[] = [];
+export const FACTORS: Factor[] = [
+  passwordFactor,
+];
 
 export const factorByMethod = (method: string): Factor | undefined => FACTORS.find((f) => f.method === method);
