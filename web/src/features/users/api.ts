@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { InviteUserResponse, UserSummary, type IdentityState, type InviteUserRequest } from '@contracts/auth';
 import { primaryRole, type Role } from '@contracts/rbac';
-import { api } from '../../lib/api-client';
+import { api, ApiError } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 
 /** Under `['auth']`: live updates refresh every auth query at once. */
@@ -67,5 +67,66 @@ export function useDeleteUser() {
       void qc.invalidateQueries({ queryKey: ['db', 'people'] });
       void qc.invalidateQueries({ queryKey: ['db', 'team_members'] });
     },
+  });
+}
+
+/** Second factors an admin's reset removes (Kratos credential types). */
+export const SECOND_FACTOR_TYPES = ['totp', 'lookup_secret', 'webauthn'] as const;
+
+/** Edit User → Sign out everywhere: ends every session of the person (admins, write on identities). */
+export function useSignOutUser() {
+  return useMutation({
+    mutationFn: (user: UserSummary) =>
+      api.delete(`/api/.ory/admin/identities/${encodeURIComponent(user.id)}/sessions`),
+    onSuccess: (_, user) => toast.success(`${user.name} was signed out everywhere`),
+  });
+}
+
+/**
+ * Edit User → Reset second factor: removes the person's authenticator app, recovery codes and security keys (their
+ * passkeys stay: a first factor); the next sign-in asks for the password only. A type they never set up is skipped.
+ */
+export function useResetSecondFactor() {
+  return useMutation({
+    mutationFn: async (user: UserSummary) => {
+      const id = encodeURIComponent(user.id);
+      for (const type of SECOND_FACTOR_TYPES) {
+        try {
+          await api.delete(`/api/.ory/admin/identities/${id}/credentials/${type}`);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 404)) throw err;
+        }
+      }
+    },
+    onSuccess: (_, user) => toast.success(`${user.name}'s second factor was reset`),
+  });
+}
+
+/** A row of auth_events (sign-in activity). */
+const AuthEventRow = z.object({
+  id: z.string(),
+  type: z.string(),
+  method: z.string().nullable().optional(),
+  success: z.boolean(),
+  ip: z.string().nullable().optional(),
+  user_agent: z.string().nullable().optional(),
+  created_at: z.string(),
+});
+
+/** A person's latest 50 sign-in events, for Edit User (admins read everyone's through /api/db). */
+export function usePersonActivity(personId: string) {
+  return useQuery({
+    queryKey: [...userKeys.all, 'activity', personId],
+    queryFn: ({ signal }) =>
+      api.get('/api/db/auth_events', {
+        signal,
+        schema: z.array(AuthEventRow),
+        query: {
+          select: 'id,type,method,success,ip,user_agent,created_at',
+          person_id: `eq.${personId}`,
+          order: 'created_at.desc',
+          limit: 50,
+        },
+      }),
   });
 }

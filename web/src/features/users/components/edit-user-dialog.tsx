@@ -5,6 +5,7 @@ import { primaryRole, ROLES } from '@contracts/rbac';
 import { FormDialog, useZodForm } from '../../../components/forms/form-dialog';
 import { SelectField, SwitchField } from '../../../components/forms/form-fields';
 import { useUpdateUser } from '../api';
+import { UserSecurity } from './user-security';
 
 const EditUserForm = z.object({
   role: z.enum(ROLES, { error: 'Please select any role' }),
@@ -24,6 +25,7 @@ export function EditUserDialog({ user, onClose }: { user: UserSummary; onClose: 
       open
       onOpenChange={(open) => !open && onClose()}
       title="Edit User"
+      size="medium"
       form={form}
       onSubmit={(v) => update.mutate({ user, ...v }, { onSuccess: onClose })}
       submitLabel="Save"
@@ -37,6 +39,7 @@ export function EditUserDialog({ user, onClose }: { user: UserSummary; onClose: 
       </Field>
       <SelectField<EditUserForm> name="role" label="Role" options={ROLE_OPTIONS} required />
       <SwitchField<EditUserForm> name="active" label="Active" hint="Inactive users cannot sign in." />
+      <UserSecurity user={user} />
     </FormDialog>
   );
 }
