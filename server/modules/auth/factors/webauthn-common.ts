@@ -292,11 +292,11 @@ export async function assertCredential(ctx: FlowContext, body: Record<string, un
       },
       requireUserVerification: false,
     });
-    if (!r.verified) return refuse('signature');
-    info = r.authenticationInfo;
+    info = r.verified ? r.authenticationInfo : undefined;
   } catch (err) {
     return refuse(err instanceof Error ? err.message : 'verification failed');
   }
+  if (!info) return refuse('signature');
   if (!(await markUsed(ctx.db, row.id, row.counter, info.newCounter))) return refuse('counter moved meanwhile');
   return { personId: row.person_id, userVerified: info.userVerified };
 }
