@@ -19,7 +19,12 @@ const RegistrationPage = lazy(() =>
 const publicPages = () => import('./routes/public-pages');
 const SelfServicePage = lazy(() => publicPages().then((m) => ({ default: m.SelfServicePage })));
 const ErrorPage = lazy(() => publicPages().then((m) => ({ default: m.ErrorPage })));
-const AuthStateCheckerPage = lazy(() => publicPages().then((m) => ({ default: m.AuthStateCheckerPage })));
+const AuthStateCheckerPage = lazy(() =>
+  import('./routes/auth-state-checker-page').then((m) => ({ default: m.AuthStateCheckerPage })),
+);
+const OrgsSwitchedPage = lazy(() =>
+  import('../features/organizations/orgs-switched-page').then((m) => ({ default: m.OrgsSwitchedPage })),
+);
 
 /** While a public page's code loads: the same start-up screen the session gate shows. */
 function Public({ children }: { children: ReactNode }) {
@@ -74,6 +79,11 @@ export function App() {
             <Route path={paths.authStateChecker}>
               <Public>
                 <AuthStateCheckerPage />
+              </Public>
+            </Route>
+            <Route path={paths.orgsSwitched}>
+              <Public>
+                <OrgsSwitchedPage />
               </Public>
             </Route>
             <Route>

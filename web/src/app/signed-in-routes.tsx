@@ -109,10 +109,6 @@ function ShellRoutes({ routes, checkRunner }: { routes: AppRoute[]; checkRunner:
               <Redirect to={paths.catalog} replace />
             </Route>
           )}
-          {/* one organization per installation: the landing after switching is the home page */}
-          <Route path={paths.orgsSwitched}>
-            <Redirect to={paths.home} replace />
-          </Route>
           {routes.map((route) => (
             <Route key={route.path} path={route.path}>
               {(params: Params) => <RouteGate route={route} params={params} />}

@@ -3,6 +3,8 @@ import { Button } from '@fluentui/react-components';
 import { CloudOff24Regular, ErrorCircle24Regular } from '@fluentui/react-icons';
 import { FullPageState } from '../../components/full-page-state';
 import { ApiError, errorMessage } from '../../lib/api-client';
+import { useAuthConfig } from '../../features/organizations/api';
+import { OrganizationGate } from '../../features/organizations/gate';
 import { SessionContext, toSessionInfo } from '../session-context';
 import { useSessionAbout, useSessionWhoami } from './session-queries';
 
@@ -22,6 +24,7 @@ function isProvisioning(err: unknown) {
 export function SessionGate({ children }: { children: ReactNode }) {
   const whoami = useSessionWhoami();
   const about = useSessionAbout();
+  useAuthConfig(); // asked alongside: the organisation gate below needs it (hosted mode)
   const session = useMemo(
     () => (whoami.data && about.data ? toSessionInfo(whoami.data, about.data) : null),
     [whoami.data, about.data],
@@ -36,7 +39,13 @@ export function SessionGate({ children }: { children: ReactNode }) {
     return () => clearInterval(timer);
   }, [provisioning, refetch]);
 
-  if (session) return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+  if (session) {
+    return (
+      <SessionContext.Provider value={session}>
+        <OrganizationGate>{children}</OrganizationGate>
+      </SessionContext.Provider>
+    );
+  }
 
   const err = whoami.error ?? about.error;
   if (!err) return <FullPageState busy="Loading…" />;

@@ -4,12 +4,15 @@ import { ArrowClockwise20Regular, QuestionCircle20Regular } from '@fluentui/reac
 import { DeferredMenu } from '../../components/menus/deferred-menu';
 import { pageHeaderStore } from '../../components/page';
 import { useStore } from '../../lib/store';
+import { useHostedOrganizations } from '../../features/organizations/context';
 import { UserMenu } from './user-menu';
 
 const loadLists = () => import('./shell-menu-lists');
 const DocsMenuList = lazy(() => loadLists().then((m) => ({ default: m.DocsMenuList })));
 // the bell (its count query and its popover) loads after the first render: the start-up bundle is at its budget
 const NotificationBell = lazy(() => import('../../features/notifications/bell/bell').then((m) => ({ default: m.NotificationBell })));
+// hosted mode only (AUTH_MODE=oidc with organisations)
+const OrganizationSwitcher = lazy(() => import('../../features/organizations/switcher').then((m) => ({ default: m.OrganizationSwitcher })));
 
 const useStyles = makeStyles({
   root: {
@@ -38,6 +41,7 @@ const useStyles = makeStyles({
 export function TopBar() {
   const s = useStyles();
   const { title, extra, onRefresh, refreshing } = useStore(pageHeaderStore);
+  const hosted = useHostedOrganizations();
   return (
     <header className={s.root}>
       <Text as="h1" size={500} weight="semibold" className={s.title}>
@@ -55,6 +59,7 @@ export function TopBar() {
             />
           </Tooltip>
         )}
+        {hosted?.active && <Suspense fallback={null}><OrganizationSwitcher /></Suspense>}
         <Suspense fallback={<span style={{ width: '32px' }} />}><NotificationBell /></Suspense>
         <DeferredMenu
           preload={loadLists}

@@ -2,7 +2,7 @@ import { useLocation } from 'wouter';
 import { Caption1, makeStyles, MenuDivider, MenuGroup, MenuGroupHeader, MenuItem, MenuList, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Person20Regular, SignOut20Regular } from '@fluentui/react-icons';
 import { primaryRole } from '@contracts/rbac-table';
-import { useLogout } from '../../features/auth/api';
+import { useSignOut } from '../../features/organizations/sign-out';
 import { FRONTEND_VERSION } from '../../lib/brand';
 import { paths } from '../paths';
 import { useSession } from '../session-context';
@@ -25,13 +25,9 @@ export function UserMenuList({ name, onKubeconfig }: { name: string; onKubeconfi
   const s = useStyles();
   const session = useSession();
   const [, navigate] = useLocation();
-  const logout = useLogout();
   // the menu (and this component) closes on the click: mutate()'s own callbacks would be dropped with it, the
-  // returned promise is not
-  const signOut = () => {
-    const toLogin = () => navigate(paths.login, { replace: true });
-    logout.mutateAsync().then(toLogin, toLogin);
-  };
+  // returned promise is not; hosted mode goes on to the provider's end-session page when it offers one
+  const { signOut, pending: signingOut } = useSignOut();
 
   return (
     <MenuList>
@@ -52,7 +48,7 @@ export function UserMenuList({ name, onKubeconfig }: { name: string; onKubeconfi
         <Caption1>Backend v{session.about.appVersion}</Caption1>
       </div>
       <MenuDivider />
-      <MenuItem icon={<SignOut20Regular />} onClick={signOut} disabled={logout.isPending}>
+      <MenuItem icon={<SignOut20Regular />} onClick={signOut} disabled={signingOut}>
         Sign out
       </MenuItem>
     </MenuList>
