@@ -6,6 +6,7 @@ import { agentSettingsProblem, loadConfig } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { loadDemoSets, startDemoSets } from './lib/demo.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
+import { authEncryptionKey } from './modules/auth/secret-box.js';
 import { DEMO_SETS } from './modules/demo/index.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -26,6 +27,7 @@ let closing = false;
 async function start() {
   const refused = agentSettingsProblem(config); // MODE=agent without UPSTREAM_URL or AGENT_TOKEN
   if (refused) throw new Error(refused);
+  if (config.MODE === 'console') authEncryptionKey(config); // a malformed AUTH_ENCRYPTION_KEY refuses to start; else DATA_DIR's key, made once
   if (!config.DATABASE_URL) {
     embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, bootLog, { detached: true });
     config.DATABASE_URL = embedded.url;
