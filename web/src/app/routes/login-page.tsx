@@ -4,6 +4,7 @@ import { Button, Divider, Link as FluentLink, makeStyles, Text, tokens } from '@
 import type { UiNode } from '@contracts/identity';
 import { FlowForm } from '../../features/auth/flow-form';
 import { browserTarget } from '../../features/auth/flow-errors';
+import { runWebAuthnTrigger } from '../../features/auth/flow-webauthn';
 import { continueTarget, signOutThroughFlow, useAuthConfig, useFlow, useSessionStarted } from '../../features/auth/flows';
 import { safeReturnTo } from '../../lib/return-to';
 import { paths } from '../paths';
@@ -98,6 +99,7 @@ export function LoginPage() {
             labels={LOGIN_LABELS}
             hideNode={isLogoutLink}
             autoFocus={!hosted}
+            onTrigger={runWebAuthnTrigger}
           />
         ) : local ? (
           <FlowLoading />

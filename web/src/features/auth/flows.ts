@@ -52,6 +52,17 @@ export async function submitFlow(kind: FlowType, flowId: string, body: Record<st
   }
 }
 
+/** A flow error as GET /self-service/errors?id= keeps it (the /error page). */
+export interface FlowErrorRecord {
+  id: string;
+  error: { code?: number; status?: string; message?: string; reason?: string; details?: Record<string, unknown> };
+  created_at?: string;
+}
+
+export function getFlowError(id: string, signal?: AbortSignal): Promise<FlowErrorRecord> {
+  return api.get<FlowErrorRecord>(`${ORY_BASE}/self-service/errors`, { ...FLOW_OPTS, query: { id }, signal });
+}
+
 /** Where a success continues, when the server says (a second factor to give, a new password to set). */
 export function continueTarget(body: FlowSuccess): string | null {
   for (const step of body.continue_with ?? []) {
@@ -146,6 +157,8 @@ export function useFlow(kind: FlowType, params: Params = {}, { enabled = true }:
       q.set('flow', next.id);
       q.delete('username');
       q.delete('password');
+      // an invite token is a secret: the flow holds it now
+      q.delete('invite');
       if (!keepReturnTo) q.delete('return_to');
       if (flowParam !== next.id || q.toString() !== search) navigate(`${location}?${q}`, { replace: true });
     },
