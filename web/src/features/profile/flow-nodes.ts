@@ -102,6 +102,8 @@ export function lookupState(flow: SelfServiceFlow | undefined) {
     mustConfirm: !!findNode(flow, 'lookup_secret_confirm'),
     canDisable: !!findNode(flow, 'lookup_secret_disable'),
     codes: lookupCodes(flow),
+    /** "7 of 10 backup recovery codes left." */
+    remaining: nodeText(flow, 'lookup_secret_remaining'),
   };
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, makeStyles, MessageBar, MessageBarBody, Spinner, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, MessageBar, MessageBarBody, Spinner, Text, tokens } from '@fluentui/react-components';
 import { ArrowDownload16Regular, Copy16Regular } from '@fluentui/react-icons';
 import type { SelfServiceFlow } from '@contracts/identity';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
@@ -24,6 +24,7 @@ const useStyles = makeStyles({
   },
   used: { textDecorationLine: 'line-through', color: tokens.colorNeutralForeground3 },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
+  muted: { margin: 0, color: tokens.colorNeutralForeground2 },
 });
 
 /** Saves the codes as a text file (one a line), named after the console. */
@@ -61,6 +62,7 @@ export function RecoveryCodesSection({ flow }: { flow: SelfServiceFlow }) {
       description="Single-use codes that sign you in when your authenticator app or security key is not at hand."
       message={action.message}
     >
+      {lookup.remaining && lookup.codes.length === 0 && <Text as="p" className={s.muted}>{lookup.remaining}</Text>}
       {lookup.codes.length > 0 && (
         <>
           {lookup.mustConfirm && (
@@ -99,7 +101,8 @@ export function RecoveryCodesSection({ flow }: { flow: SelfServiceFlow }) {
             I have saved these codes
           </Button>
         )}
-        {lookup.canReveal && lookup.codes.length === 0 && (
+        {/* reveal shows the stored codes where the server can (here it offers a new set, as regenerate does) */}
+        {lookup.canReveal && !lookup.canRegenerate && lookup.codes.length === 0 && (
           <Button disabledFocusable={action.pending} onClick={() => post('lookup_secret_reveal', null)}>
             Show codes
           </Button>

@@ -57,7 +57,7 @@ export function SecurityKeysSection({ flow }: { flow: SelfServiceFlow }) {
       return;
     }
     const body = kind === 'passkey'
-      ? { method: 'passkey', passkey_register: credential }
+      ? { method: 'passkey', passkey_settings_register: credential, passkey_register_displayname: name.trim() || 'Passkey' }
       : { method: 'webauthn', webauthn_register: credential, webauthn_register_displayname: name.trim() || 'Security key' };
     action.run(body, kind === 'passkey' ? 'Your passkey was added.' : 'Your security key was added.', () => setName(''));
   };
@@ -104,11 +104,11 @@ export function SecurityKeysSection({ flow }: { flow: SelfServiceFlow }) {
         </Table>
       )}
       <div className={s.add}>
+        <Field label="Name of the new key or passkey" className={s.name}>
+          <Input value={name} onChange={(_, d) => setName(d.value)} maxLength={64} placeholder="e.g. YubiKey, work laptop" />
+        </Field>
         {webauthn && (
           <>
-            <Field label="Security key name" className={s.name}>
-              <Input value={name} onChange={(_, d) => setName(d.value)} maxLength={64} placeholder="e.g. YubiKey" />
-            </Field>
             <Button
               disabledFocusable={action.pending}
               icon={action.pending ? <Spinner size="tiny" /> : undefined}
