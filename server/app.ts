@@ -49,8 +49,11 @@ export const LOG_REDACT = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]',
 ];
 
-/** A `?token=` query parameter (a webhook check's token, as the reference sends it) as `[redacted]`. */
-const redactQueryToken = (url: string) => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+/**
+ * A `?token=` query parameter (a webhook check's token, as the reference sends it) as `[redacted]`; also an OpenID
+ * Connect callback's `code` and `state` (/api/auth/oidc/callback).
+ */
+const redactQueryToken = (url: string) => url.replace(/([?&](?:token|code|state)=)[^&#]*/gi, '$1[redacted]');
 
 /** Request log fields; the URL without a kubeconfig's path token (server/lib/kubeproxy-path.ts) or a query token. */
 export const LOG_SERIALIZERS = {

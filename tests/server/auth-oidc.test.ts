@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOG_SERIALIZERS } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { checkOidcConfig } from '../../server/modules/auth/oidc/client.js';
 import { createRoleMapper } from '../../server/modules/auth/oidc/role-mapping.js';
@@ -232,6 +233,11 @@ describe('hosted mode (AUTH_MODE=oidc)', () => {
     const res = await finish(callback, state);
     expect(errorOf(res)).toMatch(/Acme SSO is not reachable/);
     expect(cookieOf(res, 'session')).toBeUndefined();
+    // a new sign-in is not sent to a dead provider: /login says so at once
+    const start = await t.app.inject({ url: '/api/auth/oidc/login?return_to=/health' });
+    expect(start.statusCode).toBe(303);
+    expect(errorOf(start)).toMatch(/Sign-in with Acme SSO failed: Acme SSO is not reachable\. Administrators can use the local sign-in below\./);
+    expect(new URL(start.headers.location as string, PUBLIC).searchParams.get('return_to')).toBe('/health');
   });
 });
 
@@ -240,6 +246,11 @@ describe('hosted mode configuration and mapping', () => {
     const cfg = loadConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: 'http://idp.example.com', OIDC_CLIENT_ID: 'c' });
     expect(() => checkOidcConfig(cfg)).toThrow(/plain http.*loopback/);
     expect(() => checkOidcConfig(loadConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'c' }))).not.toThrow();
+  });
+
+  it('keeps the callback\'s code and state out of the request log', () => {
+    const req = { method: 'GET', url: '/api/auth/oidc/callback?code=abc123&state=s3cr3t&iss=x', host: 'h', ip: '127.0.0.1' };
+    expect(LOG_SERIALIZERS.req(req as never).url).toBe('/api/auth/oidc/callback?code=[redacted]&state=[redacted]&iss=x');
   });
 
   it('reads organisations as a string, a list or an object keyed by id; maps roles by glob, dotted path and CEL', () => {

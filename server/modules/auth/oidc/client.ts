@@ -5,11 +5,16 @@ import type { Claims } from './claims.js';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 /** Each call to the provider gives up after this long: a hanging provider must not hold a sign-in for minutes. */
 const PROVIDER_TIMEOUT_MS = 10_000;
+/** The reachability probe before sending a browser to the provider. */
+const REACHABLE_TIMEOUT_MS = 3_000;
 
 /** What the routes need of the provider, built from OIDC_* (discovery happens on first use and is cached). */
 export interface OidcClient {
   readonly displayName: string;
   readonly redirectUri: string;
+  /** Whether the provider answers its discovery document now (asked at each sign-in start: a browser sent to a dead
+   * provider would see a connection error instead of our message). */
+  reachable(): Promise<boolean>;
   authorizationUrl(p: { state: string; nonce: string; codeChallenge: string; promptNone: boolean }): Promise<URL>;
   /** Exchanges the code (state, nonce, PKCE and the id_token checked) and merges the id_token and userinfo claims. */
   finish(currentUrl: URL, checks: { state: string; nonce: string; codeVerifier: string }): Promise<{ claims: Claims; idToken: string | undefined }>;
@@ -62,6 +67,16 @@ export function createOidcClient(config: Config): OidcClient {
   return {
     displayName: config.OIDC_DISPLAY_NAME,
     redirectUri,
+    async reachable() {
+      const base = issuer.href.replace(/\/$/, '');
+      try {
+        const res = await fetch(`${base}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(REACHABLE_TIMEOUT_MS) });
+        await res.body?.cancel();
+        return res.ok;
+      } catch {
+        return false;
+      }
+    },
     async authorizationUrl({ state, nonce, codeChallenge, promptNone }) {
       const params: Record<string, string> = {
         redirect_uri: redirectUri, scope: config.OIDC_SCOPES, state, nonce,

@@ -50,6 +50,7 @@ export const oidcRoutes: FastifyPluginAsync<OidcRoutesOptions> = async (app, { c
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
+    if (!(await client.reachable())) return fail(reply, `${name} is not reachable`, returnTo);
     let url: URL;
     try {
       url = await client.authorizationUrl({ state, nonce, codeChallenge: await oidc.calculatePKCECodeChallenge(codeVerifier), promptNone });
