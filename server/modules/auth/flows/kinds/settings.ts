@@ -7,7 +7,7 @@ import { FACTORS, factorByMethod } from '../../factors/index.js';
 import { bodyValue } from '../engine.js';
 import { refreshRequired } from '../errors.js';
 import { label, message } from '../messages.js';
-import { selectIdentity, updateFlow } from '../queries.js';
+import { selectIdentity, updateFlow, upgradeSession } from '../queries.js';
 import { FlowValidationError, type FlowContext, type FlowKind } from '../types.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -100,8 +100,15 @@ export const settingsKind: FlowKind = {
       if (!factor?.settings) throw new FlowValidationError([message(4010002)]);
       requirePrivileged(ctx);
       const outcome = await factor.settings(ctx, body);
+      invalidatePrincipals();
       if (outcome.kind !== 'show') return outcome;
       messages = outcome.messages ?? [];
+      // enrolling a second factor proved it (a confirmed code, a signed challenge): this session reaches aal2 with it,
+      // rather than being sent to the second step it has just completed
+      if (factor.aal === 'aal2' && ctx.session && ctx.session.aal === 'aal1' && !messages.some((m) => m.type === 'error')
+        && (await factor.enrolled(ctx.db, ctx.flow.person_id!))) {
+        await upgradeSession(ctx.db, ctx.session.id, 'aal2', { method: factor.method, aal: 'aal2', completed_at: new Date().toISOString() });
+      }
     }
     if (!messages.some((m) => m.type === 'error')) {
       await updateFlow(ctx.db, ctx.flow.id, { state: 'success' });
