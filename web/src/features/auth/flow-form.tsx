@@ -113,8 +113,8 @@ export function FlowForm(props: FlowFormProps) {
 
   const focusName = useMemo(() => {
     const fields = sections[0]?.nodes.filter((n) => isField(n) && !inputAttrs(n)!.disabled) ?? [];
-    const empty = fields.find((n) => !inputAttrs(n)!.value);
-    return inputAttrs(empty ?? fields[0] ?? ({} as UiNode))?.name;
+    const target = fields.find((n) => !inputAttrs(n)!.value) ?? fields[0];
+    return target ? inputAttrs(target)!.name : undefined;
   }, [sections]);
 
   const bodyFor = (section: FlowSection, extra: Record<string, unknown>) => {
