@@ -6,7 +6,8 @@ import { relyingParty } from '../../server/modules/auth/factors/webauthn-common.
 import { webauthnFactor } from '../../server/modules/auth/factors/webauthn.js';
 import { FlowValidationError, type FlowContext, type StoredFlow } from '../../server/modules/auth/flows/types.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
-import { createTestApp, makePerson, type TestContext, type TestPerson } from './helpers.js';
+import { bearerHeaders, createTestApp, makePerson, sessionHeaders, type TestContext, type TestPerson } from './helpers.js';
+import { nodeOf, OryBrowser, type Flow } from './ory-browser.js';
 
 // The factors against a real database, with flows made by hand (the engine's own tests drive /api/.ory).
 let t: TestContext;
@@ -312,5 +313,92 @@ describe('passkeys (first factor)', () => {
     const out = await passkeyFactor.settings!(await flowContext('settings', dave.id), { method: 'passkey', passkey_remove: (await credentialRows(dave.id))[0].id });
     expect(out.kind).toBe('show');
     expect(await credentialRows(dave.id)).toEqual([]);
+  });
+});
+
+describe('through /api/.ory (the engine, as a browser)', () => {
+  const trigger = (flow: Flow, name: string) => String(nodeOf(flow, name)!.attributes.value);
+
+  /** Signs in with the password, adds a credential through the settings flow, and signs out (a fresh browser). */
+  async function withCredential(auth: SoftAuthenticator, passkey: boolean): Promise<TestPerson> {
+    const p = await makePerson(t.db);
+    const b = new OryBrowser(t.app);
+    expect((await b.signIn(p.email, p.password)).statusCode).toBe(200);
+    const flow = await b.flow('settings');
+    const answer = auth.create(trigger(flow, passkey ? 'passkey_register_trigger' : 'webauthn_register_trigger'));
+    const res = await b.submit(flow, passkey
+      ? { method: 'passkey', passkey_settings_register: JSON.stringify(answer), passkey_register_displayname: 'Laptop' }
+      : { method: 'webauthn', webauthn_register: JSON.stringify(answer), webauthn_register_displayname: 'Key' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().ui.messages).toEqual([expect.objectContaining({ id: 1050001 })]);
+    expect(nodeOf(res.json(), passkey ? 'passkey_remove' : 'webauthn_remove')).toBeDefined();
+    return p;
+  }
+
+  it('a passkey signs in from a fresh login flow, without identifier or password, at aal2 when user-verified', async () => {
+    const phone = new SoftAuthenticator(ORIGIN, { userVerified: true });
+    const p = await withCredential(phone, true);
+    const b = new OryBrowser(t.app);
+    const flow = await b.flow('login');
+    const answer = JSON.stringify(phone.get(trigger(flow, 'passkey_login_trigger')));
+    const res = await b.submit(flow, { method: 'passkey', passkey_login: answer });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().session).toMatchObject({ authenticator_assurance_level: 'aal2', identity: { id: p.id } });
+    expect(res.json().session.authentication_methods).toEqual([expect.objectContaining({ method: 'passkey', aal: 'aal2' })]);
+    expect((await b.get('/api/.ory/sessions/whoami')).json().identity.id).toBe(p.id);
+
+    // the same answer on another flow: refused with the flow shown again
+    const other = new OryBrowser(t.app);
+    const again = await other.submit(await other.flow('login'), { method: 'passkey', passkey_login: answer });
+    expect(again.statusCode).toBe(400);
+    expect(nodeOf(again.json(), 'passkey_login')!.messages).toEqual([expect.objectContaining({ id: 4000006 })]);
+    expect((await other.get('/api/.ory/sessions/whoami')).statusCode).toBe(401);
+  });
+
+  it('a security key is the second step after the password; a wrong answer keeps the session at aal1', async () => {
+    const key = new SoftAuthenticator(ORIGIN);
+    const p = await withCredential(key, false);
+    const b = new OryBrowser(t.app);
+    const first = await b.signIn(p.email, p.password);
+    expect(first.json().session.authenticator_assurance_level).toBe('aal1');
+    expect(first.json().continue_with[0].redirect_browser_to).toMatch(/^\/login\?aal=aal2/);
+    expect((await b.get('/api/.ory/sessions/whoami')).json().error.id).toBe('session_aal2_required');
+
+    const flow = await b.flow('login', 'aal=aal2');
+    expect(nodeOf(flow, 'password')).toBeUndefined();
+    const answer = key.get(trigger(flow, 'webauthn_login_trigger')) as { response: { signature: string } };
+    const bad = { ...answer, response: { ...answer.response, signature: Buffer.from('nope').toString('base64url') } };
+    const wrong = await b.submit(flow, { method: 'webauthn', webauthn_login: JSON.stringify(bad) });
+    expect(wrong.statusCode).toBe(400);
+    expect((await b.get('/api/.ory/sessions/whoami')).statusCode).toBe(403);
+
+    const retry: Flow = wrong.json();
+    const ok = await b.submit(retry, { method: 'webauthn', webauthn_login: JSON.stringify(key.get(trigger(retry, 'webauthn_login_trigger'))) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().session.authenticator_assurance_level).toBe('aal2');
+    expect((await b.get('/api/.ory/sessions/whoami')).statusCode).toBe(200);
+  });
+
+  it('the legacy login cannot skip a security key; an admin resets it from Edit User', async () => {
+    const key = new SoftAuthenticator(ORIGIN);
+    const p = await withCredential(key, false);
+    const legacy = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: p.email, password: p.password } });
+    expect(legacy.statusCode).toBe(200);
+    const cookie = legacy.cookies.find((c) => c.name === 'session')!;
+    const denied = await t.app.inject({ method: 'GET', url: '/api/auth/whoami', headers: { cookie: `session=${cookie.value}` } });
+    expect(denied.statusCode).toBe(403);
+
+    const admin = await makePerson(t.db, { roles: ['admin'] });
+    const reset = await t.app.inject({
+      method: 'DELETE', url: `/api/.ory/admin/identities/${p.id}/credentials/webauthn`, headers: await sessionHeaders(t.db, admin.id),
+    });
+    expect(reset.statusCode).toBeLessThan(300);
+    expect(await credentialRows(p.id)).toEqual([]);
+  });
+
+  it('adding a key needs a browser session (an access token is refused)', async () => {
+    const p = await makePerson(t.db);
+    const res = await t.app.inject({ method: 'GET', url: '/api/.ory/self-service/settings/browser', headers: { ...(await bearerHeaders(t.db, p.id)), accept: 'application/json' } });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
   });
 });
