@@ -150,6 +150,11 @@ describe('hosted mode (AUTH_MODE=oidc)', () => {
     expect((await whoami(linked.session!)).user.id).toBe(bob.id);
     const { rows: [p] } = await t.db.query(`SELECT external_id FROM people WHERE id = $1`, [bob.id]);
     expect(p.external_id).toBe(`${provider.issuer}|bob`);
+    // a second provider account with the same address does not take the person over
+    provider.accounts.set('bob-2', { email: 'bob@acme.test', email_verified: true, name: 'Not Bob' });
+    const other = await signIn('bob-2');
+    expect(errorOf(other.res)).toMatch(/bob@acme\.test already belongs to another Acme SSO account/);
+    expect(other.session).toBeUndefined();
   });
 
   it('refuses a wrong state, a callback without the browser\'s state cookie, and a replayed callback', async () => {

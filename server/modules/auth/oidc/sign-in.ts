@@ -43,7 +43,8 @@ export async function syncPerson(
       if (!fields.emailVerified) {
         throw new OidcSignInRefused(`an account with ${fields.email} exists, and ${opts.providerName} has not verified that this address is yours`);
       }
-      if (local.external_id) {
+      // another provider account holds it already (people.external_id set by other sources is overwritten)
+      if (local.external_id && /^https?:\/\/[^|]+\|/.test(local.external_id)) {
         throw new OidcSignInRefused(`${fields.email} already belongs to another ${opts.providerName} account`);
       }
       person = local;
