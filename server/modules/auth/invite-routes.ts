@@ -7,6 +7,8 @@ import { lockInvite, markInviteAccepted, replaceInvite } from './invite-queries.
 import { emailInUse, insertIdentity } from './queries.js';
 import type { AuthRoutesOptions } from './session-routes.js';
 import { signIn } from './sign-in.js';
+import { enqueueMail, mailConfigured } from './courier/index.js';
+import { inviteMail } from './courier/templates.js';
 import { inTransaction } from '../../lib/tx.js';
 import { notifyChange } from '../../lib/events.js';
 
@@ -33,6 +35,10 @@ export const inviteRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, {
         tokenHash: sha256(token), invitedBy: req.principal!.id, ttlDays: INVITE_TTL_DAYS,
       });
       await notifyChange(c, { relation: 'invites' });
+      // with a mail server the invite also goes out by mail (the outbox; the leader sends it)
+      if (mailConfigured(config)) {
+        await enqueueMail(c, config, inviteMail(body.email, body.firstName, `${config.publicUrl}/registration?invite=${token}`, expires));
+      }
       return expires;
     });
     return { link: `${config.publicUrl}/registration?invite=${token}`, expires_at: expiresAt.toISOString() };

@@ -131,7 +131,6 @@ async function sendCode(ctx: FlowContext, body: Record<string, unknown>): Promis
 async function recovered(ctx: FlowContext, personId: string, method: 'code_recovery' | 'link_recovery'): Promise<FlowOutcome> {
   const { db, config, req, reply, flow } = ctx;
   await updateFlow(db, flow.id, { state: 'passed_challenge', messages: [] });
-  await expireFlow(db, flow.id);
   await recordAuthEvent(db, req, { personId, type: 'recovered', method });
   const opened = await openSession(ctx, { kind: 'session', personId, aal: 'aal1', method });
   const settings = await createFlow(db, config, req, reply, 'settings', {
@@ -172,6 +171,8 @@ export const recoveryKind: FlowKind = {
       if (!used) throw new FlowValidationError([message(4060004)]);
       return recovered(ctx, used.personId, 'link_recovery');
     }
+    // used: a replayed code or another request on a finished flow changes nothing
+    if (flow.state === 'passed_challenge') throw new FlowValidationError([message(4060006)], 'code');
     const code = str(body.code);
     if (code && flow.state === 'sent_email') {
       const key = await codeKey(db, config);
