@@ -20,21 +20,16 @@ test.describe('Your Profile', () => {
     const profile = new ProfilePage(page);
     await expect(profile.passwordSection).toBeVisible();
 
-    await profile.changePassword('wrong-password', 'brand-new-pass-1');
-    await expect(profile.passwordSection.getByRole('alert')).toHaveText('current password is incorrect');
-
-    await profile.changePassword(user.password, 'brand-new-pass-1', 'something-else');
+    await profile.changePassword('brand-new-pass-1', 'something-else');
     await expect(profile.passwordSection.getByText('Passwords do not match')).toBeVisible();
 
-    await profile.changePassword(user.password, 'brand-new-pass-1');
-    await expect(profile.passwordSection.getByRole('status')).toHaveText(
-      'Your password was changed. Other sessions were signed out.',
-    );
+    await profile.changePassword('brand-new-pass-1');
+    await expect(profile.passwordSection.getByRole('status')).toHaveText('Your password was changed.');
 
     await shell.signOut();
     const login = new LoginPage(page);
     await login.signIn(user.email, user.password);
-    await expect(login.error).toHaveText('Invalid username or password.');
+    await expect(login.error).toContainText(/invalid/i);
     await login.signIn(user.email, 'brand-new-pass-1');
     await shell.expectLoaded();
   });
@@ -59,7 +54,7 @@ test.describe('Your Profile', () => {
   test('the page has no serious accessibility violations', async ({ page }) => {
     await signIn(page, undefined, undefined, '/profile-settings');
     const profile = new ProfilePage(page);
-    await profile.field('Current password').focus();
+    await profile.field('New password').focus();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -33,8 +33,37 @@ const METHODS: Record<string, string> = {
   code: 'Email code',
 };
 
-/** An event type as words: `login_failed` → "Login failed", `session.revoked` → "Session revoked". */
+/** The events the server records (auth_events.type), as a person reads them. */
+const EVENTS: Record<string, string> = {
+  login: 'Signed in',
+  login_failed: 'Sign-in failed',
+  oidc_login: 'Signed in with single sign-on',
+  logout: 'Signed out',
+  locked: 'Sign-in locked',
+  session_revoked: 'Session revoked',
+  registration: 'Account created',
+  password_changed: 'Password changed',
+  profile_updated: 'Profile updated',
+  email_change_requested: 'Email change requested',
+  email_changed: 'Email changed',
+  recovery_requested: 'Account recovery requested',
+  recovered: 'Account recovered',
+  verification_requested: 'Email verification requested',
+  verified: 'Email verified',
+  totp_enrolled: 'Authenticator app added',
+  totp_removed: 'Authenticator app removed',
+  lookup_regenerated: 'Recovery codes created',
+  lookup_disabled: 'Recovery codes removed',
+  webauthn_added: 'Security key or passkey added',
+  webauthn_removed: 'Security key or passkey removed',
+  factors_reset: 'Second factor reset by an administrator',
+  not_me: "Reported: This wasn't me",
+  organization_switched: 'Organization switched',
+};
+
+/** An event type as words: a known one by its label, else `some_event` → "Some event". */
 export function eventLabel(type: string): string {
+  if (EVENTS[type]) return EVENTS[type];
   const words = type.replace(/[._-]+/g, ' ').trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : type;
 }
