@@ -172,7 +172,7 @@ export const recoveryKind: FlowKind = {
       return recovered(ctx, used.personId, 'link_recovery');
     }
     // used: a replayed code or another request on a finished flow changes nothing
-    if (flow.state === 'passed_challenge') throw new FlowValidationError([message(4060006)], 'code');
+    if (flow.state === 'passed_challenge') throw new FlowValidationError([message(4060006)]);
     const code = str(body.code);
     if (code && flow.state === 'sent_email') {
       const key = await codeKey(db, config);

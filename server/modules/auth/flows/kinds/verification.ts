@@ -100,7 +100,7 @@ export const verificationKind: FlowKind = {
       if (!used) throw new FlowValidationError([message(4070001)]);
       return done();
     }
-    if (flow.state === 'passed_challenge') throw new FlowValidationError([message(4070006)], 'code');
+    if (flow.state === 'passed_challenge') throw new FlowValidationError([message(4070006)]);
     const code = str(body.code);
     if (code && flow.state === 'sent_email') {
       const key = await codeKey(db, config);
