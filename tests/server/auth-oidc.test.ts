@@ -270,3 +270,29 @@ describe('hosted mode configuration and mapping', () => {
     expect(() => createRoleMapper(undefined, 'claims.(')).toThrow(/OIDC_ROLE_MAPPER_CEL/);
   });
 });
+
+describe('hosted mode with OIDC_LOCAL_LOGIN=none and the provider down from the start', () => {
+  let n: TestContext;
+  beforeAll(async () => {
+    n = await createTestApp({
+      AUTH_MODE: 'oidc', PUBLIC_URL: PUBLIC, OIDC_ISSUER: 'http://127.0.0.1:9', OIDC_CLIENT_ID: 'console',
+      OIDC_DISPLAY_NAME: 'Okta', OIDC_LOCAL_LOGIN: 'none',
+    });
+  });
+  afterAll(async () => {
+    await n?.close();
+  });
+
+  it('refuses every password sign-in, admins too, naming the provider; /login learns of the dead provider', async () => {
+    expect((await n.app.inject({ url: '/api/auth/config' })).json().local_login).toBe('none');
+    const admin = await makePerson(n.db, { roles: ['admin'] });
+    const res = await n.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: admin.email, password: admin.password } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('password sign-in is off: sign in with Okta');
+    const start = await n.app.inject({ url: '/api/auth/oidc/login' });
+    expect(new URL(start.headers.location as string, PUBLIC).searchParams.get('oidc_error')).toBe('Sign-in with Okta failed: Okta is not reachable.');
+    // a local session sees no organisation gate
+    const orgs = await n.app.inject({ url: '/api/auth/organizations', headers: await sessionHeaders(n.db, admin.id) });
+    expect(orgs.json()).toEqual({ organizations: [], active_organization_id: null, required: false });
+  });
+});
