@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, makePerson, type TestContext } from './helpers.js';
+import { bearerHeaders, createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 import { csrfOf, nodeNames, nodeOf, OryBrowser, type Flow } from './ory-browser.js';
 
 let t: TestContext;
@@ -172,5 +172,105 @@ describe('login flow', () => {
     expect(rows[0].n).toBe(1);
     await t.db.query(`UPDATE auth_events SET created_at = created_at - interval '16 minutes' WHERE person_id = $1`, [p.id]);
     expect((await b.submit(flow, { method: 'password', identifier: p.email, password: p.password })).statusCode).toBe(200);
+  });
+});
+
+describe('registration flow', () => {
+  async function invite(email: string) {
+    const admin = await makePerson(t.db, { roles: ['admin'] });
+    const headers = await sessionHeaders(t.db, admin.id);
+    const res = await t.app.inject({
+      method: 'POST', url: '/api/auth/invite_user', headers,
+      payload: { email, firstName: 'Grace', lastName: 'Hopper', role: 'editor' },
+    });
+    expect(res.statusCode).toBe(200);
+    return new URL(res.json().link).searchParams.get('invite')!;
+  }
+
+  it('is invite-only: traits come from the invite, a password finishes it with a session', async () => {
+    const email = `grace-${Date.now()}@example.test`;
+    const token = await invite(email);
+    const b = browser();
+    const flow = await b.flow('registration', `invite=${token}`);
+    expect(nodeOf(flow, 'traits.email')!.attributes).toMatchObject({ value: email, disabled: true });
+    expect(nodeOf(flow, 'traits.name.first')!.attributes.value).toBe('Grace');
+    expect(nodeNames(flow)).not.toContain('invite');
+    const { rows: stored } = await t.db.query('SELECT data::text AS d FROM auth_flows WHERE id = $1', [flow.id]);
+    expect(stored[0].d).not.toContain(token);
+    const short = await b.submit(flow, { method: 'password', password: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(nodeOf(short.json(), 'password')!.messages[0].id).toBe(4000032);
+    const res = await b.submit(flow, { method: 'password', password: 'a long enough secret', traits: { name: { first: 'Grace B.', last: 'Hopper' } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().identity.traits).toEqual({ email, name: { first: 'Grace B.', last: 'Hopper' } });
+    expect(res.json().session.authenticator_assurance_level).toBe('aal1');
+    const who = await b.get('/api/auth/whoami');
+    expect(who.json().payload.roles).toEqual(['editor']);
+    // the invite is used up
+    const again = await browser().flow('registration', `invite=${token}`);
+    const reuse = await browser().submit(again, { method: 'password', password: 'another long secret' });
+    expect(reuse.statusCode).toBe(403); // another browser's flow: its CSRF cookie is not ours
+    const same = browser();
+    const f2 = await same.flow('registration', `invite=${token}`);
+    const used = await same.submit(f2, { method: 'password', password: 'another long secret' });
+    expect(used.statusCode).toBe(400);
+    expect(used.json().ui.messages[0].id).toBe(4000001);
+  });
+
+  it('without an invite the flow asks for one; signed in it is session_already_available', async () => {
+    const b = browser();
+    const flow = await b.flow('registration');
+    expect(nodeNames(flow)).toContain('invite');
+    const res = await b.submit(flow, { method: 'password', password: 'a long enough secret' });
+    expect(res.statusCode).toBe(400);
+    expect(nodeOf(res.json(), 'invite')!.messages[0].id).toBe(1040002);
+    const p = await makePerson(t.db);
+    await b.signIn(p.email, p.password);
+    expect((await b.get('/api/.ory/self-service/registration/browser')).json().error.id).toBe('session_already_available');
+  });
+});
+
+describe('settings flow', () => {
+  it('needs a session (401 session_inactive), is its person\'s alone (403 security_identity_mismatch)', async () => {
+    const anon = await browser().get('/api/.ory/self-service/settings/browser');
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toMatchObject({ error: { id: 'session_inactive' }, redirect_browser_to: '/login?return_to=%2Fprofile-settings' });
+    const p = await makePerson(t.db);
+    const q = await makePerson(t.db);
+    const b = browser();
+    await b.signIn(p.email, p.password);
+    const flow = await b.flow('settings');
+    expect(flow).toMatchObject({ state: 'show_form', identity: { id: p.id, traits: { email: p.email } } });
+    const other = browser();
+    await other.signIn(q.email, q.password);
+    const res = await other.get(`/api/.ory/self-service/settings/flows?id=${flow.id}`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.id).toBe('security_identity_mismatch');
+    // an access token is not a browser session: it cannot change credentials
+    const token = await bearerHeaders(t.db, p.id);
+    const viaToken = await t.app.inject({ url: '/api/.ory/self-service/settings/browser', headers: { ...token, accept: 'application/json' } });
+    expect(viaToken.statusCode).toBe(401);
+  });
+
+  it('saves the name; an email change without a mail server applies at once', async () => {
+    const p = await makePerson(t.db);
+    const b = browser();
+    await b.signIn(p.email, p.password);
+    const flow = await b.flow('settings');
+    const res = await b.submit(flow, { method: 'profile', traits: { email: p.email, name: { first: 'Ada', last: 'King' } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ state: 'success', identity: { traits: { name: { first: 'Ada', last: 'King' } } } });
+    expect(res.json().ui.messages[0]).toMatchObject({ id: 1050001, type: 'success' });
+    const { rows } = await t.db.query('SELECT name FROM people WHERE id = $1', [p.id]);
+    expect(rows[0].name).toBe('Ada King');
+    const empty = await b.submit(flow, { method: 'profile', 'traits.email': p.email, 'traits.name.first': '' });
+    expect(empty.statusCode).toBe(400);
+    expect(nodeOf(empty.json(), 'traits.name.first')!.messages[0].id).toBe(4000002);
+    const bad = await b.submit(flow, { method: 'profile', 'traits.email': 'not-an-email' });
+    expect(nodeOf(bad.json(), 'traits.email')!.messages[0].id).toBe(4000001);
+    const email = `new-${p.email}`;
+    const changed = await b.submit(flow, { method: 'profile', 'traits.email': email });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().identity.traits.email).toBe(email);
   });
 });

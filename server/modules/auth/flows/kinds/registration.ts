@@ -51,6 +51,10 @@ export const registrationKind: FlowKind = {
   async nodes(ctx) {
     const d = ctx.flow.data as InviteData & { invite_invalid?: boolean };
     const nodes: UiNode[] = [];
+    if (d.invite_invalid) {
+      const t = message(4000001, { reason: 'This invitation link is invalid, used or expired: ask for a new one.' });
+      nodes.push({ type: 'text', group: 'default', messages: [], meta: {}, attributes: { node_type: 'text', id: 'invite_invalid', text: t } });
+    }
     if (!d.invite_hash) {
       nodes.push(text('invite', 'default', '', 1070004, 'Invitation code', { autocomplete: 'off' }));
     }
@@ -76,6 +80,7 @@ export const registrationKind: FlowKind = {
     if (method !== 'password') throw new FlowValidationError([message(4010002)]);
     const token = typeof body.invite === 'string' ? body.invite : '';
     const hash = d.invite_hash ?? (token ? sha256(token) : '');
+    if (!hash && (d as { invite_invalid?: boolean }).invite_invalid) throw invalidInvite();
     if (!hash) throw new FlowValidationError([message(1040002)], 'invite');
     const password = bodyValue(body, 'password');
     if (typeof password !== 'string' || !password) throw new FlowValidationError([message(4000002, { property: 'password' })], 'password');
