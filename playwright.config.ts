@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { ADMIN, BASE_URL, E2E_PORT } from './tests/e2e/env';
+import { ADMIN, BASE_URL, E2E_PORT, E2E_SMTP_PORT } from './tests/e2e/env';
 
 /** Browser tests against the real server and database (tests/e2e/web-server.mjs), with Debian's chromium. */
 export default defineConfig({
@@ -54,6 +54,12 @@ export default defineConfig({
       // every test signs in; the default of 10 a minute per address would lock the suite out
       LOGIN_RATE_LIMIT: '1000',
       PUBLIC_URL: BASE_URL,
+      // recovery and invite mails go to a loopback SMTP server a spec starts when it reads them (auth-flows.spec.ts);
+      // without a listener they wait in the outbox, as with a mail server that is down
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(E2E_SMTP_PORT),
+      SMTP_ENCRYPTION: 'None',
+      SMTP_FROM: 'console@e2e.test',
     },
   },
 });

@@ -10,7 +10,8 @@ export class LoginPage {
   constructor(readonly page: Page) {
     this.username = page.getByLabel('Username or email');
     this.password = page.getByLabel('Password');
-    this.submit = page.getByRole('button', { name: 'Sign in' });
+    // exact: the passkey button ("Sign in with passkey") sits below the password form
+    this.submit = page.getByRole('button', { name: 'Sign in', exact: true });
     this.error = page.getByRole('alert');
   }
 
