@@ -241,18 +241,32 @@ describe('totp factor', () => {
     expect(await totpFactor.enrolled(db, id)).toBe(false);
   });
 
+  it('a secret sealed under another key (key lost) refuses the code as wrong, not a server error', async () => {
+    const id = await person();
+    const secret = await enrolTotp(id);
+    await db.query('UPDATE auth_totp SET last_step = 0 WHERE person_id = $1', [id]);
+    const ctx = await context(id, 'login');
+    const other = { ...ctx, config: loadConfig({ DEMO_DATA: 'false', AUTH_ENCRYPTION_KEY: randomBytes(32).toString('hex') }) };
+    expect(await messageIdOf(totpFactor.login!(other, { totp_code: await codeAt(secret) }))).toBe(4000008);
+    expect(await totpFactor.login!(ctx, { totp_code: await codeAt(secret) })).toEqual({ personId: id, aal: 'aal2' });
+  });
+
   it('checks a code in well under 5 ms (p99 printed)', async () => {
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     const token = await codeAt(secret);
     const times: number[] = [];
+    const cpu = process.cpuUsage();
     for (let i = 0; i < 2000; i++) {
       const t = performance.now();
-      await matchTotp(secret, i % 2 ? token : '000000', 0);
+      matchTotp(secret, i % 2 ? token : '000000', 0);
       times.push(performance.now() - t);
     }
+    const used = process.cpuUsage(cpu);
     times.sort((a, b) => a - b);
     const p = (q: number) => times[Math.floor(q * (times.length - 1))].toFixed(3);
-    console.log(`TOTP check over ${times.length} tries: p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
+    const cpuMs = (used.user + used.system) / 1000 / times.length;
+    // wall-clock p99 includes the scheduler on a shared machine; CPU time per check is what the check costs
+    console.log(`TOTP check over ${times.length} tries: p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, CPU ${cpuMs.toFixed(3)} ms a check`);
   });
 });
 
