@@ -5,7 +5,7 @@ import { notifyChange } from '../../lib/events.js';
 import { invalidatePrincipals, SESSION_COOKIE } from '../../plugins/auth.js';
 import { clearSessionCookie } from './cookies.js';
 import { recordAuthEvent } from './events.js';
-import { callerSession, requiredAssurance } from './flows/engine.js';
+import { callerSession } from './flows/engine.js';
 import { aal2Required, csrfViolation, KratosError, sessionInactive } from './flows/errors.js';
 import { deleteOwnSession, deletePersonSessions, selectIdentity, selectPersonSessions, selectSession } from './flows/queries.js';
 import { checkReturnTo } from './flows/return-to.js';
@@ -37,7 +37,8 @@ export const orySessionRoutes: FastifyPluginAsync<{ config: Config }> = async (a
 
   app.get<{ Querystring: { return_to?: string } }>('/sessions/whoami', { config: { access: 'public' } }, async (req) => {
     const s = own(req);
-    if (s.aal === 'aal1' && (await requiredAssurance(app.db, s.personId)) === 'aal2') {
+    // the principal (cached a few seconds) already knows whether this session owes its second factor
+    if (s.aal === 'aal1' && req.principal!.assurance === 'aal2') {
       let back = '/';
       try {
         back = checkReturnTo(config, req.query.return_to) ?? '/';
