@@ -64,7 +64,8 @@ export function mayReceive(roles: readonly Role[], event: LiveMessage): boolean 
   if (event.type === 'log') return can(roles, RELATIONS.playbook_run_action_logs?.resource ?? 'playbook_runs', 'read');
   if (event.type !== 'change') return true;
   const spec = Object.hasOwn(RELATIONS, event.relation) ? RELATIONS[event.relation] : undefined;
-  return spec !== undefined && can(roles, spec.resource, 'read');
+  // rows read by their owners (sessions, sign-in activity): everyone hears of a change (ids only) and rereads their own
+  return spec !== undefined && (spec.readOwner !== undefined || can(roles, spec.resource, 'read'));
 }
 
 /**

@@ -58,7 +58,7 @@ export function pageResponse(req: DbRequest, row: ReadRow, offset: number, withT
 export function buildReadStatement(cache: SchemaCache, req: DbRequest) {
   const rel = cache.relations.get(req.target);
   if (!rel) throw unknownRelation(req.target);
-  const ctx = new BuildContext(cache, req.can);
+  const ctx = new BuildContext(cache, req.can, req.actor);
   requireRead(ctx, rel);
   const query = parseQuery(req.query);
   const prefer = parsePrefer(req.prefer);

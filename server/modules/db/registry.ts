@@ -18,6 +18,11 @@ export interface RelationSpec {
    * embedded like that table (PostgREST derives this from the view definition; we declare it).
    */
   base?: string;
+  /**
+   * Rows belong to the person named in this column: a caller without `write` on the resource reads their own rows
+   * only (any signed-in person, without `read` on it), one with `write` (admins) every row (sign-in activity, 0090).
+   */
+  readOwner?: string;
   /** A page's feature flag that gates the whole relation: while it is off, reads and writes are refused with 403. */
   feature?: Feature;
   /** Allowed writes; absent means read-only. */
@@ -78,6 +83,9 @@ export const RELATIONS: Readonly<Record<string, RelationSpec>> = {
     write: { ops: ['insert', 'update'], readOnly: [...STAMPS, 'deleted_at', 'last_login', 'type'], immutable: ['id'] },
   },
   identities: { resource: 'identities' },
+  // Sign-in activity and sessions (issue 17): your own rows; admins (write on identities) everyone's.
+  auth_events: { resource: 'identities', readOwner: 'person_id' },
+  sessions: { resource: 'identities', readOwner: 'person_id', hidden: ['token_hash'] },
   people_roles: { resource: 'rbac', base: 'people' },
   teams: { resource: 'database', write: { ops: ALL_WRITES, readOnly: STAMPS, immutable: ['id'], feature: 'settings.teams' } },
   team_members: { resource: 'database', write: { ops: ALL_WRITES, feature: 'settings.teams' } },

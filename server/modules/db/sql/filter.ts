@@ -31,6 +31,7 @@ export function joinSql(child: PlanChild): string {
 export function whereTerms(ctx: BuildContext, node: PlanNode): string[] {
   if (!node.where) {
     node.where = [
+      ...(node.scope ? [node.scope] : []),
       ...node.mods.filters.map((f) => filterSql(ctx, node, f)),
       ...node.children.filter((c) => c.join === 'inner').map((c) => existsSql(ctx, c)),
     ];

@@ -5,7 +5,7 @@ import type { JsonStep, NodeModifiers, ParsedQuery, SelectItem } from '../parse/
 import { findRelationship, type Relationship } from '../relationships.js';
 import type { Column, Relation, SchemaCache } from '../schema-cache.js';
 import { castType } from './casts.js';
-import { Params } from './params.js';
+import { ident, Params } from './params.js';
 
 export type Output =
   | { kind: 'column'; key: string; column: Column; json: JsonStep[]; cast?: string }
@@ -19,6 +19,8 @@ export interface PlanNode {
   out: Output[];
   children: PlanChild[];
   mods: NodeModifiers;
+  /** The caller's own rows only (RelationSpec.readOwner): a WHERE term added to the request's filters. */
+  scope?: string;
   /** Memoised WHERE terms (rendered once, used by the embed subquery and by EXISTS checks alike). */
   where?: string[];
 }
@@ -42,6 +44,8 @@ export class BuildContext {
   constructor(
     readonly cache: SchemaCache,
     readonly can: (resource: Resource, action: 'read' | 'write') => boolean,
+    /** The signed-in person, for relations whose rows are their owners' (RelationSpec.readOwner). */
+    readonly actor?: string,
   ) {}
   alias(): string {
     return `_${this.aliases++}`;
@@ -79,6 +83,7 @@ export function columnOf(rel: Relation, name: string, json: JsonStep[] = []): Co
 
 /** Requires `read` on a relation's resource (the top level and every embedded relation). */
 export function requireRead(ctx: BuildContext, rel: Relation): void {
+  if (rel.spec.readOwner && ctx.actor) return; // everyone reads their own rows (the plan scopes them)
   if (!ctx.can(rel.spec.resource, 'read')) throw forbidden(rel.name, rel.spec.resource, 'read');
 }
 
@@ -92,6 +97,10 @@ export function plan(ctx: BuildContext, rel: Relation, query: ParsedQuery): Plan
     const key = path.join('.');
     used.add(key);
     const node: PlanNode = { rel: r, alias: ctx.alias(), out: [], children: [], mods: query.nodes.get(key) ?? { filters: [] } };
+    if (r.spec.readOwner && !ctx.can(r.spec.resource, 'write')) {
+      if (!ctx.actor) throw forbidden(r.name, r.spec.resource, 'read');
+      node.scope = `${node.alias}.${ident(r.spec.readOwner)} = ${ctx.params.add(ctx.actor)}::uuid`;
+    }
     for (const item of items) {
       if (item.type === 'star') {
         for (const column of r.visible) node.out.push({ kind: 'column', key: column.name, column, json: [] });
