@@ -274,3 +274,19 @@ describe('settings flow', () => {
     expect(changed.json().identity.traits.email).toBe(email);
   });
 });
+
+describe('hosted mode', () => {
+  it('OIDC_LOCAL_LOGIN=admins: the password flow signs in admins only', async () => {
+    const h = await createTestApp({ AUTH_MODE: 'oidc', OIDC_LOCAL_LOGIN: 'admins', OIDC_ISSUER: 'http://127.0.0.1:9/', OIDC_CLIENT_ID: 'x' });
+    try {
+      const admin = await makePerson(h.db, { roles: ['admin'] });
+      const user = await makePerson(h.db);
+      const refused = await new OryBrowser(h.app).signIn(user.email, user.password);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().ui.messages[0].text).toContain('only administrators');
+      expect((await new OryBrowser(h.app).signIn(admin.email, admin.password)).statusCode).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { assertNotLocked, bodyValue, noteFailure } from '../flows/engine.js';
 import { label, message } from '../flows/messages.js';
 import { deletePersonSessions } from '../flows/queries.js';
 import { FlowValidationError, type Factor, type FlowContext } from '../flows/types.js';
+import { localLoginRefusal } from '../oidc/index.js';
 import { findLoginCandidates } from '../queries.js';
 
 export const PASSWORD_MIN = 8;
@@ -102,6 +103,9 @@ export const passwordFactor: Factor = {
       await noteFailure(ctx.db, ctx.req, ctx.flow.person_id, 'password', { refresh: true });
       throw new FlowValidationError([message(4000006)]);
     }
+    // hosted mode: the password form is for break-glass admins only (OIDC_LOCAL_LOGIN)
+    const off = localLoginRefusal(ctx.config, null);
+    if (off && ctx.config.OIDC_LOCAL_LOGIN === 'none') throw new FlowValidationError([message(4000001, { reason: off })]);
     const identifier = (typeof body.identifier === 'string' ? body.identifier : typeof body.username === 'string' ? body.username : '').trim();
     if (!identifier) throw new FlowValidationError([message(4000002, { property: 'identifier' })], 'identifier');
     const candidates = await findLoginCandidates(ctx.db, identifier.slice(0, 320));
@@ -110,6 +114,8 @@ export const passwordFactor: Factor = {
     for (const c of candidates) {
       if (await verifySecret(c.password_hash, password)) {
         if (c.state !== 'active') break; // an inactive user learns no more than a wrong password tells
+        const refusal = localLoginRefusal(ctx.config, c.roles);
+        if (refusal) throw new FlowValidationError([message(4000001, { reason: refusal })]);
         return { personId: c.id, aal: 'aal1' };
       }
     }
