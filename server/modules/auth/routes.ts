@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { inviteRoutes } from './invite-routes.js';
+import { notMeRoutes } from './not-me-routes.js';
 import { profileRoutes } from './profile-routes.js';
 import { sessionRoutes, type AuthRoutesOptions } from './session-routes.js';
 import { tokenRoutes } from './token-routes.js';
@@ -24,4 +25,5 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions & { invites?: bool
   // invitations and self-registration belong to the console (people administration); the check runner has none
   if (invites) await app.register(inviteRoutes, { config });
   await app.register(profileRoutes, { config });
+  await app.register(notMeRoutes, { config }); // POST /api/auth/not-me (This wasn't me)
 };

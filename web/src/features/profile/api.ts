@@ -202,10 +202,13 @@ export function useSignInActivity(personId: string) {
   });
 }
 
-/** "This wasn't me": ends every session (this one too) and makes the next sign-in set a new password. */
+/**
+ * "This wasn't me": ends every session (this one too); when recovery can reach a verified address the password is
+ * removed too, so the next sign-in goes through "Forgot your password?" (server/modules/auth/not-me-routes.ts).
+ */
 export function useNotMe() {
   return useMutation({
-    mutationFn: () => api.post('/api/auth/not-me', {}),
+    mutationFn: () => api.post<{ message: string; sessions_ended: number; password_reset_required: boolean }>('/api/auth/not-me', {}),
     meta: { silent: true },
   });
 }

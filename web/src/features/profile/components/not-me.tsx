@@ -16,14 +16,15 @@ export function NotMeDialog({ open, onClose }: { open: boolean; onClose: () => v
     <ConfirmDialog
       open={open}
       title="Secure your account?"
-      description="Every session of yours ends, this one too, and you will choose a new password through account recovery (a link to your email) before you can sign in again."
+      description="Every session of yours ends, this one too. When your email is verified, your password is removed as well and you choose a new one through account recovery; otherwise change it as soon as you sign in again."
       confirmLabel="Sign out everywhere"
       danger
       busy={notMe.isPending}
       onCancel={onClose}
       onConfirm={() =>
         notMe.mutate(undefined, {
-          onSuccess: () => {
+          onSuccess: (answer) => {
+            toast.info(answer.message);
             setCsrfToken(null);
             qc.clear();
             navigate('/login', { replace: true });
