@@ -27,6 +27,9 @@ async function otherBrowser(browser: Browser, user: { email: string; password: s
 }
 
 test.describe('Your Profile: two-step sign-in and sessions', () => {
+  // each test signs in two or three times through the flows; on a loaded CI machine that is past the default budget
+  test.slow();
+
   test('enrol an authenticator app (a wrong code first), sign in with a code, then with a recovery code', async ({ page }) => {
     const user = await createUser(admin, 'editor');
     const shell = await signIn(page, user.email, user.password, '/profile-settings');
