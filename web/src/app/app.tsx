@@ -17,7 +17,8 @@ const RegistrationPage = lazy(() =>
   import('./routes/registration-page').then((m) => ({ default: m.RegistrationPage })),
 );
 const publicPages = () => import('./routes/public-pages');
-const SelfServicePage = lazy(() => publicPages().then((m) => ({ default: m.SelfServicePage })));
+const RecoveryPage = lazy(() => publicPages().then((m) => ({ default: m.RecoveryPage })));
+const VerificationPage = lazy(() => publicPages().then((m) => ({ default: m.VerificationPage })));
 const ErrorPage = lazy(() => publicPages().then((m) => ({ default: m.ErrorPage })));
 const AuthStateCheckerPage = lazy(() =>
   import('./routes/auth-state-checker-page').then((m) => ({ default: m.AuthStateCheckerPage })),
@@ -63,12 +64,12 @@ export function App() {
             </Route>
             <Route path={paths.recovery}>
               <Public>
-                <SelfServicePage title="Account recovery" />
+                <RecoveryPage />
               </Public>
             </Route>
             <Route path={paths.verification}>
               <Public>
-                <SelfServicePage title="Verify your email" />
+                <VerificationPage />
               </Public>
             </Route>
             <Route path={paths.error}>

@@ -1,15 +1,11 @@
-import { useEffect } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Link as FluentLink, makeStyles, Text, tokens } from '@fluentui/react-components';
-import { FullPageState } from '../../components/full-page-state';
-import { useWhoami } from '../../features/auth/api';
+import { Link as FluentLink, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { FlowForm } from '../../features/auth/flow-form';
 import { browserTarget } from '../../features/auth/flow-errors';
 import { continueTarget, getFlowError, useFlow } from '../../features/auth/flows';
 import { ApiError } from '../../lib/api-client';
 import { safeReturnTo } from '../../lib/return-to';
-import { PROVISIONING_TEXT } from '../gates/session-gate';
 import { paths } from '../paths';
 import { AuthLayout } from './auth-layout';
 import { FlowFailed, FlowLoading } from './flow-page-parts';
@@ -80,29 +76,6 @@ export function ErrorPage() {
   );
 }
 
-/** /auth-state-checker: signed in goes home, signed out goes to the sign-in page. */
-export function AuthStateCheckerPage() {
-  const whoami = useWhoami({ allowUnauthorized: true });
-  const [, navigate] = useLocation();
-  const status = whoami.error instanceof ApiError ? whoami.error.status : undefined;
-  useEffect(() => {
-    if (whoami.isSuccess) navigate(paths.home, { replace: true });
-    else if (status === 401) navigate(paths.login, { replace: true });
-  }, [whoami.isSuccess, status, navigate]);
-  if (status !== undefined && (status === 404 || status >= 500)) return <FullPageState busy={PROVISIONING_TEXT} />;
-  if (whoami.isError && status !== 401) {
-    return (
-      <FullPageState
-        title="Could not check your session"
-        description={whoami.error.message}
-        role="alert"
-        actions={<Button onClick={() => void whoami.refetch()}>Try again</Button>}
-      />
-    );
-  }
-  return <FullPageState busy="Checking your session…" />;
-}
-
 function BackToSignIn() {
   return (
     <Link href={paths.login} asChild>
@@ -165,11 +138,4 @@ export function VerificationPage() {
       </div>
     </AuthLayout>
   );
-}
-
-/**
- * The route table's recovery and verification pages (app.tsx names them by title): the flow page of that kind.
- */
-export function SelfServicePage({ title }: { title: string }) {
-  return /verif/i.test(title) ? <VerificationPage /> : <RecoveryPage />;
 }
