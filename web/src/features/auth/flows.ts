@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
-import type { AuthConfigResponse } from '@contracts/auth';
 import type { FlowType, KratosSession, SelfServiceFlow } from '@contracts/identity';
-import { api, setCsrfToken, setHostedAuth } from '../../lib/api-client';
+import { api, setCsrfToken } from '../../lib/api-client';
 import { toast } from '../../lib/toast';
 import { browserTarget, flowErrorAction, isFlow, type FlowErrorAction } from './flow-errors';
 
@@ -85,27 +84,8 @@ export async function signOutThroughFlow(returnTo?: string): Promise<void> {
   }
 }
 
-/**
- * The sign-in mode (GET /api/auth/config): local, or hosted with the provider's name and sign-in link. A server
- * without the route (404) is a local one. The API client learns the mode too (a signed-out tab's destination).
- */
-export function useAuthConfig() {
-  return useQuery({
-    queryKey: ['auth', 'config'],
-    queryFn: async ({ signal }): Promise<AuthConfigResponse> => {
-      const config = await api
-        .get<AuthConfigResponse>('/api/auth/config', { signal, allowUnauthorized: true })
-        .catch((err: unknown): AuthConfigResponse => {
-          if ((err as { status?: number }).status === 404) return { mode: 'local', local_login: 'all' };
-          throw err;
-        });
-      setHostedAuth(config.mode === 'oidc');
-      return config;
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
-}
+/** The sign-in mode (one query shared with the session gate's organisation gate). */
+export { useAuthConfig } from '../organizations/api';
 
 /** After a sign-in nothing cached for the previous user (or for no user) may show. */
 export function useSessionStarted() {

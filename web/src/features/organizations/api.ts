@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { AuthConfigResponse, Organization, OrganizationsResponse } from '@contracts/auth';
-import { api } from '../../lib/api-client';
+import { api, setHostedAuth } from '../../lib/api-client';
 
 /*
  * Hosted mode (AUTH_MODE=oidc, issue 17): which sign-in the server runs, the caller's organisations, the switch.
@@ -16,17 +16,23 @@ export const organizationKeys = {
 export type AuthConfig = AuthConfigResponse;
 export type { Organization, OrganizationsResponse };
 
-/** GET /api/auth/config (public). A server without it (404) runs the self-hosted sign-in. */
+/**
+ * GET /api/auth/config (public): local, or hosted with the provider's name and sign-in link. A server without the
+ * route (404) runs the self-hosted sign-in. The API client learns the mode too (a signed-out tab's destination).
+ */
 export function useAuthConfig() {
   return useQuery({
     queryKey: organizationKeys.config(),
-    queryFn: ({ signal }) =>
-      api
+    queryFn: async ({ signal }) => {
+      const config = await api
         .get<AuthConfig>('/api/auth/config', { signal, allowUnauthorized: true })
         .catch((err: unknown): AuthConfig => {
           if ((err as { status?: number }).status === 404) return { mode: 'local', local_login: 'all' };
           throw err;
-        }),
+        });
+      setHostedAuth(config.mode === 'oidc');
+      return config;
+    },
     staleTime: Infinity,
     retry: 1,
   });
