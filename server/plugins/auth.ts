@@ -93,12 +93,15 @@ async function sessionPrincipal(db: pg.Pool, token: string, idleMinutes: number)
      WHERE s.token_hash = $1 AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(mins => $2)
        AND p.id = s.person_id AND p.deleted_at IS NULL AND coalesce(i.state, 'active') = 'active'
      RETURNING s.id AS session_id, s.aal, s.authenticated_at, p.id, p.name, p.email,
+       s.methods @> '[{"method": "oidc"}]' AS via_provider,
        ARRAY(SELECT role FROM person_roles r WHERE r.person_id = p.id) AS roles`,
     [sha256(token), idleMinutes],
   );
   const r = rows[0];
   if (!r) return null;
-  const need = r.aal === 'aal1' && assuranceOf ? await assuranceOf(db, r.id) : 'aal1';
+  // a session from the hosted sign-in: the provider decides how many factors it asks for, not the local ones a
+  // linked person may still have
+  const need = r.aal === 'aal1' && !r.via_provider && assuranceOf ? await assuranceOf(db, r.id) : 'aal1';
   return {
     id: r.id, name: r.name, email: r.email, roles: effectiveRoles(r.roles), via: 'session',
     sessionId: r.session_id, csrfToken: csrfTokenFor(token), aal: r.aal, authenticatedAt: r.authenticated_at,

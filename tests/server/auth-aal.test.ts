@@ -47,6 +47,24 @@ afterAll(async () => {
 const browser = () => new OryBrowser(t.app);
 
 describe('highest available assurance', () => {
+  it('a session from the hosted sign-in (method oidc) is not asked for the local second factor a linked person has', async () => {
+    const p = await makePerson(t.db);
+    enrolled.add(p.id);
+    const { createSession } = await import('../../server/modules/auth/sessions.js');
+    const s = await createSession(t.db, p.id, 1);
+    await t.db.query(`UPDATE sessions SET methods = '[{"method": "oidc", "aal": "aal1", "completed_at": "2026-01-01T00:00:00Z"}]'
+      WHERE person_id = $1`, [p.id]);
+    invalidatePrincipals();
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/whoami', cookies: { session: s.token } });
+    expect(res.statusCode, res.body).toBe(200);
+    // the same person's password session still owes the second step
+    await t.db.query(`UPDATE sessions SET methods = '[]' WHERE person_id = $1`, [p.id]);
+    invalidatePrincipals();
+    const local = await t.app.inject({ method: 'GET', url: '/api/auth/whoami', cookies: { session: s.token } });
+    expect(local.statusCode).toBe(403);
+    expect(local.json().error.id).toBe('session_aal2_required');
+  });
+
   it('after the password a person with a second factor holds aal1, every API call is 403 until the second step', async () => {
     const p = await makePerson(t.db);
     enrolled.add(p.id);
