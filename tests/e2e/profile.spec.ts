@@ -42,7 +42,7 @@ test.describe('Your Profile', () => {
 
     await profile.changeName('Valentina', 'Renamed');
     const message = profile.nameSection.getByRole('status');
-    await expect(message).toHaveText('Your name was updated.');
+    await expect(message).toHaveText('Your profile was updated.');
     const menu = await shell.openUserMenu();
     await expect(menu.getByText('Hi, Valentina Renamed')).toBeVisible();
     await page.keyboard.press('Escape');

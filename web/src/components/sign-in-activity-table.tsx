@@ -94,7 +94,8 @@ export function SignInActivityTable(props: { rows: SignInActivityRow[] | undefin
     );
   }
   return (
-    <div className={s.wrap}>
+    // a scrolling region is a tab stop, so keyboard users can scroll it too
+    <div className={s.wrap} tabIndex={0} role="region" aria-label="Sign-in activity, scrollable">
       <Table size="small" aria-label="Sign-in activity">
         <TableHeader>
           <TableRow>

@@ -82,7 +82,7 @@ export function SecurityKeysSection({ flow }: { flow: SelfServiceFlow }) {
               <TableHeaderCell>Added</TableHeaderCell>
               <TableHeaderCell>Last used</TableHeaderCell>
               <TableHeaderCell>
-                <span aria-label="Actions" />
+                Actions
               </TableHeaderCell>
             </TableRow>
           </TableHeader>

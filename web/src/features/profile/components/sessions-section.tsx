@@ -81,7 +81,7 @@ export function SessionsSection({ refreshMs }: { refreshMs?: number }) {
               <TableHeaderCell>Signed in with</TableHeaderCell>
               <TableHeaderCell>Last active</TableHeaderCell>
               <TableHeaderCell>
-                <span aria-label="Actions" />
+                Actions
               </TableHeaderCell>
             </TableRow>
           </TableHeader>
