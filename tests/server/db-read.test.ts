@@ -224,7 +224,8 @@ describe('access', () => {
   });
 
   it('answers 404 PGRST205 for relations outside the registry', async () => {
-    for (const rel of ['sessions', 'identity_credentials', 'person_roles', 'schema_migrations', 'demo_data_sets', 'pg_user']) {
+    // sessions are readable (your own rows, without token_hash); flows, one-time codes and second-factor secrets never
+    for (const rel of ['auth_flows', 'auth_one_time_codes', 'auth_totp', 'auth_lookup_secrets', 'auth_webauthn_credentials', 'courier_messages', 'identity_credentials', 'person_roles', 'schema_migrations', 'demo_data_sets', 'pg_user']) {
       const res = await get(rel);
       expect(res.statusCode, rel).toBe(404);
       expect(res.json(), rel).toMatchObject({ code: 'PGRST205', details: null, hint: null });
