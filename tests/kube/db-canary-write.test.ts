@@ -94,7 +94,11 @@ describe('/api/db/canaries on CR-sourced canaries', () => {
     const del = await db('PATCH', `canaries?id=eq.${id}`, { deleted_at: new Date().toISOString() });
     expect(del.statusCode).toBe(403);
     expect((await db('DELETE', `canaries?id=eq.${id}`)).statusCode).toBe(403);
-    expect(cr('apps', 'gitops-flux')!.metadata.resourceVersion).toBe(flux.metadata.resourceVersion);
+    // untouched by the console's write path: no edit or delete was sent as anyone (the leader's own status writes
+    // may still move its resourceVersion), and the labels are the manifest's
+    expect(kube.impersonations.filter((r) => ['PATCH', 'PUT', 'DELETE'].includes(r.method) && r.path.endsWith('/canaries/gitops-flux'))).toEqual([]);
+    expect(cr('apps', 'gitops-flux')!.metadata.labels?.tier).toBe(flux.metadata.labels?.tier);
+    expect(cr('apps', 'gitops-flux')!.metadata.deletionTimestamp).toBeUndefined();
     expect((await rowOf(id)).deleted_at).toBeNull();
   });
 
