@@ -52,7 +52,7 @@ test.describe('Settings → Users', () => {
       await them.goto(link);
       await them.getByRole('textbox', { name: 'Password', exact: true }).fill('nina-password-1');
       await them.getByRole('textbox', { name: 'Confirm password' }).fill('nina-password-1');
-      await them.getByRole('button', { name: 'Sign up' }).click();
+      await them.getByRole('button', { name: 'Sign up', exact: true }).click();
       const theirShell = new Shell(them);
       await theirShell.expectLoaded();
       const menu = await theirShell.openUserMenu();
