@@ -64,15 +64,19 @@ export function keyFromSetting(setting: string): Buffer {
 }
 
 /**
- * Reads DATA_DIR/secrets.key, creating it the first time (32 random bytes as hex, mode 0600). The file is written
- * under a temporary name and linked into place, so a second process starting at once reads a whole key, the same one.
+ * Reads a key file under `dataDir`, creating it the first time (32 random bytes in `o.encoding`, mode 0600). The file
+ * is written under a temporary name and linked into place, so a second process starting at once reads a whole key,
+ * the same one. `o.parse` turns the file's text into the key (null: malformed, an error naming the file and `o.hint`).
+ * Shared by SECRETS_KEY's file (secrets.key, hex) and the sign-in key (auth-encryption.key, base64).
  */
-function keyFromFile(dataDir: string): Buffer {
-  const path = join(dataDir, SECRETS_KEY_FILE);
+export function keyFromFile(dataDir: string, fileName: string, o: {
+  encoding: 'hex' | 'base64'; parse(text: string): Buffer | null; hint: string;
+}): Buffer {
+  const path = join(dataDir, fileName);
   if (!existsSync(path)) {
     mkdirSync(dataDir, { recursive: true });
     const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(tmp, randomBytes(KEY_BYTES).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, randomBytes(KEY_BYTES).toString(o.encoding) + '\n', { mode: 0o600, flag: 'wx' });
     try {
       linkSync(tmp, path);
     } catch (err) {
@@ -81,10 +85,15 @@ function keyFromFile(dataDir: string): Buffer {
       unlinkSync(tmp);
     }
   }
-  const text = readFileSync(path, 'utf8').trim();
-  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`${path} does not hold a 32-byte hex key`);
-  return Buffer.from(text, 'hex');
+  const key = o.parse(readFileSync(path, 'utf8'));
+  if (!key) throw new Error(`${path} does not hold ${o.hint}`);
+  return key;
 }
+
+const hexKey = (text: string): Buffer | null => {
+  const t = text.trim();
+  return /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : null;
+};
 
 const cache = new Map<string, Buffer>();
 
@@ -93,7 +102,9 @@ export function secretsKey(config: { SECRETS_KEY?: string; DATA_DIR: string }): 
   const id = config.SECRETS_KEY ? `setting:${config.SECRETS_KEY}` : `file:${config.DATA_DIR}`;
   let key = cache.get(id);
   if (!key) {
-    key = config.SECRETS_KEY ? keyFromSetting(config.SECRETS_KEY) : keyFromFile(config.DATA_DIR);
+    key = config.SECRETS_KEY
+      ? keyFromSetting(config.SECRETS_KEY)
+      : keyFromFile(config.DATA_DIR, SECRETS_KEY_FILE, { encoding: 'hex', parse: hexKey, hint: 'a 32-byte hex key' });
     cache.set(id, key);
   }
   return key;

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { keyFromFile } from '../../lib/secret-box.js';
 
 /**
  * The sign-in secrets kept at rest (issue 17): TOTP secrets sealed with AES-256-GCM, recovery codes keyed-hashed.
@@ -40,26 +39,6 @@ function parseKey(setting: string): Buffer | null {
   return null;
 }
 
-/** Reads DATA_DIR/auth-encryption.key, creating it the first time; written aside and linked, so racing starts agree. */
-function keyFromFile(dataDir: string): Buffer {
-  const path = join(dataDir, AUTH_KEY_FILE);
-  if (!existsSync(path)) {
-    mkdirSync(dataDir, { recursive: true });
-    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(tmp, randomBytes(KEY_BYTES).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-    try {
-      linkSync(tmp, path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      unlinkSync(tmp);
-    }
-  }
-  const key = parseKey(readFileSync(path, 'utf8'));
-  if (!key) throw new Error(`${path} does not hold a 32-byte key (hex or base64); restore it or set AUTH_ENCRYPTION_KEY`);
-  return key;
-}
-
 const cache = new Map<string, Buffer>();
 
 /**
@@ -75,7 +54,10 @@ export function authEncryptionKey(config: AuthKeyConfig): Buffer {
       if (problem) throw new Error(problem);
       key = parseKey(config.AUTH_ENCRYPTION_KEY)!;
     } else {
-      key = keyFromFile(config.DATA_DIR);
+      // the same create-once, link-into-place file helper as SECRETS_KEY's (server/lib/secret-box.ts)
+      key = keyFromFile(config.DATA_DIR, AUTH_KEY_FILE, {
+        encoding: 'base64', parse: parseKey, hint: 'a 32-byte key (hex or base64); restore it or set AUTH_ENCRYPTION_KEY',
+      });
     }
     cache.set(id, key);
   }
