@@ -121,3 +121,24 @@ export async function assertRunsOn(db: Db, playbook: PlaybookApiRow, resource: R
     throw new BadRequestError(`playbook ${playbook.name} does not apply to ${resource.kind} ${resource.id}`);
   }
 }
+
+/**
+ * Whether an event's resource passes the playbook's selectors of its kind (triggers, issue 14: the resource of an
+ * `on.canary`/`on.config`/`on.component` event must also match the playbook's `checks`/`configs`/`components`): true
+ * when the playbook declares none of that kind, else when one of them selects it. `includeDeleted` lets a
+ * config.deleted event's item be matched. Selectors that do not compile select nothing.
+ */
+export async function selectorsAllow(
+  db: Db, spec: Record<string, unknown>, kind: ResourceKind, id: string, includeDeleted = false,
+): Promise<boolean> {
+  const selectors = selectorsOf(spec, kind);
+  if (!selectors.length) return true;
+  const ps = new Params();
+  const own = includeDeleted
+    ? { [RESOURCE_KINDS[kind].selectors]: selectors.map((s) => (s && typeof s === 'object' ? { ...s, includeDeleted: true } : s)) }
+    : spec;
+  const [clause] = compile([{ spec: own } as unknown as PlaybookApiRow], kind, ps);
+  if (clause === null) return false;
+  const [ok] = await matchClauses(db, kind, id, [clause], ps.values);
+  return ok;
+}

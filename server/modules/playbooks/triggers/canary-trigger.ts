@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { celToText, evalCel } from '../../../lib/cel.js';
+import { selectorsAllow } from '../resource-match.js';
 import { createRun } from '../runs.js';
 import { evalFilters } from '../templates.js';
 import type { EventHandler, QueuedEvent } from '../../events/types.js';
@@ -46,8 +47,9 @@ async function alreadyStarted(db: pg.Pool, playbookId: string, checkId: string, 
 
 /**
  * check.failed / check.passed: one run per live playbook whose `on.canary` matches (event, labels over the check's
- * and its canary's, CEL filter over {check, canary}) and whose `filters` hold, with the check as the run's resource,
- * the parameters' defaults rendered against it, created by the System person.
+ * and its canary's, CEL filter over {check, canary}), whose `checks` selectors (when it has any) select the check,
+ * and whose `filters` hold, with the check as the run's resource, the parameters' defaults rendered against it,
+ * created by the System person.
  */
 export function canaryEventHandler(db: pg.Pool, log: { info(obj: object, msg: string): void }): EventHandler {
   return async (e: QueuedEvent) => {
@@ -59,6 +61,7 @@ export function canaryEventHandler(db: pg.Pool, log: { info(obj: object, msg: st
     for (const playbook of await playbooksWithTrigger(db, 'canary')) {
       try {
         if (!canaryTriggerMatches(playbook, event, resource)) continue;
+        if (!(await selectorsAllow(db, playbook.spec, 'check', e.event_id))) continue;
         const env = triggerEnv(playbook, { check: resource.check, canary: resource.canary });
         const filters = Array.isArray(playbook.spec.filters) ? playbook.spec.filters.filter((f): f is string => typeof f === 'string') : [];
         if (!evalFilters(filters, env)) continue;
