@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LogLine, LogsRequest } from './logs.js';
 
 /**
  * Live updates over `GET /api/ws` (one WebSocket per browser tab). Every message the server sends is one JSON
@@ -32,6 +33,19 @@ export const LiveMessage = z.discriminatedUnion('type', [
   }),
   // the server's answer to a `watch`: lines stored from now on (and the backlog asked for) will arrive
   z.object({ type: z.literal('watching'), run_id: z.string(), at: z.string() }),
+  // a log live tail's news (issue 16 "Live tail"), sent only to the connection that subscribed `sub`: see LogsTailEvent
+  z.object({
+    type: z.literal('logs_tail'),
+    sub: z.string(),
+    event: z.enum(['history', 'live', 'lines', 'error']),
+    /** history: newest first; lines: oldest first (each newer than the last sent). */
+    lines: z.array(LogLine).optional(),
+    /** error: the message (naming the field or the backend) and its HTTP status. */
+    error: z.string().optional(),
+    status: z.number().optional(),
+    /** error: the tail goes on (a backend error while live: polled again after a pause); else it has ended. */
+    retrying: z.boolean().optional(),
+  }),
 ]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 export type ChangeEvent = Extract<LiveMessage, { type: 'change' }>;
@@ -51,6 +65,22 @@ export const LiveClientMessage = z.discriminatedUnion('type', [
     since: z.record(z.string(), z.number().int()).optional(),
   }),
   z.object({ type: z.literal('unwatch'), run_id: z.uuid() }),
+  /**
+   * A log live tail (issue 16 "Live tail"): `search` as POST /api/logs takes it (no page, no follow). Without `after`
+   * the server sends `logs_tail` `history` batches (newest first, up to `limit`), then `live`, then `lines` (oldest
+   * first) as the backend yields them (Kubernetes follow; Loki and OpenSearch polled every 2 s; console: its ring).
+   * With `after` (RFC 3339: the newest line the client holds, when resuming after a reconnect) no history: `live`,
+   * then the lines from that time on (a line of that very time may come again). A refusal (403 role or gate, 400,
+   * 404) is one `error` without `retrying`, and the tail is over. `logs_unsubscribe`, or the socket closing, cancels
+   * the backend request. A connection tails at most 4 at once; `sub` is the client's name for it.
+   */
+  z.object({
+    type: z.literal('logs_subscribe'),
+    sub: z.string().min(1).max(64),
+    search: LogsRequest.omit({ page: true, follow: true, end: true }),
+    after: z.string().max(64).optional(),
+  }),
+  z.object({ type: z.literal('logs_unsubscribe'), sub: z.string().min(1).max(64) }),
 ]);
 export type LiveClientMessage = z.infer<typeof LiveClientMessage>;
 

@@ -62,6 +62,8 @@ const ACCESS_RELATIONS = new Set(['people', 'people_roles', 'identities', 'sessi
 export function mayReceive(roles: readonly Role[], event: LiveMessage): boolean {
   // a run's log lines are read as their relation is
   if (event.type === 'log') return can(roles, RELATIONS.playbook_run_action_logs?.resource ?? 'playbook_runs', 'read');
+  // a log live tail's lines are read as POST /api/logs reads them
+  if (event.type === 'logs_tail') return can(roles, 'logging_backends', 'read');
   if (event.type !== 'change') return true;
   const spec = Object.hasOwn(RELATIONS, event.relation) ? RELATIONS[event.relation] : undefined;
   // rows read by their owners (sessions, sign-in activity): everyone hears of a change (ids only) and rereads their own
@@ -180,7 +182,7 @@ export const wsPlugin = fp<WsPluginOptions>(
 
     bus.subscribe((event) => {
       // log lines go only to a run's watchers (LiveClientContext.send), never broadcast
-      if (event.type === 'log' || event.type === 'watching') return;
+      if (event.type === 'log' || event.type === 'watching' || event.type === 'logs_tail') return;
       const text = JSON.stringify(event);
       for (const { conn } of open.values()) conn.deliver(event, text);
       // an access change may concern a connected caller; the principal cache was already cleared on this replica

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.js';
 import { ConnectionResolver } from '../health/connections.js';
+import { logsLiveRoutes } from './live.js';
 import { logsRoutes } from './routes.js';
 import type { BackendContext } from './types.js';
 
@@ -31,4 +32,6 @@ export const logsModule: FastifyPluginAsync<{ config: Config }> = fp(async (app:
   const connections = new ConnectionResolver({ db: app.db, valueFrom: valueFrom ?? undefined });
   const ctx = (): BackendContext => ({ kube, ...timings });
   await app.register(logsRoutes, { deps: { connections, valueFrom }, ctx });
+  // live tails over /api/ws ({type: 'logs_subscribe'}), where the live-update socket is there
+  if (app.hasDecorator('events')) await app.register(logsLiveRoutes, { deps: { connections, valueFrom }, ctx });
 }, { name: 'logs' });

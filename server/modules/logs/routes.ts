@@ -22,7 +22,8 @@ export interface LogsRouteOptions {
 
 const READ = { access: { resource: 'logging_backends', action: 'read' } } as const;
 
-function withBackendLabels(lines: LogLine[], config: Record<string, unknown>): LogLine[] {
+/** A backend's own `labels` added to what it found (apm-hub's `labels`; the line's own win). */
+export function withBackendLabels(lines: LogLine[], config: Record<string, unknown>): LogLine[] {
   const extra = config.labels;
   if (typeof extra !== 'object' || extra === null || Array.isArray(extra) || !Object.keys(extra).length) return lines;
   return lines.map((l) => ({ ...l, labels: { ...(extra as Record<string, string>), ...l.labels } }));

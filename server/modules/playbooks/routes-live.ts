@@ -93,6 +93,7 @@ export const playbookLiveRoutes: FastifyPluginAsync = async (app) => {
   }
 
   app.events.onClientMessage((ctx, message) => {
+    if (message.type !== 'watch' && message.type !== 'unwatch') return; // another feature's message (a log tail)
     if (message.type === 'unwatch') {
       stop(ctx, message.run_id);
       return;
