@@ -57,8 +57,9 @@ export async function wakeEngines(db: Queryable, payload = 'wake'): Promise<void
 }
 
 /**
- * Claims up to `limit` due runs for `owner`: scheduled/sleeping/retrying ones whose time has come, and running ones
- * whose lease has expired (their replica stopped). The claim is the lease; the run is `running` while held.
+ * Claims up to `limit` due runs for `owner`: scheduled/sleeping/retrying ones whose time has come, waiting ones
+ * (an action waiting for another agent) whose action or run timeout has come, and running ones whose lease has
+ * expired (their replica stopped). The claim is the lease; the run is `running` while held.
  */
 export async function claimDueRuns(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<RunRow[]> {
   const { rows } = await db.query<RunRow>(
@@ -67,7 +68,7 @@ export async function claimDueRuns(db: Queryable, owner: string, limit: number, 
             start_time = coalesce(r.start_time, now())
       WHERE r.id IN (
         SELECT id FROM playbook_runs
-         WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying')
+         WHERE status IN ('scheduled', 'running', 'sleeping', 'retrying', 'waiting')
            AND scheduled_time <= now()
            AND (status <> 'running' OR lease_expires_at IS NULL OR lease_expires_at < now())
          ORDER BY scheduled_time
@@ -148,6 +149,16 @@ export async function insertAction(
       running ? a.owner ?? null : null, a.leaseMs ?? 30_000, a.error ?? null, a.agentId ?? null],
   );
   return rows[0];
+}
+
+/** Fails a run's actions still waiting for another agent (the run or the action timed out waiting). */
+export async function failWaitingActions(db: Queryable, runId: string, error: string, actionId?: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now()
+      WHERE playbook_run_id = $1 AND status = 'waiting' AND ($3::uuid IS NULL OR id = $3)`,
+    [runId, error, actionId ?? null],
+  );
+  return rowCount ?? 0;
 }
 
 /** Starts a scheduled or sleeping action row this replica's run holds. */

@@ -5,7 +5,7 @@ import type { ValueFromResolver } from '../../lib/value-from.js';
 import { parseGoDuration } from '../health/schedule.js';
 import { ActionFailedError, type ActionOptions, type PlaybookActionType } from './actions/types.js';
 import {
-  FINAL_ACTION_STATUSES, agentIdByName, failInterrupted, finishAction, insertAction, insertAgentData, listActions,
+  FINAL_ACTION_STATUSES, agentIdByName, failInterrupted, failWaitingActions, finishAction, insertAction, insertAgentData, listActions,
   startAction, updateHeldRun, type ActionRow, type RunRow,
 } from './engine-queries.js';
 import { buildTemplateEnv, RunSetupError } from './executor-env.js';
@@ -125,7 +125,11 @@ export class RunProcessor {
       (a): a is Action => isObject(a) && typeof a.name === 'string');
     for (;;) {
       if (this.ctx.stopping()) return this.setRun('scheduled', { release: true });
-      if (Date.now() >= this.deadline) return this.setRun('timed_out', { end: true, release: true, error: 'playbook run timed out' });
+      if (Date.now() >= this.deadline) {
+        // an action still waiting for another agent ends with the run
+        if (await failWaitingActions(this.ctx.db, this.run.id, 'playbook run timed out')) this.publish();
+        return this.setRun('timed_out', { end: true, release: true, error: 'playbook run timed out' });
+      }
       const rows = await listActions(this.ctx.db, this.run.id);
       const last = latest(rows);
       const failed = [...last.values()].some((r) => r.status === 'failed');
@@ -141,7 +145,10 @@ export class RunProcessor {
           await this.interrupted(next, row);
           continue;
         }
-        if (row.status === 'waiting') return this.setRun('waiting', { release: true });
+        if (row.status === 'waiting') {
+          if (await this.waitingTimedOut(next, row)) continue;
+          return this.setRun('waiting', { release: true, scheduled_time: this.waitUntil(next, row) });
+        }
         if (new Date(row.scheduled_time).getTime() > Date.now()) {
           return this.setRun(row.status === 'sleeping' ? 'sleeping' : 'retrying', { scheduled_time: row.scheduled_time, release: true });
         }
@@ -217,7 +224,33 @@ export class RunProcessor {
     if (agentId === LOCAL_AGENT_ID) return false;
     const row = await insertAction(this.ctx.db, { runId: this.run.id, name: action.name, status: 'waiting', agentId });
     await insertAgentData(this.ctx.db, { actionId: row.id, playbookId: this.run.playbook_id, runId: this.run.id, spec: action, env: { params: this.masker.maskDeep(env.params), env: {} } });
-    await this.setRun('waiting', { release: true });
+    await this.setRun('waiting', { release: true, scheduled_time: this.waitUntil(action, row) });
+    return true;
+  }
+
+  /** When a waiting action's own `timeout` ends (counted from when it began waiting); Infinity without one. */
+  private waitingDeadline(action: Action, row: ActionRow): number {
+    let ms = 0;
+    try {
+      ms = duration(action.timeout, 'timeout');
+    } catch {
+      ms = 0;
+    }
+    return ms > 0 ? new Date(row.scheduled_time).getTime() + ms : Infinity;
+  }
+
+  /** The run is claimed again (by the sweep of any replica) when the action's or the run's timeout comes. */
+  private waitUntil(action: Action, row: ActionRow): Date {
+    return new Date(Math.min(this.waitingDeadline(action, row), this.deadline));
+  }
+
+  /** A waiting action past its own timeout fails ("action timed out after X"; retried when it has a retry). */
+  private async waitingTimedOut(action: Action, row: ActionRow): Promise<boolean> {
+    if (Date.now() < this.waitingDeadline(action, row)) return false;
+    if (await failWaitingActions(this.ctx.db, this.run.id, `action timed out after ${action.timeout} waiting for its agent`, row.id)) {
+      await this.scheduleRetry(action, row);
+    }
+    this.publish();
     return true;
   }
 
@@ -237,9 +270,27 @@ export class RunProcessor {
       wait = null;
     }
     if (wait === null) return;
+    const scheduledTime = new Date(Date.now() + wait);
+    const agentId = await this.remoteAgentId(action);
+    if (agentId) {
+      // the retry of an action that runs on another agent waits for that agent again
+      const retry = await insertAction(this.ctx.db, { runId: this.run.id, name: action.name, status: 'waiting', retryCount: attempt, scheduledTime, agentId });
+      const env = await this.templateEnv(false);
+      await insertAgentData(this.ctx.db, { actionId: retry.id, playbookId: this.run.playbook_id, runId: this.run.id, spec: action, env: { params: this.masker.maskDeep(env?.params ?? {}), env: {} } });
+      return;
+    }
     await insertAction(this.ctx.db, {
-      runId: this.run.id, name: action.name, status: 'scheduled', retryCount: attempt, scheduledTime: new Date(Date.now() + wait),
+      runId: this.run.id, name: action.name, status: 'scheduled', retryCount: attempt, scheduledTime,
     });
+  }
+
+  /** The agent a `runsOn` names when it is another (known) agent than this console; null otherwise. */
+  private async remoteAgentId(action: Action): Promise<string | null> {
+    const names = Array.isArray(action.runsOn) ? action.runsOn.filter((n): n is string => typeof n === 'string') : [];
+    const remote = names.find((n) => n !== 'local' && n !== '');
+    if (!remote) return null;
+    const agentId = await agentIdByName(this.ctx.db, remote);
+    return agentId && agentId !== LOCAL_AGENT_ID ? agentId : null;
   }
 
   /** The action's type and its block rendered (getAction: the earlier actions' results). */
