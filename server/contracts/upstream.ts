@@ -49,8 +49,61 @@ export const PushJobHistory = z.object({
   created_at: Time.nullish(),
 });
 
-/** The keys of the reference's PushData this console stores. */
-export const PUSH_KEYS = ['canaries', 'checks', 'check_statuses', 'checks_unlogged', 'job_history'] as const;
+const Jsonb = z.unknown().nullish();
+const Num = z.number().nullish();
+const Bool = z.boolean().nullish();
+
+/** A topology (`topologies`). */
+export const PushTopology = z.object({
+  id: Uuid, name: z.string().min(1), namespace: Text, labels: Labels, source: Text, spec: Jsonb, schedule: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+/** A catalog scraper (`config_scrapers`). */
+export const PushConfigScraper = z.object({
+  id: Uuid, name: Text, namespace: Text, description: Text, labels: Labels, spec: z.record(z.string(), Json), source: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+/** A catalog item (`config_items`). */
+export const PushConfigItem = z.object({
+  id: Uuid, scraper_id: Uuid.nullish(), config_class: z.string().min(1), status: Text, health: Text, ready: Bool,
+  external_id: z.array(z.string()).nullish(), type: z.string().min(1), name: Text, description: Text, config: Jsonb,
+  source: Text, labels: Labels, tags: Jsonb, properties: Jsonb, parent_id: Uuid.nullish(), path: Text, icon: Text,
+  cost_per_minute: Num, cost_total_1d: Num, cost_total_7d: Num, cost_total_30d: Num,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(), delete_reason: Text,
+});
+
+/** A change of a catalog item (`config_changes`). */
+export const PushConfigChange = z.object({
+  id: Uuid, config_id: Uuid, external_change_id: Text, external_created_by: Text, change_type: Text, severity: Text,
+  source: Text, summary: Text, patches: Jsonb, diff: Text, details: Jsonb, created_at: Time.nullish(), count: Int,
+  fingerprint: Text, first_observed: Time.nullish(),
+});
+
+/** An insight on a catalog item (`config_analysis`). */
+export const PushConfigAnalysis = z.object({
+  id: Uuid, config_id: Uuid, scraper_id: Uuid.nullish(), source: Text, analyzer: z.string().min(1), analysis_type: Text,
+  severity: Text, summary: Text, status: Text, message: Text, analysis: Jsonb, properties: Jsonb,
+  first_observed: Time.nullish(), last_observed: Time.nullish(),
+});
+
+/** A topology component (`components`). */
+export const PushComponent = z.object({
+  id: Uuid, topology_id: Uuid.nullish(), external_id: Text, parent_id: Uuid.nullish(), config_id: Uuid.nullish(),
+  name: z.string().min(1), text: Text, topology_type: Text, namespace: Text, labels: Labels, hidden: Bool, silenced: Bool,
+  status: Text, status_expr: Text, health_expr: Text, health: Text, description: Text, lifecycle: Text, tooltip: Text,
+  status_reason: Text, schedule: Text, icon: Text, type: Text, owner: Text, selectors: Jsonb, log_selectors: Jsonb,
+  component_checks: Jsonb, configs: Jsonb, properties: Jsonb, path: Text, summary: Jsonb, is_leaf: Bool,
+  cost_per_minute: Num, cost_total_1d: Num, cost_total_7d: Num, cost_total_30d: Num,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+/** The keys of the reference's PushData this console stores (push order: parents first). */
+export const PUSH_KEYS = [
+  'canaries', 'checks', 'check_statuses', 'checks_unlogged', 'job_history',
+  'topologies', 'config_scrapers', 'config_items', 'config_changes', 'config_analysis', 'components',
+] as const;
 export type PushKey = (typeof PUSH_KEYS)[number];
 
 /**
@@ -58,9 +111,9 @@ export type PushKey = (typeof PUSH_KEYS)[number];
  * refused with 400 naming the key (nothing of the batch is stored); an empty one is accepted.
  */
 export const REFUSED_PUSH_KEYS = [
-  'components', 'config_scrapers', 'config_analysis', 'config_changes', 'config_items', 'config_relationships',
-  'component_relationships', 'config_component_relationships', 'check_config_relationships',
-  'config_items_last_scraped_time', 'topologies', 'playbook_actions', 'artifacts', 'view_panels', 'generated_views',
+  'config_relationships', 'component_relationships', 'config_component_relationships', 'check_config_relationships',
+  'check_component_relationships', 'config_items_last_scraped_time', 'playbook_actions', 'artifacts', 'view_panels',
+  'generated_views',
 ] as const;
 
 /** The body of POST and DELETE /api/upstream/push: arrays of rows by table (rows are checked per table, server side). */
@@ -70,6 +123,12 @@ export const PushData = z.object({
   check_statuses: z.array(z.unknown()).nullish(),
   checks_unlogged: z.array(z.unknown()).nullish(),
   job_history: z.array(z.unknown()).nullish(),
+  topologies: z.array(z.unknown()).nullish(),
+  config_scrapers: z.array(z.unknown()).nullish(),
+  config_items: z.array(z.unknown()).nullish(),
+  config_changes: z.array(z.unknown()).nullish(),
+  config_analysis: z.array(z.unknown()).nullish(),
+  components: z.array(z.unknown()).nullish(),
 }).catchall(z.unknown());
 export type PushData = z.infer<typeof PushData>;
 

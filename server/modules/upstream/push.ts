@@ -4,7 +4,7 @@ import { ApiError, BadRequestError, ConflictError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import {
-  agentInfo, deleteByCheck, deleteOwned, foreignRows, ingestStatuses, parentOwners, touchReceived, upsertRows,
+  agentInfo, deleteByParent, deleteOwned, foreignRows, ingestStatuses, parentOwners, touchReceived, upsertRows,
 } from './queries.js';
 import { PUSH_TABLE_BY_KEY, PUSH_TABLES, type PushTable } from './tables.js';
 
@@ -63,7 +63,23 @@ export function validateBatch(body: unknown): Batch {
   return batch;
 }
 
-const ids = (rows: Array<Record<string, unknown>>, col: string) => [...new Set(rows.map((r) => String(r[col]).toLowerCase()))];
+/** The distinct values of a column (ids), nulls left out (an optional parent such as parent_id). */
+const ids = (rows: Array<Record<string, unknown>>, col: string) =>
+  [...new Set(rows.filter((r) => r[col] !== null && r[col] !== undefined).map((r) => String(r[col]).toLowerCase()))];
+
+/**
+ * A database refusal of a row that passed the checks above (a unique key other than the upsert key, e.g. two
+ * components of one name under one parent, or a value PostgreSQL cannot take) as a client error naming the table.
+ */
+function refusalOf(err: unknown, key: string): ApiError | null {
+  const e = err as { code?: string; detail?: string; message?: string; constraint?: string };
+  if (typeof e?.code !== 'string') return null;
+  const why = e.detail || e.message || 'refused';
+  if (e.code === '23505') return new ConflictError(`${key}: ${why}`, { [key]: e.constraint ?? 'unique' });
+  if (e.code === '23503') return new ApiError(422, 'unknown_parent', `${key}: ${why}`, { [key]: e.constraint ?? 'parent' });
+  if (e.code.startsWith('22') || e.code === '23502' || e.code === '23514') return new BadRequestError(`${key}: ${why}`, { [key]: why });
+  return null;
+}
 
 /**
  * Refuses rows another agent (or the local console) owns (409), and rows whose parent is neither in the batch nor
@@ -120,10 +136,14 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
           const rows = batch.get(t.key);
           if (!rows) continue;
           counts[t.key] = rows.length;
-          if (t.ingest === 'check_statuses') {
-            for (const id of await ingestStatuses(c, t, rows)) resultChecks.add(id);
-          } else {
-            await upsertRows(c, t, rows, agent.id, info.properties);
+          try {
+            if (t.ingest === 'check_statuses') {
+              for (const id of await ingestStatuses(c, t, rows)) resultChecks.add(id);
+            } else {
+              await upsertRows(c, t, rows, agent.id, info.properties);
+            }
+          } catch (err) {
+            throw refusalOf(err, t.key) ?? err;
           }
         }
         await touchReceived(c, agent.id);
@@ -131,6 +151,9 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
         if (batch.has('canaries') || batch.has('checks')) {
           await notifyChange(c, { relation: 'canaries', ids: ids(batch.get('canaries') ?? [], 'id') });
           await notifyChange(c, { relation: 'checks', ids: ids(batch.get('checks') ?? [], 'id') });
+        }
+        for (const key of ['config_items', 'components', 'topologies'] as const) {
+          if (batch.has(key)) await notifyChange(c, { relation: key, ids: ids(batch.get(key)!, 'id').slice(0, 100) });
         }
       });
       if (resultChecks.size) deps.onStored?.(agent, [...resultChecks]);
@@ -145,13 +168,24 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
         for (const t of [...PUSH_TABLES].reverse()) {
           const rows = batch.get(t.key);
           if (!rows) continue;
-          counts[t.key] = t.owned
-            ? await deleteOwned(c, t, ids(rows, t.conflict[0]), agent.id)
-            : await deleteByCheck(c, t, rows as Array<{ check_id: string; time?: string }>, agent.id);
+          try {
+            counts[t.key] = t.owned
+              ? await deleteOwned(c, t, ids(rows, t.conflict[0]), agent.id)
+              : await deleteByParent(c, t, { column: t.parents[0].column, table: PUSH_TABLE_BY_KEY.get(t.parents[0].key)!.table }, rows, agent.id);
+          } catch (err) {
+            // rows still pointing at a listed one (a child item or component not listed): nothing is deleted
+            if ((err as { code?: string }).code === '23503') {
+              throw new ConflictError(`${t.key}: ${(err as { detail?: string }).detail ?? 'still referenced'}`, { [t.key]: 'still referenced' });
+            }
+            throw err;
+          }
         }
         if (batch.has('canaries') || batch.has('checks')) {
           await notifyChange(c, { relation: 'canaries' });
           await notifyChange(c, { relation: 'checks' });
+        }
+        for (const key of ['config_items', 'components', 'topologies'] as const) {
+          if (batch.has(key)) await notifyChange(c, { relation: key });
         }
       });
       return { message: 'ok', counts };

@@ -163,13 +163,19 @@ export async function deleteOwned(c: Q, t: PushTable, ids: string[], agentId: st
   return res.rowCount ?? 0;
 }
 
-/** Hard-deletes rows of a check-owned table (latest state, results) whose check is the agent's, by key. */
-export async function deleteByCheck(c: Q, t: PushTable, keys: Array<{ check_id: string; time?: string }>, agentId: string): Promise<number> {
+/**
+ * Hard-deletes rows of a table without agent_id (latest state, results, item changes and insights) by key, when the
+ * parent they hang off (check, config item) is the agent's.
+ */
+export async function deleteByParent(
+  c: Q, t: PushTable, parent: { column: string; table: string }, keys: Array<Record<string, unknown>>, agentId: string,
+): Promise<number> {
   if (!keys.length) return 0;
-  const byTime = t.conflict.includes('time');
+  const def = t.conflict.map((col) => `${col} ${t.columns[col]}`).join(', ');
+  const match = t.conflict.map((col) => `x.${col} = k.${col}`).join(' AND ');
   const res = await c.query(
-    `DELETE FROM ${t.table} x USING jsonb_to_recordset($1::jsonb) AS k(check_id uuid, time timestamptz), checks ch
-     WHERE x.check_id = k.check_id ${byTime ? 'AND x.time = k.time' : ''} AND ch.id = x.check_id AND ch.agent_id = $2`,
+    `DELETE FROM ${t.table} x USING jsonb_to_recordset($1::jsonb) AS k(${def}), ${parent.table} p
+     WHERE ${match} AND p.id = x.${parent.column} AND p.agent_id = $2`,
     [JSON.stringify(keys), agentId],
   );
   return res.rowCount ?? 0;

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import {
-  PushCanary, PushCheck, PushCheckStatus, PushCheckUnlogged, PushJobHistory, type PushKey,
+  PushCanary, PushCheck, PushCheckStatus, PushCheckUnlogged, PushComponent, PushConfigAnalysis, PushConfigChange,
+  PushConfigItem, PushConfigScraper, PushJobHistory, PushTopology, type PushKey,
 } from '../../contracts/upstream.js';
 
 /** The SQL types pushed columns are read as (jsonb_to_recordset column definitions). */
-export type SqlType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'boolean' | 'integer';
+export type SqlType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'boolean' | 'integer' | 'numeric' | 'text[]';
 
 /** A table's parent: the column of this table that names a row (by id) of the parent key's table. */
 export interface PushParent {
@@ -93,6 +94,78 @@ export const PUSH_TABLES: readonly PushTable[] = [
       time_end: 'timestamptz', created_at: 'timestamptz',
     },
     fallback: { created_at: 'now()' },
+  },
+  // catalog and topology (issues 12, 13): an agent's scraped items and its topologies' components
+  {
+    key: 'topologies', table: 'topologies', row: PushTopology, owned: true, conflict: ['id'], parents: [], labels: true,
+    columns: {
+      id: 'uuid', name: 'text', namespace: 'text', labels: 'jsonb', source: 'text', spec: 'jsonb', schedule: 'text',
+      created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: { namespace: `'default'`, source: `'UI'`, ...STAMPS },
+  },
+  {
+    key: 'config_scrapers', table: 'config_scrapers', row: PushConfigScraper, owned: true, conflict: ['id'], parents: [],
+    labels: true,
+    columns: {
+      id: 'uuid', name: 'text', namespace: 'text', description: 'text', labels: 'jsonb', spec: 'jsonb', source: 'text',
+      created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: { source: `'UI'`, ...STAMPS },
+  },
+  {
+    key: 'config_items', table: 'config_items', row: PushConfigItem, owned: true, conflict: ['id'], labels: true,
+    parents: [{ column: 'scraper_id', key: 'config_scrapers' }, { column: 'parent_id', key: 'config_items' }],
+    columns: {
+      id: 'uuid', scraper_id: 'uuid', config_class: 'text', status: 'text', health: 'text', ready: 'boolean',
+      external_id: 'text[]', type: 'text', name: 'text', description: 'text', config: 'jsonb', source: 'text',
+      labels: 'jsonb', tags: 'jsonb', properties: 'jsonb', parent_id: 'uuid', path: 'text', icon: 'text',
+      cost_per_minute: 'numeric', cost_total_1d: 'numeric', cost_total_7d: 'numeric', cost_total_30d: 'numeric',
+      created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz', delete_reason: 'text',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'config_changes', table: 'config_changes', row: PushConfigChange, owned: false, conflict: ['id'],
+    parents: [{ column: 'config_id', key: 'config_items' }],
+    columns: {
+      id: 'uuid', config_id: 'uuid', external_change_id: 'text', external_created_by: 'text', change_type: 'text',
+      severity: 'text', source: 'text', summary: 'text', patches: 'jsonb', diff: 'text', details: 'jsonb',
+      created_at: 'timestamptz', count: 'integer', fingerprint: 'text', first_observed: 'timestamptz',
+    },
+    fallback: { created_at: 'now()', count: '1', first_observed: 'now()' },
+    // a change stays with its item: a push never moves another item's change under its own
+    replaceWhen: 't.config_id = EXCLUDED.config_id',
+  },
+  {
+    key: 'config_analysis', table: 'config_analysis', row: PushConfigAnalysis, owned: false, conflict: ['id'],
+    parents: [{ column: 'config_id', key: 'config_items' }, { column: 'scraper_id', key: 'config_scrapers' }],
+    columns: {
+      id: 'uuid', config_id: 'uuid', scraper_id: 'uuid', source: 'text', analyzer: 'text', analysis_type: 'text',
+      severity: 'text', summary: 'text', status: 'text', message: 'text', analysis: 'jsonb', properties: 'jsonb',
+      first_observed: 'timestamptz', last_observed: 'timestamptz',
+    },
+    fallback: { first_observed: 'now()', last_observed: 'now()' },
+    replaceWhen: 't.config_id = EXCLUDED.config_id',
+  },
+  {
+    key: 'components', table: 'components', row: PushComponent, owned: true, conflict: ['id'], labels: true,
+    parents: [
+      { column: 'topology_id', key: 'topologies' }, { column: 'parent_id', key: 'components' },
+      { column: 'config_id', key: 'config_items' },
+    ],
+    columns: {
+      id: 'uuid', topology_id: 'uuid', external_id: 'text', parent_id: 'uuid', config_id: 'uuid', name: 'text',
+      text: 'text', topology_type: 'text', namespace: 'text', labels: 'jsonb', hidden: 'boolean', silenced: 'boolean',
+      status: 'text', status_expr: 'text', health_expr: 'text', health: 'text', description: 'text', lifecycle: 'text',
+      tooltip: 'text', status_reason: 'text', schedule: 'text', icon: 'text', type: 'text', owner: 'text',
+      selectors: 'jsonb', log_selectors: 'jsonb', component_checks: 'jsonb', configs: 'jsonb', properties: 'jsonb',
+      path: 'text', summary: 'jsonb', is_leaf: 'boolean', cost_per_minute: 'numeric', cost_total_1d: 'numeric',
+      cost_total_7d: 'numeric', cost_total_30d: 'numeric', created_at: 'timestamptz', updated_at: 'timestamptz',
+      deleted_at: 'timestamptz',
+    },
+    // the reference's external_id is required; a component without one is known by its name
+    fallback: { external_id: 'r.name', hidden: 'false', silenced: 'false', status: `'unknown'`, ...STAMPS },
   },
 ];
 
