@@ -63,6 +63,46 @@ const ResourceSelectorShape = z.object({
   tagSelector: z.string().optional(), includeDeleted: z.boolean().optional(),
 }).loose();
 
+/**
+ * A component's static `summary` (duty types.Summary). Only `incidents` and `insights` ({type: {severity: n}}) are
+ * acted on: the roll-up adds them to the component's own (as canary-checker's Component.Summarize); the counts of
+ * health and checks are always computed.
+ */
+const Count = z.number().int().min(0).max(999_999_999);
+const Nested = z.record(z.string(), z.record(z.string(), Count));
+export const SummarySpec = z.object({
+  healthy: Count.optional(), unhealthy: Count.optional(), warning: Count.optional(), info: Count.optional(),
+  incidents: Nested.optional(), insights: Nested.optional(), checks: z.record(z.string(), Count).optional(),
+}).strict();
+
+/** An EnvVar: a value, or `valueFrom` a Secret or ConfigMap key. */
+const EnvVarShape = z.union([z.string(), z.object({ name: z.string().optional(), value: z.string().optional(), valueFrom: Block.optional() }).loose()]);
+
+/**
+ * `push` (duty's HTTPConnection): after each run the tree is POSTed there (runner/push.ts). `url`, or a
+ * `connection://` whose url is used; credentials as an http check's.
+ */
+export const PushSpec = z.object({
+  url: z.string().optional(),
+  connection: z.string().optional(),
+  username: EnvVarShape.optional(),
+  password: EnvVarShape.optional(),
+  bearer: EnvVarShape.optional(),
+  digest: z.boolean().optional(),
+  ntlm: z.boolean().optional(),
+  ntlmv2: z.boolean().optional(),
+  oauth: z.object({
+    tokenURL: z.string().optional(), clientID: EnvVarShape.optional(), clientSecret: EnvVarShape.optional(),
+    scope: z.array(z.string()).optional(), params: StringMap.optional(),
+  }).loose().optional(),
+  tls: z.object({
+    insecureSkipVerify: z.boolean().optional(), ca: EnvVarShape.optional(), cert: EnvVarShape.optional(), key: EnvVarShape.optional(),
+    handshakeTimeout: z.union([z.number(), z.string()]).optional(),
+  }).loose().optional(),
+  headers: z.array(z.object({ name: z.string(), value: z.string().optional(), valueFrom: Block.optional() }).loose()).optional(),
+  awsSigV4: Block.optional(),
+}).loose();
+
 const ComponentCheck = z.object({ selector: ResourceSelectorShape.optional(), inline: Block.optional() }).loose();
 const ParentLookup = z.object({
   name: z.string().optional(), namespace: z.string().optional(), type: z.string().optional(), externalID: z.string().optional(),
@@ -103,7 +143,7 @@ function componentShape(depth: number): z.ZodObject {
     selectors: z.array(ResourceSelectorShape).optional(),
     checks: z.array(ComponentCheck).optional(),
     configs: z.array(Block).optional(),
-    summary: Block.optional(),
+    summary: SummarySpec.optional(),
     forEach: forEach.optional(),
     logs: z.array(Block).optional(),
     parentLookup: ParentLookup.optional(),
@@ -131,7 +171,7 @@ export const TopologyFields = z.object({
   properties: z.array(PropertySpec).optional(),
   configs: z.array(Block).optional(),
   groupBy: Block.optional(),
-  push: Block.optional(),
+  push: PushSpec.optional(),
 });
 
 /** Every semantic problem of a Topology spec (shape problems are zod's); empty when it is fine. */
@@ -146,6 +186,7 @@ export function topologySpecProblems(spec: Obj): SpecProblem[] {
     }
   }
   exprProblems(spec, [], add);
+  pushProblems(spec.push, add);
   templateField(spec.id, ['id'], add);
   propertiesProblems(spec.properties, ['properties'], add);
   if (Array.isArray(spec.components)) spec.components.forEach((c, i) => componentProblems(c, ['components', i], add, false));
@@ -153,6 +194,22 @@ export function topologySpecProblems(spec: Obj): SpecProblem[] {
 }
 
 type Add = (p: Path, m: string) => void;
+
+/** `push.url` is an http(s) URL (or a `connection://`); `awsSigV4` is not supported. */
+function pushProblems(push: unknown, add: Add): void {
+  if (!isObj(push)) return;
+  if (push.awsSigV4 !== undefined) add(['push', 'awsSigV4'], 'AWS SigV4 signing is not supported');
+  if (typeof push.connection === 'string' && push.connection.trim() && !push.connection.startsWith('connection://')) {
+    add(['push', 'connection'], 'connection://<namespace>/<name>');
+  }
+  const url = push.url;
+  if (typeof url !== 'string' || !url.trim() || url.startsWith('connection://') || url.includes('$(')) return;
+  let ok = false;
+  try {
+    ok = ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch { /* not a URL */ }
+  if (!ok) add(['push', 'url'], 'an http or https URL (or connection://<namespace>/<name>)');
+}
 
 function exprProblems(o: Obj, at: Path, add: Add): void {
   for (const f of ['healthExpr', 'statusExpr']) {
@@ -201,6 +258,11 @@ function componentProblems(c: unknown, at: Path, add: Add, inForEach: boolean): 
   }
   templated(c.name, [...at, 'name'], add);
   templateField(c.id, [...at, 'id'], add);
+  // the typed shape judges `summary` two levels deep (a CRD schema cannot recurse); below that, the same rules here
+  if (c.summary !== undefined && at.filter((x) => x === 'components').length > 2) {
+    const r = SummarySpec.safeParse(c.summary);
+    if (!r.success) for (const i of r.error.issues) add([...at, 'summary', ...i.path.map((x) => (typeof x === 'symbol' ? String(x) : x))], i.message);
+  }
   exprProblems(c, at, add);
   propertiesProblems(c.properties, [...at, 'properties'], add);
   if (isObj(c.forEach)) everyString(c.forEach, [...at, 'forEach'], add);

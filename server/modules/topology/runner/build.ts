@@ -3,7 +3,7 @@ import { groupByOf, groupValues, injectConfigs, injectTag, MAX_GROUPS } from './
 import { applyProperties, failedProperty, lookupProperties, propertyMap, toProperty, type PropertyOutcome } from './properties.js';
 import { reparent } from './reparent.js';
 import { renderDeep, renderText } from './templates.js';
-import { LookupError, type BuiltComponent, type ComponentProperty, type LookupContext, type LookupRunner } from './types.js';
+import { LookupError, type BuiltComponent, type ComponentProperty, type LookupContext, type LookupRunner, type StaticSummary } from './types.js';
 
 /**
  * The builder (issue 13 "Runs"): a Topology spec → one tree of BuiltComponent under a root named after the topology.
@@ -18,6 +18,28 @@ const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.i
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const list = (v: unknown): unknown[] | undefined => (Array.isArray(v) && v.length ? v : undefined);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A static `summary` (the spec's, or a lookup object's: duty types.Summary) as the roll-up adds it: its `incidents` and
+ * `insights` maps ({type: {severity: n}}), counts that are non-negative integers; the rest (healthy, unhealthy,
+ * warning, info, checks) is always computed, as canary-checker's Component.Summarize. Undefined when nothing is left.
+ */
+export function staticSummary(v: unknown): StaticSummary | undefined {
+  if (!isObj(v)) return undefined;
+  const out: StaticSummary = {};
+  for (const kind of ['incidents', 'insights'] as const) {
+    const byType = v[kind];
+    if (!isObj(byType)) continue;
+    const kept: Record<string, Record<string, number>> = {};
+    for (const [type, bySeverity] of Object.entries(byType)) {
+      if (!isObj(bySeverity)) continue;
+      const counts = Object.entries(bySeverity).filter(([, n]) => Number.isInteger(n) && (n as number) > 0 && (n as number) < 1e9);
+      if (counts.length) kept[type] = Object.fromEntries(counts) as Record<string, number>;
+    }
+    if (Object.keys(kept).length) out[kind] = kept;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
 
 /** What a lookup waits for when the spec does not say: the reference's check timeout. */
 export const DEFAULT_LOOKUP_TIMEOUT_MS = 30_000;
@@ -121,7 +143,7 @@ class Builder {
       hidden: c.hidden === true ? true : undefined, health: str(c.health), status: str(c.status),
       statusReason: str(c.statusReason) ?? str(c.status_reason), statusExpr: str(c.statusExpr), healthExpr: str(c.healthExpr),
       logs: list(c.logs), selectors: list(c.selectors), checks: list(c.checks), configs: list(c.configs),
-      relationships: list(c.relationships), externalId: name, children: [], specPath: at,
+      relationships: list(c.relationships), externalId: name, children: [], specPath: at, summary: staticSummary(c.summary),
     };
     if (isObj(c.parentLookup) && Object.values(c.parentLookup).some((v) => typeof v === 'string' && v)) {
       const pl = c.parentLookup;

@@ -4,6 +4,7 @@ import { leaderScheduled } from '../../../lib/leader-scheduled.js';
 import { topologyRunRoutes } from '../run-routes.js';
 import { TopologyRunner } from './runner.js';
 import { TopologyScheduler, topologyFeatureOn, type TopologySchedulerOptions } from './scheduler.js';
+import type { Pusher } from './push.js';
 import type { LinkStep, LookupRunner } from './types.js';
 
 export interface TopologyEngineOptions {
@@ -22,11 +23,14 @@ export interface TopologyEngineOptions {
 export const topologyEngine: FastifyPluginAsync<TopologyEngineOptions> = async (app, opts) => {
   const stopping = new AbortController();
   const kube = app.hasDecorator('kube') ? app.kube : undefined;
-  const parts = async (): Promise<{ lookup: LookupRunner; linkSteps: LinkStep[] }> => {
-    const [{ createLookupRunner }, { LINK_STEPS }] = await Promise.all([import('./lookup/index.js'), import('./links/index.js')]);
+  const parts = async (): Promise<{ lookup: LookupRunner; linkSteps: LinkStep[]; push: Pusher }> => {
+    const [{ createLookupRunner }, { LINK_STEPS }, { createPusher }] = await Promise.all([
+      import('./lookup/index.js'), import('./links/index.js'), import('./push.js'),
+    ]);
     return {
       lookup: createLookupRunner({ db: app.db, valueFrom: kube?.valueFrom, kubeConfig: () => kube?.cluster?.kc }),
       linkSteps: LINK_STEPS,
+      push: createPusher({ db: app.db, valueFrom: kube?.valueFrom }),
     };
   };
   const runner = new TopologyRunner({

@@ -33,6 +33,7 @@ export const WRITTEN_COLUMNS = {
   properties: 'jsonb',
   is_leaf: 'boolean',
   config_id: 'uuid',
+  static_summary: 'jsonb',
 } as const;
 export type WrittenColumn = keyof typeof WRITTEN_COLUMNS;
 export type ComponentValues = Record<WrittenColumn, unknown>;

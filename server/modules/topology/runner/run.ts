@@ -3,9 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { startJob, type JobStatus } from '../../../lib/job-history.js';
 import { problemText, topologySpecProblems } from '../spec.js';
-import { buildTopology } from './build.js';
+import { buildTopology, DEFAULT_LOOKUP_TIMEOUT_MS } from './build.js';
 import { writeTopologyStatus } from './cr-status.js';
 import { applyExpressions } from './expressions.js';
+import { pushBody, wantsPush, type Pusher } from './push.js';
 import type { TopologyRecord } from './queries.js';
 import { saveTree, type SaveCounts } from './save.js';
 import type { LinkStep, LookupRunner } from './types.js';
@@ -17,6 +18,8 @@ export interface RunDeps {
   lookup: LookupRunner;
   /** The link steps, in order (runner/links LINK_STEPS). */
   linkSteps: LinkStep[];
+  /** Posts the tree to the spec's `push` location (runner/push.ts); without it a `push` is a line of the errors. */
+  push?: Pusher;
   kube?: KubeConfig;
   /** Aborted when the console stops. */
   signal?: AbortSignal;
@@ -93,6 +96,19 @@ export async function runTopology(deps: RunDeps, topology: TopologyRecord): Prom
     if (root) {
       const { rows } = await deps.db.query<{ status: string }>('SELECT status FROM components WHERE id = $1', [root.id]);
       rootStatus = rows[0]?.status ?? null;
+      if (wantsPush(spec.push)) {
+        // as the reference: after the save, the whole tree to the push location; a failure is a line, not the run's end
+        try {
+          if (!deps.push) throw new Error('push is not available');
+          const body = await pushBody(deps.db, root.id);
+          await deps.push(spec.push, body, {
+            namespace: topology.namespace, topologyId: topology.id, timeoutMs: deps.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS, signal: deps.signal,
+          });
+        } catch (err) {
+          errors.push(`error pushing topology: ${message(err)}`);
+        }
+        mark('push');
+      }
     }
   } catch (err) {
     failed = true;

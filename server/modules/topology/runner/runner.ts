@@ -1,4 +1,5 @@
 import { Limiter } from '../../health/limiter.js';
+import type { Pusher } from './push.js';
 import type { TopologyRecord } from './queries.js';
 import { runTopology, type RunDeps, type RunOutcome } from './run.js';
 import { LookupError, type LinkStep, type LookupRunner } from './types.js';
@@ -13,7 +14,7 @@ export const noLookups: LookupRunner = async () => {
 
 export type RunnerDeps = Omit<RunDeps, 'lookup' | 'linkSteps'> & {
   /** The lookup runner and link steps, resolved on the first run (they import the check types and the selectors). */
-  parts: () => Promise<{ lookup: LookupRunner; linkSteps: LinkStep[] }>;
+  parts: () => Promise<{ lookup: LookupRunner; linkSteps: LinkStep[]; push?: Pusher }>;
 };
 
 /**
@@ -24,7 +25,7 @@ export type RunnerDeps = Omit<RunDeps, 'lookup' | 'linkSteps'> & {
 export class TopologyRunner {
   private readonly running = new Map<string, Promise<RunOutcome>>();
   private readonly limiter = new Limiter(TOPOLOGY_CONCURRENCY, 0);
-  private resolved: Promise<{ lookup: LookupRunner; linkSteps: LinkStep[] }> | null = null;
+  private resolved: Promise<{ lookup: LookupRunner; linkSteps: LinkStep[]; push?: Pusher }> | null = null;
 
   constructor(private readonly deps: RunnerDeps) {}
 

@@ -31,7 +31,7 @@ function valuesOf(b: BuiltComponent, topologyType: string | null, schedule: stri
     schedule, icon: b.icon ?? null, type: b.type ?? null, owner: b.owner ?? null, description: b.description ?? null,
     lifecycle: b.lifecycle ?? null, tooltip: b.tooltip ?? null, selectors: b.selectors ?? null, log_selectors: b.logs ?? null,
     component_checks: b.checks ?? null, configs: b.configs ?? null, properties: b.properties?.length ? b.properties : null,
-    is_leaf: b.children.length === 0, config_id: b.configId ?? null,
+    is_leaf: b.children.length === 0, config_id: b.configId ?? null, static_summary: b.summary ?? null,
   };
 }
 

@@ -28,6 +28,8 @@ export interface ComponentProperty {
   error?: string;
 }
 
+export type StaticSummary = Partial<Record<'incidents' | 'insights', Record<string, Record<string, number>>>>;
+
 /** One component as a run built it, before it is saved: templates applied, lookups run, defaults filled. */
 export interface BuiltComponent {
   name: string;
@@ -51,6 +53,11 @@ export interface BuiltComponent {
   statusExpr?: string;
   healthExpr?: string;
   properties?: ComponentProperty[];
+  /**
+   * The spec's (or a lookup object's) static `summary`, its `incidents` and `insights` only ({type: {severity: n}}):
+   * components.static_summary, added to what the roll-up counts (as canary-checker's Component.Summarize).
+   */
+  summary?: StaticSummary;
   /** components.log_selectors */
   logs?: unknown[];
   /** ResourceSelectors of related components (→ component_relationships). */
