@@ -13,9 +13,11 @@ export interface PeerLine {
  * [ns, line] values), honouring start/end (ns, end exclusive), direction, limit and a LogQL line filter `|= "…"`.
  * Every line belongs to one stream, the labels given.
  */
-export async function startLokiPeer(lines: PeerLine[], labels: Record<string, string>): Promise<{ url: string; server: Server }> {
+export async function startLokiPeer(lines: PeerLine[], labels: Record<string, string>): Promise<{ url: string; server: Server; add: (line: string) => void }> {
   const t0 = Date.now();
+  // kept oldest first, so a search needs no sort
   const entries = lines.map((l) => ({ ns: BigInt(t0 - l.agoMs) * 1_000_000n, line: l.line }));
+  entries.sort((a, b) => (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0));
   const server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname !== '/loki/api/v1/query_range') {
@@ -29,7 +31,6 @@ export async function startLokiPeer(lines: PeerLine[], labels: Record<string, st
       m[1].startsWith('`') ? m[1].slice(1, -1) : (JSON.parse(m[1]) as string),
     );
     let found = entries.filter((e) => e.ns >= start && e.ns < end && filters.every((f) => e.line.includes(f)));
-    found.sort((a, b) => (a.ns < b.ns ? -1 : 1));
     if (u.searchParams.get('direction') !== 'forward') found.reverse();
     found = found.slice(0, limit);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
@@ -38,7 +39,16 @@ export async function startLokiPeer(lines: PeerLine[], labels: Record<string, st
     }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    /** Writes a line now (after every other), as an application logging would: a live tail's next poll finds it. */
+    add: (line: string) => {
+      const last = entries.at(-1)?.ns ?? 0n;
+      const ns = BigInt(Date.now()) * 1_000_000n;
+      entries.push({ ns: ns > last ? ns : last + 1n, line });
+    },
+  };
 }
 
 /**

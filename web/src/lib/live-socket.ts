@@ -153,6 +153,50 @@ function deliverLogLine(line: LiveLogLine): void {
   for (const listener of watch.listeners) listener(line);
 }
 
+/** A log live tail's messages (issue 16): history, live, lines, error (server/contracts/events.ts). */
+export type LogTailMessage = Extract<LiveMessage, { type: 'logs_tail' }>;
+type LogTailSearch = Extract<LiveClientMessage, { type: 'logs_subscribe' }>['search'];
+interface LogTail {
+  search: LogTailSearch;
+  listener: (message: LogTailMessage) => void;
+  /** The newest line's time received (ms): a reconnect resumes after it, without the history again. */
+  newest: number | null;
+}
+/** The log tails this tab holds, by their `sub`. */
+const logTails = new Map<string, LogTail>();
+let nextTail = 0;
+
+function subscribeMessage(sub: string, tail: LogTail): LiveClientMessage {
+  return { type: 'logs_subscribe', sub, search: tail.search, ...(tail.newest !== null ? { after: new Date(tail.newest).toISOString() } : {}) };
+}
+
+/**
+ * Tails a log search over the socket (/logs' Live): `listener` gets the history (newest first), `live`, then new lines
+ * (oldest first) and errors. Sent when the socket is ready, again after a reconnect (then from the newest line
+ * received: a line of that very time may come twice). Returns the stop, which unsubscribes (the server cancels the
+ * backend request).
+ */
+export function tailLogs(search: LogTailSearch, listener: (message: LogTailMessage) => void): () => void {
+  const sub = `logs-${++nextTail}`;
+  const tail: LogTail = { search, listener, newest: null };
+  logTails.set(sub, tail);
+  activeSocket?.send(subscribeMessage(sub, tail));
+  return () => {
+    if (!logTails.delete(sub)) return;
+    activeSocket?.send({ type: 'logs_unsubscribe', sub });
+  };
+}
+
+function deliverLogTail(message: LogTailMessage): void {
+  const tail = logTails.get(message.sub);
+  if (!tail) return;
+  for (const l of message.lines ?? []) {
+    const ms = Date.parse(l.timestamp);
+    if (!Number.isNaN(ms) && (tail.newest === null || ms > tail.newest)) tail.newest = ms;
+  }
+  tail.listener(message);
+}
+
 /** The tab's connection: reconnects with back-off, batches invalidations, stops when the session ends. */
 export class LiveSocket {
   private socket: WebSocket | null = null;
@@ -236,11 +280,16 @@ export class LiveSocket {
           const since = Object.keys(watch.since).length ? { ...watch.since } : undefined;
           this.send({ type: 'watch', run_id: runId, ...(since ? { since } : {}) });
         }
+        for (const [sub, tail] of logTails) this.send(subscribeMessage(sub, tail));
       }
       return;
     }
     if (message.type === 'log') {
       deliverLogLine(message);
+      return;
+    }
+    if (message.type === 'logs_tail') {
+      deliverLogTail(message);
       return;
     }
     this.invalidate(keysToInvalidate(message));

@@ -130,7 +130,7 @@ export function LogsPage({ canAttach, currentUserId }: LogsPageProps) {
             <Text className={s.muted} role="status" aria-live="polite">
               {statusText(stream.status, count, stream.total, stream.dropped)}
             </Text>
-            {stream.status === 'error' && count > 0 && (
+            {stream.error && (count > 0 || stream.status !== 'error') && (
               <Text role="alert" style={{ color: tokens.colorPaletteRedForeground1 }}>{stream.error}</Text>
             )}
             <span className={s.grow} />

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/api-client';
 import { streamLogs, type LogsSearch } from './api';
-import { LIVE_LINE_CAP, LogBuffer, PAGE_LIMIT, type LogLine, type StreamMessage } from './model';
+import { tailLogs } from '../../lib/live-socket';
+import { LIVE_LINE_CAP, LogBuffer, PAGE_LIMIT, type LogLine, type LogResult, type StreamMessage } from './model';
 
 /** Renders wait this long after a batch so a fast stream costs a render per frame or so, not per network chunk. */
 const FLUSH_MS = 60;
@@ -26,8 +27,9 @@ export interface LogStream {
 
 /**
  * Streams POST /api/logs for `search` (null: nothing chosen). A new search (any field, or `refreshKey`) aborts the
- * running request before it starts its own, so at most one is open; unmounting aborts too. With `follow`, the history
- * is followed by live lines (capped at 50,000, oldest dropped).
+ * running request before it starts its own, so at most one is open; unmounting aborts too. With `follow` (Live), the
+ * search goes over /api/ws instead (tailLogs): the history, then live lines (capped at 50,000, oldest dropped); a new
+ * search or unmounting unsubscribes.
  */
 export function useLogStream(search: LogsSearch | null, refreshKey: number): LogStream {
   const [buffer, setBuffer] = useState(() => new LogBuffer<LogLine>());
@@ -69,6 +71,7 @@ export function useLogStream(search: LogsSearch | null, refreshKey: number): Log
       return;
     }
     setStatus('loading');
+    if (search.follow) return startTail(search, fresh);
     const controller = new AbortController();
     let live = false;
     let seen = false;
@@ -131,6 +134,58 @@ export function useLogStream(search: LogsSearch | null, refreshKey: number): Log
     // the search is keyed by its content; refreshKey re-runs the same search
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, refreshKey, scheduleFlush]);
+
+  /**
+   * Live: the history then new lines over /api/ws (tailLogs); the cap keeps the newest LIVE_LINE_CAP. After a
+   * reconnect the server resumes from the newest line's time, so lines of that very time already held are skipped.
+   */
+  function startTail(s: LogsSearch, fresh: LogBuffer<LogLine>): () => void {
+    let newestMs = -Infinity;
+    let atNewest = new Set<string>();
+    const note = (l: LogResult) => {
+      const ms = Date.parse(l.timestamp);
+      if (ms > newestMs) {
+        newestMs = ms;
+        atNewest = new Set();
+      }
+      if (ms === newestMs) atNewest.add(`${l.timestamp}\u0000${l.message}`);
+    };
+    const stop = tailLogs({ id: s.id, ...(s.name ? { name: s.name } : {}), ...(s.query ? { query: s.query } : {}), ...(s.start ? { start: s.start } : {}), limit: PAGE_LIMIT },
+      (m) => {
+        if (m.event === 'history') {
+          const lines = m.lines ?? [];
+          lines.forEach(note);
+          fresh.addOlder(lines.map((l) => ({ ...l, id: nextId.current++ })));
+          setStatus((st) => (st === 'loading' ? 'streaming' : st));
+        } else if (m.event === 'live') {
+          setError(null);
+          setStatus('live');
+        } else if (m.event === 'lines') {
+          const lines = (m.lines ?? []).filter((l) => {
+            const ms = Date.parse(l.timestamp);
+            if (ms < newestMs || (ms === newestMs && atNewest.has(`${l.timestamp}\u0000${l.message}`))) return false;
+            note(l);
+            return true;
+          });
+          fresh.addNewer(lines.map((l) => ({ ...l, id: nextId.current++ })));
+          const n = fresh.cap(LIVE_LINE_CAP);
+          if (n) setDropped((d) => d + n);
+          setError(null);
+        } else {
+          setError(m.error ?? 'the live tail failed');
+          // a backend error while live is retried by the server; anything else ended the tail
+          if (!m.retrying) setStatus('error');
+        }
+        scheduleFlush();
+      });
+    return () => {
+      stop();
+      if (timer.current) {
+        clearTimeout(timer.current);
+        timer.current = null;
+      }
+    };
+  }
 
   const loadOlder = useCallback(() => {
     if (!search || !nextPage || loadingOlder) return;
