@@ -116,6 +116,24 @@ describe('FlowForm', () => {
     });
   });
 
+  it('a field the server marks wrong takes focus with its text selected (a mistyped code is typed over)', () => {
+    const totp = (messages: UiNode['messages'] = [], value = '') => flowOf([
+      input('default', 'csrf_token', 'hidden', undefined, { value: 'tok' }),
+      input('totp', 'totp_code', 'text', 'Authentication code', { value, autocomplete: 'one-time-code' }, messages),
+      input('totp', 'method', 'submit', 'Use Authenticator', { value: 'totp' }),
+      input('lookup_secret', 'lookup_secret', 'text', 'Backup recovery code', { value: '' }),
+      input('lookup_secret', 'method', 'submit', 'Use backup recovery code', { value: 'lookup_secret' }),
+    ]);
+    const { rerender } = renderWithProviders(<FlowForm flow={totp()} onSubmit={() => undefined} />);
+    const code = screen.getByRole('textbox', { name: 'Authentication code' }) as HTMLInputElement;
+    expect(document.activeElement).toBe(code);
+    // the user moves on to the recovery code; a new answer with an error at the code brings focus back there
+    screen.getByRole('textbox', { name: 'Backup recovery code' }).focus();
+    rerender(<FlowForm flow={totp([{ id: 4000008, text: 'The provided authentication code is invalid, please try again.', type: 'error' }], '123456')} onSubmit={() => undefined} />);
+    expect(document.activeElement).toBe(code);
+    expect([code.selectionStart, code.selectionEnd]).toEqual([0, 6]);
+  });
+
   it('renders text secrets, the QR image with its label and links', () => {
     const flow = flowOf([
       { type: 'img', group: 'totp', messages: [], meta: { label: { id: 1, text: 'Authenticator app QR code', type: 'info' } },

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Divider, makeStyles, tokens } from '@fluentui/react-components';
 import type { SelfServiceFlow, UiNode, UiNodeGroup } from '@contracts/identity';
 import {
@@ -106,10 +106,25 @@ export function FlowForm(props: FlowFormProps) {
   const [confirm, setConfirm] = useState('');
   const [confirmError, setConfirmError] = useState<string>();
   // a flow answered again (a wrong password, the next step) starts from the server's values
+  const [answered, setAnswered] = useState(0);
   useEffect(() => {
     setValues(initialValues(flow.ui.nodes));
     setConfirm('');
+    setAnswered((n) => n + 1);
   }, [flow]);
+
+  // then a field the answer marks wrong (a mistyped code) takes focus with its text selected: typing replaces it.
+  // Once per answer, after its values are shown; never while the user types.
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!autoFocus || !answered) return;
+    const wrong = flow.ui.nodes.filter((n) => isField(n) && n.messages.some((m) => m.type === 'error')).map((n) => inputAttrs(n)!.name);
+    const input = [...(root.current?.querySelectorAll('input') ?? [])].find((i) => wrong.includes(i.name));
+    if (!input) return;
+    input.focus();
+    input.select();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [answered]);
 
   const focusName = useMemo(() => {
     const fields = sections[0]?.nodes.filter((n) => isField(n) && !inputAttrs(n)!.disabled) ?? [];
@@ -152,7 +167,7 @@ export function FlowForm(props: FlowFormProps) {
   };
 
   return (
-    <div className={s.root}>
+    <div className={s.root} ref={root}>
       <UiMessages messages={flow.ui.messages} />
       {sections.map((section, i) => {
         const buttons = section.nodes.filter((n) => isSubmit(n) || isTrigger(n));
