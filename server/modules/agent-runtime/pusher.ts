@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { inTransaction } from '../../lib/tx.js';
 import {
-  dropOldestStatuses, markPushed, OUTBOX_TABLES, outboxDepth, requeueParents, unpushedRows, type OutboxRow, type OutboxTable,
+  dropOldestStatuses, markPushed, OUTBOX_TABLES, outboxDepth, requeueParents, unpushedByIds, unpushedRows, type OutboxRow,
+  type OutboxTable,
 } from './queries.js';
 import type { RuntimeLog, RuntimeState } from './status.js';
 import { briefBody, type UpstreamClient } from './upstream-client.js';
@@ -143,17 +144,45 @@ export class Pusher {
   async nextBatch(): Promise<Batch> {
     const rows: OutboxRow[] = [];
     let bytes = 0;
-    for (const { table } of OUTBOX_TABLES) {
+    for (const def of OUTBOX_TABLES) {
+      const { table } = def;
       const left = this.batchRows - rows.length;
       const got = await unpushedRows(this.o.db, table, left);
+      let cut = false;
+      const taken: OutboxRow[] = [];
       for (const r of got) {
-        if (rows.length && bytes + r.json.length > this.batchBytes) return { rows, full: true };
-        rows.push(r);
+        if ((rows.length || taken.length) && bytes + r.json.length > this.batchBytes) {
+          cut = true;
+          break;
+        }
+        taken.push(r);
         bytes += r.json.length + 1;
       }
+      // a self-referencing table: the rows' unpushed ancestors go along (they may exceed the row limit a little)
+      if (def.parent?.table === table && taken.length) await this.withAncestors(table, taken);
+      rows.push(...taken);
+      if (cut) return { rows, full: true };
       if (rows.length >= this.batchRows) return { rows, full: true };
     }
     return { rows, full: false };
+  }
+
+  /** Adds the unpushed parents (parent_id) of rows of a self-referencing table, level by level (at most 50). */
+  private async withAncestors(table: OutboxTable, rows: OutboxRow[]): Promise<void> {
+    const have = new Set(rows.map((r) => (JSON.parse(r.json) as { id: string }).id));
+    let wanted = [...new Set(rows.map((r) => r.parent).filter((p): p is string => !!p && !have.has(p)))];
+    for (let depth = 0; wanted.length && depth < 50; depth++) {
+      const found = await unpushedByIds(this.o.db, table, wanted);
+      const next: string[] = [];
+      for (const r of found) {
+        const id = (JSON.parse(r.json) as { id: string }).id;
+        if (have.has(id)) continue;
+        have.add(id);
+        rows.unshift(r);
+        if (r.parent && !have.has(r.parent)) next.push(r.parent);
+      }
+      wanted = [...new Set(next)];
+    }
   }
 
   private async post(rows: OutboxRow[]) {

@@ -13,6 +13,14 @@ export const OUTBOX_TABLES = [
   { table: 'checks_unlogged', order: 'updated_at', parent: { table: 'checks', column: 'check_id' } },
   { table: 'check_statuses', order: 'time', parent: { table: 'checks', column: 'check_id' } },
   { table: 'job_history', order: 'created_at', parent: null },
+  // catalog and topology (0104): a scraper before its items, an item before its changes, insights and components.
+  // Items and components may hang off one another (parent_id): the pusher adds a row's unpushed ancestors to its batch.
+  { table: 'topologies', order: 'created_at', parent: null },
+  { table: 'config_scrapers', order: 'created_at', parent: null },
+  { table: 'config_items', order: 'created_at', parent: { table: 'config_items', column: 'parent_id' } },
+  { table: 'config_changes', order: 'created_at', parent: { table: 'config_items', column: 'config_id' } },
+  { table: 'config_analysis', order: 'first_observed', parent: { table: 'config_items', column: 'config_id' } },
+  { table: 'components', order: 'created_at', parent: { table: 'components', column: 'parent_id' } },
 ] as const;
 export type OutboxTable = (typeof OUTBOX_TABLES)[number]['table'];
 
@@ -35,6 +43,22 @@ export async function unpushedRows(c: Q, table: OutboxTable, limit: number): Pro
     `SELECT t.ctid::text AS tid, t.xmin::text AS xmin, (to_jsonb(t) - 'is_pushed')::text AS json, ${parent} AS parent
      FROM ${table} t WHERE NOT t.is_pushed ORDER BY t.${def.order} LIMIT $1`,
     [limit],
+  );
+  return rows.map((r) => ({ table, ...r }));
+}
+
+/**
+ * The unpushed rows of a table among the given ids, for a self-referencing table (config_items, components) whose
+ * batch names parents that are still waiting: they go in the same batch, so the upstream finds them.
+ */
+export async function unpushedByIds(c: Q, table: OutboxTable, ids: string[]): Promise<OutboxRow[]> {
+  if (!ids.length) return [];
+  const def = OUTBOX_TABLES.find((t) => t.table === table)!;
+  const parent = def.parent ? `t.${def.parent.column}::text` : 'NULL';
+  const { rows } = await c.query<{ tid: string; xmin: string; json: string; parent: string | null }>(
+    `SELECT t.ctid::text AS tid, t.xmin::text AS xmin, (to_jsonb(t) - 'is_pushed')::text AS json, ${parent} AS parent
+     FROM ${table} t WHERE NOT t.is_pushed AND t.id = ANY($1::uuid[])`,
+    [ids],
   );
   return rows.map((r) => ({ table, ...r }));
 }
