@@ -18,18 +18,55 @@ const ExecCheckout = z.object({
     .optional(),
 }).loose().refine((c) => !!(c.url || c.connection), { message: 'url or connection is required', path: ['url'] });
 
+/** A connection reference: `connection://ns/name`, a name or an id. */
+const ConnectionRef = z.string().min(1, 'connection: a connection://namespace/name, a name or an id');
+
+/**
+ * The reference's ExecConnections: credentials handed to the script's CLIs as files and environment variables. Each
+ * takes a `connection` (a connection row) or the values inline (EnvVars: a string, `{value}` or `{valueFrom}`).
+ * - kubernetes: the kubeconfig (the connection's certificate column) written to a file, KUBECONFIG;
+ * - aws: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION/AWS_DEFAULT_REGION, AWS_ENDPOINT_URL
+ *   and a credentials file (AWS_SHARED_CREDENTIALS_FILE);
+ * - gcp: the service account key JSON written to a file, GOOGLE_APPLICATION_CREDENTIALS and
+ *   CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE;
+ * - azure: AZURE_CLIENT_ID, AZURE_CLIENT_SECRET, AZURE_TENANT_ID;
+ * - git (ours): the connection's username/password answered to the script's own git commands (GIT_ASKPASS).
+ * `fromConfigItem` and `eksPodIdentity` (the scraper's credentials, pod identity) are refused.
+ */
+const ExecConnections = z.object({
+  kubernetes: z.object({ connection: ConnectionRef.optional(), kubeconfig: ActionEnvVar.optional() }).loose()
+    .refine((c) => !!(c.connection || c.kubeconfig), { message: 'connection or kubeconfig is required', path: ['connection'] }).optional(),
+  aws: z.object({
+    connection: ConnectionRef.optional(), accessKey: ActionEnvVar.optional(), secretKey: ActionEnvVar.optional(),
+    sessionToken: ActionEnvVar.optional(), region: z.string().optional(), endpoint: z.string().optional(),
+  }).loose().optional(),
+  gcp: z.object({ connection: ConnectionRef.optional(), credentials: ActionEnvVar.optional() }).loose().optional(),
+  azure: z.object({
+    connection: ConnectionRef.optional(), clientID: ActionEnvVar.optional(), clientSecret: ActionEnvVar.optional(), tenantID: z.string().optional(),
+  }).loose().optional(),
+  git: z.object({ connection: ConnectionRef }).loose().optional(),
+  fromConfigItem: z.never({ error: 'fromConfigItem (a scraper\'s credentials) is not supported by this console: name a connection' }).optional(),
+  eksPodIdentity: z.never({ error: 'eksPodIdentity is not supported by this console: name an aws connection' }).optional(),
+}).loose();
+
+/** A file (or a glob) inside the action's working directory, stored as an artifact of the action after it ran. */
+const ExecArtifact = z.object({
+  path: z.string().min(1, 'path is required')
+    .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a relative path (or glob) inside the action\'s working directory'),
+}).loose();
+
 /**
  * The `exec` action's block (issue 14; the reference's ExecAction): a bash `script` run in a fresh temporary directory
- * with an environment built from scratch → `{stdout, stderr, exitCode}`. The reference's cloud `connections` (AWS, GCP,
- * Azure, Kubernetes credentials written for CLIs), `setup` (runtime installers) and `artifacts` (kept in its blob
- * store) are refused by path.
+ * with an environment built from scratch → `{stdout, stderr, exitCode}`. `connections` hand credentials to the
+ * script's CLIs; `artifacts` are files it leaves in its working directory, stored in the artifacts table. The
+ * reference's `setup` (runtime installers) is refused by path.
  */
 export const ExecAction = z.object({
   script: z.string({ error: 'script is required' }).trim().min(1, 'script is required'),
   env: z.array(ExecEnvVar).optional(),
   checkout: ExecCheckout.optional(),
-  connections: z.never({ error: 'exec connections (cloud and Kubernetes credentials) are not supported by this console: pass credentials with env[] valueFrom' }).optional(),
+  connections: ExecConnections.optional(),
   setup: z.never({ error: 'exec setup (runtime installers) is not supported by this console: use the tools installed on its machine' }).optional(),
-  artifacts: z.never({ error: 'exec artifacts are not stored by this console: print what you need to stdout' }).optional(),
+  artifacts: z.array(ExecArtifact).max(20, 'at most 20 artifact paths').optional(),
 }).loose();
 export type ExecAction = z.infer<typeof ExecAction>;

@@ -323,6 +323,127 @@ describe('exec action', () => {
   });
 });
 
+describe('exec connections', () => {
+  const insertRaw = async (name: string, type: string, cols: { url?: string; username?: string; password?: string; certificate?: string; properties?: Record<string, unknown> }) => {
+    await db.pool.query(
+      `INSERT INTO connections (name, namespace, type, url, username, password, certificate, properties, source)
+       VALUES ($1, 'default', $2, $3, $4, $5, $6, $7, 'UI')`,
+      [name, type, cols.url ?? null, cols.username ?? null, cols.password ?? null, cols.certificate ?? null, cols.properties ?? {}]);
+  };
+
+  it('kubernetes: a connection row\'s kubeconfig is written to KUBECONFIG (0600) and kubectl reaches the cluster with it', async () => {
+    // kubectl sends its token over TLS only: a TLS API server of its own
+    const tlsKube = await startKubeApi({ tls: true });
+    tlsKube.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'exec-cfg', namespace: 'default' }, data: { region: 'eu-west' } });
+    const kubeconfig = readFileSync(tlsKube.writeKubeconfig(join(dir, 'conn-kubeconfig')), 'utf8');
+    await insertRaw('exec-kube', 'kubernetes', { certificate: kubeconfig });
+    const ctx = testContext(db.pool);
+    const r = await execAction.run({
+      script: 'stat -c %a "$KUBECONFIG"; case "$KUBECONFIG" in "$HOME"*) echo in-home;; *) echo outside-home;; esac\n'
+        + 'kubectl get configmap exec-cfg -n default -o jsonpath=\'{.data.region}\'; echo; cat "$KUBECONFIG"',
+      connections: { kubernetes: { connection: 'connection://default/exec-kube' } },
+    }, ctx);
+    expect(r.stderr).toBe('');
+    // the engine masks what the action registered (testContext records it): the whole kubeconfig
+    expect(r.stdout).toBe(`600\noutside-home\neu-west\n${kubeconfig}`);
+    expect(ctx.secrets).toContain(kubeconfig);
+    const err = await failure(execAction.run({ script: 'true', connections: { kubernetes: { connection: 'no-such-conn' } } }, testContext(db.pool)));
+    expect(err.message).toBe('exec: connections.kubernetes.connection: connection no-such-conn not found');
+    await tlsKube.stop();
+  });
+
+  it('aws from a connection row, inline values with valueFrom over it; gcp key file; azure; all masked', async () => {
+    await insertRaw('exec-aws', 'aws', { username: 'AKIAEXAMPLE', password: 'aws-secret-key-123', url: 'http://127.0.0.1:4566', properties: { region: 'eu-west-1' } });
+    const ctx = testContext(db.pool);
+    const r = await execAction.run({
+      script: 'echo "$AWS_ACCESS_KEY_ID $AWS_REGION $AWS_DEFAULT_REGION $AWS_ENDPOINT_URL"; echo "$AWS_SECRET_ACCESS_KEY"; grep -c aws_secret_access_key "$AWS_SHARED_CREDENTIALS_FILE"',
+      connections: { aws: { connection: 'exec-aws' } },
+    }, ctx);
+    expect(r.stdout).toBe('AKIAEXAMPLE eu-west-1 eu-west-1 http://127.0.0.1:4566\naws-secret-key-123\n1\n');
+    expect(ctx.secrets).toContain('aws-secret-key-123');
+    const inline = testContext(db.pool);
+    const r2 = await execAction.run({
+      script: 'echo "$AWS_SECRET_ACCESS_KEY" | wc -c; echo "$AWS_REGION"',
+      connections: { aws: { connection: 'exec-aws', secretKey: { valueFrom: { secretKeyRef: { name: 'exec-auth', key: 'token' } } }, region: 'us-east-2' } },
+    }, { ...inline, options: { ...inline.options, kube: kc } });
+    expect(r2.stdout).toBe(`${SECRET.length + 1}\nus-east-2\n`);
+    expect(inline.secrets).toContain(SECRET);
+
+    const key = JSON.stringify({ type: 'service_account', private_key: 'gcp-private-key-xyz' });
+    await insertRaw('exec-gcp', 'google_cloud', { password: key });
+    await insertRaw('exec-azure', 'azure', { username: 'client-id-1', password: 'azure-client-secret', properties: { tenantID: 'tenant-9' } });
+    const ctx3 = testContext(db.pool);
+    const r3 = await execAction.run({
+      script: 'test "$GOOGLE_APPLICATION_CREDENTIALS" = "$CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE" && grep -o service_account "$GOOGLE_APPLICATION_CREDENTIALS"; echo "$AZURE_CLIENT_ID $AZURE_TENANT_ID $AZURE_CLIENT_SECRET"',
+      connections: { gcp: { connection: 'exec-gcp' }, azure: { connection: 'exec-azure' } },
+    }, ctx3);
+    expect(r3.stdout).toBe('service_account\nclient-id-1 tenant-9 azure-client-secret\n');
+    expect(ctx3.secrets).toEqual(expect.arrayContaining([key, 'azure-client-secret']));
+
+    const missing = await failure(execAction.run({ script: 'true', connections: { azure: { clientID: 'x' } } }, testContext(db.pool)));
+    expect(missing.message).toBe('exec: connections.azure: clientID, clientSecret and tenantID are required');
+  });
+
+  it.skipIf(!hasGit || !existsSync(HTTP_BACKEND))('git: the script\'s own git commands authenticate with a git connection (GIT_ASKPASS)', async () => {
+    const root = join(dir, 'conn-git-root');
+    const src = join(dir, 'conn-git-src');
+    execFileSync('git', ['init', '-q', src]);
+    writeFileSync(join(src, 'y.txt'), 'by the script\n');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.'], { cwd: src });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'one'], { cwd: src });
+    execFileSync('git', ['clone', '-q', '--bare', src, join(root, 'r.git')]);
+    const server = await gitHttpServer(root, 'bot', 'script-git-pass');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/r.git`;
+      await insertConnection(db.pool, { name: 'exec-git-conn', type: 'git', url, username: 'bot', password: 'script-git-pass' });
+      const ctx = testContext(db.pool);
+      const r = await execAction.run({ script: 'git clone -q "$GIT_URL" repo && cat repo/y.txt', connections: { git: { connection: 'exec-git-conn' } } }, ctx);
+      expect(r.stdout).toBe('by the script\n');
+      expect(server.authorized).toBeGreaterThan(0);
+      expect(ctx.secrets).toContain('script-git-pass');
+      const without = await failure(execAction.run({ script: `GIT_TERMINAL_PROMPT=0 git clone -q ${url} repo` }, testContext(db.pool)));
+      expect(without.message).toBe('script exited with code 128');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('exec artifacts', () => {
+  /** A real run and action row (artifacts reference playbook_run_actions). */
+  async function actionRow(): Promise<string> {
+    const pb = await db.pool.query<{ id: string }>(
+      `INSERT INTO playbooks (name, namespace, title, spec, source) VALUES ($1, 'default', 'a', '{}', 'UI') RETURNING id`, [`art-${Date.now()}-${Math.random()}`]);
+    const run = await db.pool.query<{ id: string }>(
+      `INSERT INTO playbook_runs (playbook_id, spec, status, created_by) VALUES ($1, '{}', 'running', NULL) RETURNING id`, [pb.rows[0].id]);
+    const act = await db.pool.query<{ id: string }>(
+      `INSERT INTO playbook_run_actions (playbook_run_id, name, status) VALUES ($1, 'a', 'running') RETURNING id`, [run.rows[0].id]);
+    return act.rows[0].id;
+  }
+
+  it('stores the files the paths and globs match in the working directory, also after a failing exit; not links or what is outside', async () => {
+    const actionId = await actionRow();
+    const ctx = { ...testContext(db.pool), actionId };
+    const err = await failure(execAction.run({
+      script: 'mkdir -p out; echo one > out/a.txt; printf \'{"b":2}\' > out/b.json; echo x > skip.log; ln -s /etc/hostname out/link.txt; exit 2',
+      artifacts: [{ path: 'out/*.txt' }, { path: 'out/b.json' }, { path: 'missing/*' }],
+    }, ctx));
+    expect(err.message).toBe('script exited with code 2');
+    const { rows } = await db.pool.query(
+      'SELECT path, filename, content_type, size, checksum, convert_from(content, \'UTF8\') AS text FROM artifacts WHERE playbook_run_action_id = $1 ORDER BY path', [actionId]);
+    expect(rows).toEqual([
+      { path: 'out/a.txt', filename: 'a.txt', content_type: 'text/plain', size: 4, checksum: expect.stringMatching(/^[0-9a-f]{64}$/), text: 'one\n' },
+      { path: 'out/b.json', filename: 'b.json', content_type: 'application/json', size: 7, checksum: expect.any(String), text: '{"b":2}' },
+    ]);
+    // the run's action query embeds them (content left out)
+    const via = await db.pool.query<{ artifacts: { path: string }[] }>(
+      'SELECT artifacts FROM get_playbook_run_actions((SELECT playbook_run_id FROM playbook_run_actions WHERE id = $1))', [actionId]);
+    expect(via.rows[0].artifacts.map((a) => a.path).sort()).toEqual(['out/a.txt', 'out/b.json']);
+    expect(via.rows[0].artifacts[0]).not.toHaveProperty('content');
+  });
+});
+
 describe('exec block', () => {
   const problem = (block: unknown) => {
     const r = ExecAction.safeParse(block);
@@ -333,9 +454,12 @@ describe('exec block', () => {
     expect(problem({ script: 'echo ok', env: [{ name: 'A', value: '1' }], checkout: { url: 'https://x/r.git', destination: 'src' } })).toBeNull();
     expect(problem({})).toMatch(/^script: script is required/);
     expect(problem({ script: '  ' })).toMatch(/^script: script is required/);
-    expect(problem({ script: 'x', connections: { aws: { region: 'eu' } } })).toMatch(/^connections: exec connections .* not supported/);
+    expect(problem({ script: 'x', connections: { aws: { region: 'eu' }, kubernetes: { connection: 'k' }, git: { connection: 'g' } }, artifacts: [{ path: 'out/*.txt' }] })).toBeNull();
+    expect(problem({ script: 'x', connections: { kubernetes: {} } })).toMatch(/^connections\.kubernetes\.connection: connection or kubeconfig is required/);
+    expect(problem({ script: 'x', connections: { fromConfigItem: 'abc' } })).toMatch(/^connections\.fromConfigItem: fromConfigItem .* not supported/);
     expect(problem({ script: 'x', setup: { python: { version: '3' } } })).toMatch(/^setup: exec setup .* not supported/);
-    expect(problem({ script: 'x', artifacts: [{ path: '/tmp/a' }] })).toMatch(/^artifacts: exec artifacts are not stored/);
+    expect(problem({ script: 'x', artifacts: [{ path: '/tmp/a' }] })).toMatch(/^artifacts\.0\.path: must be a relative path/);
+    expect(problem({ script: 'x', artifacts: [{ path: 'a/../../etc/passwd' }] })).toMatch(/^artifacts\.0\.path: must be a relative path/);
     expect(problem({ script: 'x', env: [{ name: 'BAD NAME', value: '1' }] })).toMatch(/^env\.0\.name: must be an environment variable name/);
     expect(problem({ script: 'x', checkout: { destination: 'a' } })).toMatch(/^checkout\.url: url or connection is required/);
     expect(problem({ script: 'x', checkout: { url: 'u', destination: '/etc' } })).toMatch(/^checkout\.destination: must be a relative path/);

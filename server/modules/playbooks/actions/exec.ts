@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecAction } from '../../../contracts/playbook-actions/exec.js';
+import { saveArtifacts } from './exec-artifacts.js';
 import { checkout } from './exec-checkout.js';
+import { connectionEnv } from './exec-connections.js';
 import { runProcess } from './exec-process.js';
 import { abortError, envValue } from './support.js';
 import { ActionFailedError, type ActionContext, type PlaybookActionType } from './types.js';
@@ -12,7 +14,9 @@ import { ActionFailedError, type ActionContext, type PlaybookActionType } from '
  * afterwards, detached in its own process group (cancel, timeout and a stopping replica kill the whole group). The
  * environment is built from scratch: PATH, HOME (the temporary directory), LANG, TMPDIR, then the run's env and the
  * block's env[] (valueFrom read now; Secret values handed to the masker). Nothing else of the console's own environment
- * (DATABASE_URL, ADMIN_PASSWORD…) reaches the script. → `{stdout, stderr, exitCode}`, each stream kept to 1 MB.
+ * (DATABASE_URL, ADMIN_PASSWORD…) reaches the script. `connections` add credentials for its CLIs
+ * (./exec-connections.ts); `artifacts` are stored after it ends (./exec-artifacts.ts). → `{stdout, stderr, exitCode}`,
+ * each stream kept to 1 MB.
  */
 
 export const EXEC_DISABLED = 'exec actions are disabled (PLAYBOOK_EXEC=off)';
@@ -69,6 +73,8 @@ export const execAction: PlaybookActionType = {
       await mkdir(work, { mode: 0o700 });
       await mkdir(join(base, 'tmp'), { mode: 0o700 });
       const env = await scriptEnv(ctx, block, work, join(base, 'tmp'));
+      // connections' credentials (files under base/credentials) over the env[] values of the same names
+      if (block.connections) Object.assign(env, await connectionEnv(ctx, block.connections, join(base, 'credentials')));
       const cwd = block.checkout ? await checkout({ ...ctx, signal }, block.checkout, work, base, env) : work;
       const scriptFile = join(base, 'script.sh');
       await writeFile(scriptFile, block.script, { mode: 0o600 });
@@ -80,6 +86,7 @@ export const execAction: PlaybookActionType = {
       const truncated = (['stdout', 'stderr'] as const).filter((s) => r.bytes[s] > Buffer.byteLength(r[s]));
       if (truncated.length) result.truncated = Object.fromEntries(truncated.map((s) => [s, r.bytes[s]]));
       if (r.aborted) throw new ActionFailedError(abortError(signal).message, result);
+      if (block.artifacts?.length) await saveArtifacts(ctx, block.artifacts, cwd);
       if (r.exitCode !== 0) throw new ActionFailedError(`script exited with code ${r.exitCode}`, result);
       return result;
     } finally {
