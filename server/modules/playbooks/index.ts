@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
 import { playbookEnginePlugin } from './executor-plugin.js';
+import { artifactRoutes } from './routes-artifacts.js';
 import { playbookApiRoutes } from './routes.js';
 import { playbookSchemaRoutes } from './schema-routes.js';
 import { playbookTriggers } from './triggers/index.js';
@@ -16,4 +17,5 @@ export const playbooksModule: FastifyPluginAsync<{ config: Config }> = async (ap
   await app.register(playbookApiRoutes, { config: opts.config }); // /api/playbook list, params, plan, run, status, approve, cancel, retry
   await app.register(playbookTriggers); // event_queue consumer (on.canary) on every replica, on.schedule on the leader
   await app.register(webhookRoutes); // GET|POST /api/playbook/webhook/{path}: no sign-in, not behind playbooks.disable
+  await app.register(artifactRoutes); // GET /api/artifacts/download/{id}: a playbook action's artifact
 };
