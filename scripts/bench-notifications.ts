@@ -1,18 +1,26 @@
 /**
  * The notification pipeline under load (issue 15 "Performance"): 1,000 rules (each matching a tenth of a percent of
  * the checks by a CEL filter), 100 silences, check transitions at 10,000 a minute to a loopback sink (20 ms, 5% 500s,
- * one rule's URL hanging), consumed by one console replica in this process: enqueue-to-send p50/p99 (the flip's time
- * to its history row), sends/s, peak RSS. Then 1,000,000 send history rows: the history's first page p95, filtered by
- * status, and count=exact; notifications_summary for the 1,000 rules p95. Prints a table; no assertions.
+ * one rule's URL hanging), consumed by one console replica in a child process that is killed (SIGKILL) halfway and
+ * restarted. The sink parses each request (the check names in its title and message), so every failing transition is
+ * followed to the sink: enqueue-to-first-attempt (flip → first request) for all sends, enqueue-to-delivered for sends
+ * that succeeded at their first attempt and, separately, for the retried ones; lost (no 200 for a transition that is
+ * not silenced) and duplicated (two 200s for one) deliveries; peak RSS of the replica. Then 1,000,000 send history
+ * rows: the history's first page p95, filtered by status and by resource type, count=exact; notifications_summary
+ * for the 1,000 rules. Prints a table; no assertions.
  *
  *   npx tsx scripts/bench-notifications.ts    (DATABASE_URL to use an existing server; BENCH_SCALE=1 is the issue's
- *   size, 0.02 a quick run; BENCH_MINUTES=10; BENCH_FAULTS=0 without the 500s and the hanging URL)
+ *   size, 0.02 a quick run; BENCH_MINUTES=10; BENCH_FAULTS=0 without the 500s and the hanging URL; BENCH_KILL=0
+ *   without the kill -9; BENCH_HISTORY=0 skips the history part)
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
@@ -23,9 +31,14 @@ const quiet = { info() {}, warn() {}, debug() {} };
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 /** BENCH_FAULTS=0: no 500s and no hanging URL (the pipeline's own latency). */
 const FAULTS = process.env.BENCH_FAULTS !== '0';
+const KILL = process.env.BENCH_KILL !== '0';
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 10 * Math.min(1, SCALE * 5));
+/** The replica's delivery lease (s): how long a killed replica's `sending` rows wait before another takes them. */
+const LEASE_SECONDS = Number(process.env.BENCH_LEASE_SECONDS ?? 20);
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SELF = fileURLToPath(import.meta.url);
+const progress = (m: string) => process.stderr.write(`[bench-notifications ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 
 async function timed(db: pg.Pool, sql: string, runs = 20): Promise<{ p50: number; p95: number }> {
   const ms: number[] = [];
@@ -38,12 +51,44 @@ async function timed(db: pg.Pool, sql: string, runs = 20): Promise<{ p50: number
   return { p50: pct(ms, 50), p95: pct(ms, 95) };
 }
 
+/** `--replica <url>`: the whole console (event queue consumer, send pipeline) on the database; prints "ready". */
+async function replicaMain(url: string) {
+  const config = loadConfig({
+    DATABASE_URL: url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', PLAYBOOK_ENGINE: 'off',
+    NOTIFICATION_DELIVERY_LEASE_SECONDS: String(LEASE_SECONDS),
+  });
+  const app = await buildApp(config, { logger: false });
+  await app.ready();
+  process.stdout.write('ready\n');
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+function startReplica(url: string): Promise<ChildProcess> {
+  const c = spawn(process.execPath, ['--import', 'tsx', SELF, '--replica', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    c.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve(c));
+    c.once('exit', (code) => reject(new Error(`replica exited ${code}`)));
+  });
+}
+
+function rssOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+interface SinkRequest { at: number; done: number; ok: boolean; checks: number[] }
+
 async function main() {
   const RULES = Math.max(10, Math.round(1000 * SCALE));
   const SILENCES = Math.max(1, Math.round(100 * SCALE));
   const CHECKS = Math.max(100, Math.round(10_000 * SCALE));
   const PER_MINUTE = Math.max(100, Math.round(10_000 * SCALE));
-  const HISTORY = Math.max(10_000, Math.round(1_000_000 * SCALE));
+  const HISTORY = process.env.BENCH_HISTORY === '0' ? 0 : Math.max(10_000, Math.round(1_000_000 * SCALE));
   let url = process.env.DATABASE_URL;
   let stop = async () => {};
   if (!url) {
@@ -51,84 +96,153 @@ async function main() {
     url = embedded.url;
     stop = () => embedded.stop();
   }
-  let sent = 0;
-  let failed = 0;
+  // the sink: 20 ms, 5% 500s, /hang never answers; each request remembered with the check numbers it names
+  const requests: SinkRequest[] = [];
   const sink = createServer((req, res) => {
-    req.resume();
-    if (FAULTS && req.url?.startsWith('/hang')) return; // never answers
-    setTimeout(() => {
-      const fail = FAULTS && Math.random() < 0.05;
-      if (fail) failed++;
-      else sent++;
-      res.writeHead(fail ? 500 : 200, { 'content-type': 'application/json' });
-      res.end(fail ? '{"ok":false}' : '{"ok":true}');
-    }, 20);
+    const at = Date.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const checks = [...new Set([...Buffer.concat(chunks).toString().matchAll(/\bc-(\d+)\b/g)].map((m) => Number(m[1])))];
+      if (FAULTS && req.url?.startsWith('/hang')) {
+        requests.push({ at, done: NaN, ok: false, checks });
+        return; // never answers
+      }
+      setTimeout(() => {
+        const fail = FAULTS && Math.random() < 0.05;
+        requests.push({ at, done: Date.now(), ok: !fail, checks });
+        res.writeHead(fail ? 500 : 200, { 'content-type': 'application/json' });
+        res.end(fail ? '{"ok":false}' : '{"ok":true}');
+      }, 20);
+    });
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
   const db = new pg.Pool({ connectionString: url, max: 4 });
   await migrate(db);
+  progress('migrated');
 
-  // 1,000 rules over G check groups; one with a hanging URL; 100 silences on checks
-  const groups = Math.max(1, Math.round(RULES / 1)); // a rule per group: each transition matches one rule
+  // 1,000 rules, each matching its group of checks; rule 1's URL hangs; 100 silences on checks c-7, c-14, ...
+  const groups = RULES;
   await db.query(
     `INSERT INTO notifications (name, events, filter, custom_services)
      SELECT 'bench-' || i, '{check.failed}', 'check.labels.group == "g' || i || '"',
             jsonb_build_array(jsonb_build_object('url', 'generic+' || $1 || CASE WHEN i = 1 THEN '/hang' ELSE '/hook/' || i END))
      FROM generate_series(1, $2) i`, [sinkUrl, RULES]);
   const canary = (await db.query<{ id: string }>(`INSERT INTO canaries (name, namespace, spec, source) VALUES ('bench', 'bench', '{}', 'UI') RETURNING id`)).rows[0].id;
-  const checkIds = (await db.query<{ id: string }>(
+  const checkRows = (await db.query<{ id: string; name: string }>(
     `INSERT INTO checks (canary_id, type, name, status, labels)
-     SELECT $1, 'http', 'c-' || i, 'healthy', jsonb_build_object('group', 'g' || (1 + i % $3)) FROM generate_series(1, $2) i RETURNING id`,
-    [canary, CHECKS, groups])).rows.map((r) => r.id);
+     SELECT $1, 'http', 'c-' || i, 'healthy', jsonb_build_object('group', 'g' || (1 + i % $3)) FROM generate_series(1, $2) i RETURNING id, name`,
+    [canary, CHECKS, groups])).rows;
+  const checkIds = checkRows.map((r) => r.id);
+  const numberOf = new Map(checkRows.map((r) => [r.id, Number(r.name.slice(2))]));
   await db.query(
     `INSERT INTO notification_silences (name, namespace, check_id, "from", until, source)
      SELECT 'bench-' || i, 'bench', (SELECT id FROM checks WHERE name = 'c-' || (i * 7)), now() - interval '1 minute', now() + interval '1 day', 'UI'
      FROM generate_series(1, $1) i`, [SILENCES]);
+  const silenced = new Set(Array.from({ length: SILENCES }, (_, i) => (i + 1) * 7));
+  const hanging = (n: number) => FAULTS && 1 + (n % groups) === 1;
 
-  const config = loadConfig({ DATABASE_URL: url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', PLAYBOOK_ENGINE: 'off' });
-  const app = await buildApp(config, { logger: false });
-  await app.ready();
+  progress('seeded; starting the replica');
+  let replica = await startReplica(url);
+  progress('replica ready; flipping');
+  let rss = rssOf(replica.pid);
+  const memTimer = setInterval(() => { rss = Math.max(rss, rssOf(replica.pid)); }, 500);
 
-  // transitions: flips at PER_MINUTE for MINUTES, each check alternating failed/passed
-  const flips = new Map<string, number[]>();
-  let rss = process.memoryUsage().rss;
-  const memTimer = setInterval(() => { rss = Math.max(rss, process.memoryUsage().rss); }, 500);
+  // transitions: flips at PER_MINUTE for MINUTES, each check alternating failed/passed; kill -9 halfway, restart
+  const fails = new Map<number, number[]>(); // check number → its failing flips (ms)
   const total = Math.round(PER_MINUTE * MINUTES);
   const started = Date.now();
   const failing = new Set<string>();
+  let killedAt = NaN;
+  let restartedAt = NaN;
+  let restart: Promise<void> | null = null;
   for (let i = 0; i < total; i += 10) {
     const due = started + (i / PER_MINUTE) * 60_000;
     if (due > Date.now()) await sleep(due - Date.now());
+    if (KILL && !restart && i >= total / 2) {
+      const old = replica;
+      const gone = new Promise((r) => old.once('exit', r));
+      old.kill('SIGKILL');
+      killedAt = Date.now();
+      restart = gone.then(() => startReplica(url!)).then((c) => { replica = c; restartedAt = Date.now(); });
+    }
     const batch = Array.from({ length: 10 }, (_, k) => checkIds[(i + k) % checkIds.length]);
     const fail = batch.filter((id) => !failing.has(id));
     const pass = batch.filter((id) => failing.has(id));
     const now = Date.now();
-    for (const id of fail) { failing.add(id); flips.set(id, [...(flips.get(id) ?? []), now]); }
+    for (const id of fail) {
+      failing.add(id);
+      const n = numberOf.get(id)!;
+      fails.set(n, [...(fails.get(n) ?? []), now]);
+    }
     for (const id of pass) failing.delete(id);
     if (fail.length) await db.query(`UPDATE checks SET status = 'unhealthy' WHERE id = ANY($1::uuid[])`, [fail]);
     if (pass.length) await db.query(`UPDATE checks SET status = 'healthy' WHERE id = ANY($1::uuid[])`, [pass]);
   }
   const flipSeconds = (Date.now() - started) / 1000;
-  // drain: wait until the queue has no due check/send rows (the hanging URL's sends finish with their timeout)
-  for (let i = 0; i < 600; i++) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM event_queue WHERE name IN ('check.failed', 'notification.send') AND coalesce(attempts, 0) = 0`);
-    if (rows[0].n === 0) break;
+  await restart;
+  progress('flips done; draining');
+  // drain: no due check/send rows, nothing `sending` or held for long (the hanging URL's sends end with their timeouts)
+  const drainStarted = Date.now();
+  const DRAIN_S = Number(process.env.BENCH_DRAIN_SECONDS ?? 150);
+  let left = '';
+  for (let i = 0; i < DRAIN_S; i++) {
+    const { rows } = await db.query<{ q: number; h: number }>(
+      `SELECT (SELECT count(*)::int FROM event_queue WHERE name IN ('check.failed', 'notification.send') AND coalesce(attempts, 0) = 0) AS q,
+              (SELECT count(*)::int FROM notification_send_history WHERE status IN ('sending', 'pending', 'evaluating-waitfor')) AS h`);
+    left = rows[0].q || rows[0].h ? `; left after ${DRAIN_S} s: ${rows[0].q} queued, ${rows[0].h} sending or held` : '';
+    if (!left) break;
     await sleep(1_000);
   }
+  const drainSeconds = (Date.now() - drainStarted) / 1000;
+  progress(`drained in ${drainSeconds.toFixed(0)} s`);
   clearInterval(memTimer);
-  const hist = (await db.query<{ resource_id: string; status: string; at: number }>(
-    `SELECT resource_id, status, extract(epoch FROM created_at) * 1000 AS at FROM notification_send_history`)).rows;
-  const lat: number[] = [];
-  for (const h of hist) {
-    if (h.status !== 'sent' && h.status !== 'error') continue;
-    const before = (flips.get(h.resource_id) ?? []).filter((f) => f <= Number(h.at) + 5).pop();
-    if (before !== undefined) lat.push(Number(h.at) - before);
+  await new Promise((r) => { replica.once('exit', r); replica.kill('SIGTERM'); setTimeout(r, 10_000); });
+
+  // every failing flip followed to the sink: the requests naming its check after it and before the check's next failure
+  const byCheck = new Map<number, SinkRequest[]>();
+  for (const r of requests) for (const n of r.checks) byCheck.set(n, [...(byCheck.get(n) ?? []), r]);
+  const firstAttempt: number[] = [];
+  const firstOk: number[] = [];
+  const retriedOk: number[] = [];
+  let flipsFollowed = 0, lost = 0, duplicated = 0, silencedSent = 0, hangFlips = 0, inRestart = 0;
+  const firstAttemptOutsideRestart: number[] = [];
+  const restartEnd = (Number.isFinite(restartedAt) ? restartedAt : killedAt) + LEASE_SECONDS * 1000;
+  for (const [n, times] of fails) {
+    const reqs = (byCheck.get(n) ?? []).sort((a, b) => a.at - b.at);
+    times.forEach((t, k) => {
+      const next = times[k + 1] ?? Infinity;
+      const mine = reqs.filter((r) => r.at >= t && r.at < next);
+      if (silenced.has(n)) {
+        if (mine.some((r) => r.ok)) silencedSent++;
+        return;
+      }
+      flipsFollowed++;
+      if (mine.length) {
+        firstAttempt.push(mine[0].at - t);
+        if (!(t >= killedAt - 5_000 && t <= restartEnd)) firstAttemptOutsideRestart.push(mine[0].at - t);
+        else inRestart++;
+      }
+      if (hanging(n)) {
+        hangFlips++;
+        return;
+      }
+      const oks = mine.filter((r) => r.ok);
+      if (!oks.length) lost++;
+      if (oks.length > 1) duplicated++;
+      if (oks.length && mine[0].ok) firstOk.push(mine[0].done - t);
+      else if (oks.length) retriedOk.push(oks[0].done - t);
+    });
   }
-  lat.sort((a, b) => a - b);
-  const byStatus = Object.entries(hist.reduce<Record<string, number>>((m, h) => ({ ...m, [h.status]: (m[h.status] ?? 0) + 1 }), {}));
-  await app.close();
+  for (const l of [firstAttempt, firstOk, retriedOk, firstAttemptOutsideRestart]) l.sort((a, b) => a - b);
+  const hist = (await db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM notification_send_history GROUP BY 1 ORDER BY 1`)).rows;
+  const held = (await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM notification_send_history WHERE payload->>'digest' IS NOT NULL`)).rows[0].n;
+  const sinkOk = requests.filter((r) => r.ok).length;
+  const sink500 = requests.filter((r) => !r.ok && Number.isFinite(r.done)).length;
+  const sinkHang = requests.filter((r) => !Number.isFinite(r.done)).length;
 
   // 1,000,000 history rows over the rules, then the history's first page and the rules' summary
   const rules = (await db.query<{ id: string }>('SELECT id FROM notifications')).rows.map((r) => r.id);
@@ -142,24 +256,37 @@ async function main() {
       [rules, rules.length, statuses, checkIds, checkIds.length, done, Math.min(HISTORY, done + 100_000) - 1]);
   }
   await db.query('ANALYZE notification_send_history');
-  const has = async (rel: string) => (await db.query('SELECT to_regclass($1) AS r', [rel])).rows[0].r !== null;
-  const histRel = (await has('notification_send_history_summary')) ? 'notification_send_history_summary' : 'notification_send_history';
-  const page = await timed(db, `SELECT * FROM ${histRel} ORDER BY created_at DESC LIMIT 50`);
-  const filtered = await timed(db, `SELECT * FROM ${histRel} WHERE status = 'error' ORDER BY created_at DESC LIMIT 50`);
-  const counted = await timed(db, `SELECT count(*) FROM ${histRel}`, 10);
-  const summary = (await has('notifications_summary')) ? await timed(db, 'SELECT * FROM notifications_summary') : null;
+  const histRel = 'notification_send_history_summary';
+  const page = HISTORY ? await timed(db, `SELECT * FROM ${histRel} ORDER BY created_at DESC LIMIT 50`) : null;
+  const filtered = HISTORY ? await timed(db, `SELECT * FROM ${histRel} WHERE status = 'error' ORDER BY created_at DESC LIMIT 50`) : null;
+  const byType = HISTORY ? await timed(db, `SELECT * FROM ${histRel} WHERE resource_type = 'http' ORDER BY created_at DESC LIMIT 50`) : null;
+  const counted = HISTORY ? await timed(db, `SELECT count(*) FROM ${histRel}`, 10) : null;
+  const countedFiltered = HISTORY ? await timed(db, `SELECT count(*) FROM ${histRel} WHERE status = 'error'`, 10) : null;
+  const summary = await timed(db, 'SELECT * FROM notifications_summary ORDER BY name LIMIT 1000');
 
-  const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
-  console.log(`scale ${SCALE}: ${RULES} rules, ${SILENCES} silences, ${CHECKS} checks, ${total} transitions in ${flipSeconds.toFixed(0)} s (${PER_MINUTE}/min)`);
-  console.log(`sink: ${sent} answered 200, ${failed} answered 500; history ${byStatus.map(([s, n]) => `${s} ${n}`).join(', ')}`);
-  console.log(`enqueue-to-send (flip → history row): p50 ${f(pct(lat, 50))} ms, p99 ${f(pct(lat, 99))} ms, max ${f(lat[lat.length - 1] ?? NaN)} ms over ${lat.length}`);
-  console.log(`peak RSS ${(rss / 1024 / 1024).toFixed(0)} MB`);
-  console.log(`${HISTORY} history rows (${histRel}): first page p50 ${f(page.p50)} / p95 ${f(page.p95)} ms; status=error p95 ${f(filtered.p95)} ms; count exact p95 ${f(counted.p95)} ms`);
-  console.log(summary ? `notifications_summary (${rules.length} rules): p50 ${f(summary.p50)} / p95 ${f(summary.p95)} ms` : 'notifications_summary: not there yet');
+  const f = (n: number | undefined) => (n !== undefined && Number.isFinite(n) ? n.toFixed(0) : '-');
+  const line = (name: string, l: number[]) => console.log(
+    `| ${name} | ${l.length} | ${f(pct(l, 50))} | ${f(pct(l, 99))} | ${f(l[l.length - 1])} |`);
+  console.log(`scale ${SCALE}: ${RULES} rules, ${SILENCES} silences, ${CHECKS} checks, ${total} transitions in ${flipSeconds.toFixed(0)} s (${PER_MINUTE}/min), faults ${FAULTS ? 'on' : 'off'}, drained ${drainSeconds.toFixed(0)} s later${left}`);
+  console.log(KILL ? `replica SIGKILLed at +${((killedAt - started) / 1000).toFixed(0)} s, the new one consuming ${((restartedAt - killedAt) / 1000).toFixed(1)} s later (lease ${LEASE_SECONDS} s)` : 'no kill');
+  console.log(`sink: ${sinkOk} answered 200, ${sink500} answered 500, ${sinkHang} to the hanging URL; history ${hist.map((h) => `${h.status} ${h.n}`).join(', ')}; held in digests ${held}`);
+  console.log(`failing transitions followed: ${flipsFollowed} (not silenced; ${hangFlips} to the hanging URL); lost ${lost}, delivered twice ${duplicated}; silenced yet delivered ${silencedSent}`);
+  console.log('| measure (flip → sink) | n | p50 ms | p99 ms | max ms |');
+  console.log('|---|---|---|---|---|');
+  line('enqueue-to-first-attempt, all sends', firstAttempt);
+  line(`  the same, flips outside the kill/restart window (${inRestart} inside)`, firstAttemptOutsideRestart);
+  line('enqueue-to-delivered, ok at the first attempt', firstOk);
+  line('enqueue-to-delivered, ok after retries', retriedOk);
+  console.log(`peak RSS of the replica ${(rss / 1024 / 1024).toFixed(0)} MB`);
+  if (HISTORY) {
+    console.log(`${HISTORY} history rows (${histRel}) p50 / p95 ms: first page ${f(page!.p50)} / ${f(page!.p95)}; status=error ${f(filtered!.p50)} / ${f(filtered!.p95)}; resource_type=http ${f(byType!.p50)} / ${f(byType!.p95)}; count exact ${f(counted!.p50)} / ${f(counted!.p95)}; count exact status=error ${f(countedFiltered!.p50)} / ${f(countedFiltered!.p95)}`);
+  }
+  console.log(`notifications_summary (${rules.length} rules): p50 ${f(summary.p50)} / p95 ${f(summary.p95)} ms`);
   await db.end();
   sink.closeAllConnections();
   sink.close();
   await stop();
 }
 
-await main();
+if (process.argv[2] === '--replica') await replicaMain(process.argv[3]);
+else await main();

@@ -9,6 +9,7 @@ import {
   channelOf, configureSenders, deliver, maskUrl, resolveTarget, senderSettingsOf, setPerHostLimit, systemEmailTarget,
 } from '../../server/modules/notifications/senders/index.js';
 import { startRecorder, type HttpRecorder } from '../support/http-recorder.js';
+import { until } from '../support/poll.js';
 
 const message: NotificationMessage = { title: 'Check web is unhealthy', markdown: '**web** failed', text: 'web failed', html: '<p>web failed</p>' };
 const U = USERNAME;
@@ -88,7 +89,7 @@ describe('deliver: retries, timeouts, per-host limits', () => {
     [rec, other] = await Promise.all([startRecorder(), startRecorder()]);
   });
   afterAll(async () => {
-    setPerHostLimit(4);
+    setPerHostLimit(8);
     await Promise.all([rec.close(), other.close()]);
   });
 
@@ -130,6 +131,28 @@ describe('deliver: retries, timeouts, per-host limits', () => {
     expect(results.every((r) => !r.ok)).toBe(true);
     rec = await startRecorder();
   });
+
+  it('a hanging destination takes one slot of its host once it timed out: another path on the same host is sent at once', async () => {
+    setPerHostLimit(3);
+    rec.script('/dead', { hang: true });
+    // the first call times out: /dead is now suspect
+    const first = await deliver({ url: `${rec.url}/dead` }, message, { attempts: 1, timeoutMs: 300 });
+    expect(first).toMatchObject({ ok: false });
+    expect(first.error).toMatch(/did not answer in time/);
+    // five more sends to it: one in flight, the others wait for that slot (not the host's)
+    let settled = 0;
+    const hung = [1, 2, 3, 4, 5].map(() => deliver({ url: `${rec.url}/dead` }, message, { attempts: 1, timeoutMs: 15_000 }).finally(() => settled++));
+    await until(async () => rec.on('/dead').length === 2, 'the second call to /dead');
+    const ok = await Promise.all([1, 2, 3].map(() => deliver({ url: `${rec.url}/alive` }, message, { attempts: 1, timeoutMs: 15_000 })));
+    expect(ok.every((r) => r.ok)).toBe(true);
+    expect(settled).toBe(0); // sent while every call to /dead still waits or hangs
+    expect(rec.on('/dead')).toHaveLength(2);
+    expect(rec.on('/alive')).toHaveLength(3);
+    await rec.close(); // ends the hanging call; the waiting ones then fail fast against the closed port
+    const results = await Promise.all(hung);
+    expect(results.every((r) => !r.ok)).toBe(true);
+    rec = await startRecorder();
+  }, 20_000);
 
   it('an unknown scheme is an error at once', async () => {
     expect(await deliver({ url: 'carrier-pigeon://coop' }, message)).toMatchObject({ ok: false, attempts: 0, channel: 'carrier-pigeon' });

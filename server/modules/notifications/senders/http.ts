@@ -1,12 +1,26 @@
 /**
- * What every sender's calls go through: one HTTP request with the attempt's signal, a per-host concurrency limit (a
- * host that hangs holds only its own slots, so it delays nobody else), and errors that say whether another attempt
- * may help (network errors, timeouts, 5xx, 429) without quoting a URL (URLs carry tokens).
+ * What every sender's calls go through: one HTTP request with the attempt's signal, concurrency limits per host and
+ * per destination (host and path: one webhook), and errors that say whether another attempt may help (network
+ * errors, timeouts, 5xx, 429) without quoting a URL (URLs carry tokens).
+ *
+ * A host has at most `perHostLimit` requests in flight, so a host that hangs holds only its own slots and delays no
+ * other host. Within a host, a destination whose last request timed out is suspect: it gets one request in flight
+ * until one of its requests answers, so a dead webhook on a shared host (many rules' hooks on one server, or one
+ * loopback sink) takes one of the host's slots, not all of them, and the host's other destinations go on.
  */
 
 /** Requests to one host at a time, across every delivery of this process. */
-let perHostLimit = 4;
-const hosts = new Map<string, { active: number; waiting: Array<() => void> }>();
+let perHostLimit = 8;
+/** Requests in flight to a destination whose last request timed out. */
+const SUSPECT_LIMIT = 1;
+/** How long a timeout keeps a destination suspect when no request of it answers meanwhile. */
+const SUSPECT_MS = 5 * 60_000;
+
+interface Slots { active: number; waiting: Array<() => void> }
+const hosts = new Map<string, Slots>();
+const destinations = new Map<string, Slots>();
+/** destination → until when it is suspect (ms). */
+const suspects = new Map<string, number>();
 
 export function setPerHostLimit(n: number): void {
   perHostLimit = Math.max(1, Math.floor(n));
@@ -18,12 +32,20 @@ export class SendError extends Error {
   }
 }
 
-/** Runs `fn` holding one of `host`'s slots; waiting for a slot ends with the signal. */
-export async function withHost<T>(host: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-  let h = hosts.get(host);
-  if (!h) hosts.set(host, (h = { active: 0, waiting: [] }));
-  const slot = h;
-  if (slot.active >= perHostLimit) {
+function suspect(destination: string): boolean {
+  const until = suspects.get(destination);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  suspects.delete(destination);
+  return false;
+}
+
+/** Takes a slot of `map[key]` (at most limit() in flight), waiting until one is free or the signal ends. */
+async function acquire(map: Map<string, Slots>, key: string, limit: () => number, signal: AbortSignal, busy: string): Promise<() => void> {
+  let s = map.get(key);
+  if (!s) map.set(key, (s = { active: 0, waiting: [] }));
+  const slot = s;
+  while (slot.active >= limit()) {
     await new Promise<void>((resolve, reject) => {
       const go = () => {
         signal.removeEventListener('abort', onAbort);
@@ -32,7 +54,7 @@ export async function withHost<T>(host: string, signal: AbortSignal, fn: () => P
       const onAbort = () => {
         const i = slot.waiting.indexOf(go);
         if (i >= 0) slot.waiting.splice(i, 1);
-        reject(new SendError(`${host} is busy (no free connection before the timeout)`, true));
+        reject(new SendError(busy, true));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -40,13 +62,38 @@ export async function withHost<T>(host: string, signal: AbortSignal, fn: () => P
     });
   }
   slot.active += 1;
-  try {
-    return await fn();
-  } finally {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
     slot.active -= 1;
-    const next = slot.waiting.shift();
-    if (next) next();
-    else if (slot.active === 0) hosts.delete(host);
+    // wake every waiter that may now fit (a destination's limit can grow back when it answers again)
+    const free = Math.max(0, limit() - slot.active);
+    for (const next of slot.waiting.splice(0, free)) next();
+    if (slot.active === 0 && !slot.waiting.length) map.delete(key);
+  };
+}
+
+/**
+ * Runs `fn` holding a slot of `destination` (host and path) and one of its host's; waiting for a slot ends with the
+ * signal. A timeout of `fn` (the signal aborted) makes the destination suspect; an answer clears it.
+ */
+export async function withHost<T>(host: string, signal: AbortSignal, fn: () => Promise<T>, destination = host): Promise<T> {
+  const busy = `${host} is busy (no free connection before the timeout)`;
+  const releaseDestination = await acquire(destinations, destination, () => (suspect(destination) ? SUSPECT_LIMIT : perHostLimit), signal, busy);
+  let releaseHost: (() => void) | undefined;
+  try {
+    releaseHost = await acquire(hosts, host, () => perHostLimit, signal, busy);
+    const out = await fn();
+    suspects.delete(destination);
+    return out;
+  } catch (err) {
+    if (releaseHost && signal.aborted && !(err instanceof SendError && err.status !== undefined)) suspects.set(destination, Date.now() + SUSPECT_MS);
+    else if (err instanceof SendError && err.status !== undefined) suspects.delete(destination); // it answered
+    throw err;
+  } finally {
+    releaseHost?.();
+    releaseDestination();
   }
 }
 
@@ -109,5 +156,5 @@ export async function httpCall(url: string, init: HttpInit, signal: AbortSignal)
       throw new SendError(`${u.host} answered ${res.status}${text ? `: ${short(text)}` : ''}`, retryable, res.status);
     }
     return { status: res.status, text, json };
-  });
+  }, `${u.host}${u.pathname}`);
 }
