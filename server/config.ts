@@ -22,6 +22,11 @@ const Env = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /**
+   * Self-service flow submissions (POST /api/.ory/self-service/<kind>, and mail links) allowed per client address per
+   * minute, then 429 with Retry-After; unset: 6 × LOGIN_RATE_LIMIT (60), so a high LOGIN_RATE_LIMIT lifts both.
+   */
+  AUTH_FLOW_RATE_LIMIT: z.coerce.number().int().positive().optional(),
   /** Sign-in mode: `local` (Kratos-like browser flows under /api/.ory) or `oidc` (any OpenID Connect provider). */
   AUTH_MODE: z.enum(['local', 'oidc']).default('local'),
   /** How long a self-service flow (login, registration, recovery, verification, settings) stays usable. */
@@ -88,6 +93,10 @@ const Env = z.object({
   AGENT_PUSH_TELEMETRY: bool.default(false),
   /** MODE=agent: the topology name sent with the telemetry. */
   AGENT_TOPOLOGY_NAME: z.string().optional(),
+  /** MODE=agent: scrape this cluster with the catalog's kubernetes scraper (chart `agent.kubernetes.enabled`). */
+  AGENT_KUBERNETES_SCRAPE: bool.default(false),
+  /** MODE=agent: how often that scrape runs, a Go duration such as 30m or 1h30m (chart `agent.kubernetes.scrapeInterval`). */
+  AGENT_KUBERNETES_SCRAPE_INTERVAL: z.string().regex(/^(\d+(\.\d+)?(ms|s|m|h))+$/, 'expected a duration such as 30s, 5m or 1h').default('30m'),
   /** A Helm repository URL (https:// or oci://) the agent install snippets use instead of this console's /api/agent/charts. */
   AGENT_CHART_REPO: z.string().url().optional(),
   /** Playbook `exec` actions (bash as the console's user): `off` refuses them. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { agentSettingsProblem, type Config } from '../../config.js';
 import type { AgentRuntimeStatus } from '../../contracts/agent-runtime.js';
+import { ensureAgentScraper } from './kubernetes-scraper.js';
 import { Pinger } from './pinger.js';
 import { Puller } from './puller.js';
 import { Pusher } from './pusher.js';
@@ -46,6 +47,13 @@ export const agentRuntimeModule: FastifyPluginAsync<{ config: Config }> = fp(asy
         ];
         for (const w of workers) w.start();
         log.info({ upstream: client.base, agent: config.AGENT_NAME ?? null }, 'agent: pushing to the upstream');
+        // AGENT_KUBERNETES_SCRAPE: the catalog's kubernetes scraper over this cluster, run by the catalog scheduler
+        await ensureAgentScraper(app.db, {
+          enabled: config.AGENT_KUBERNETES_SCRAPE, interval: config.AGENT_KUBERNETES_SCRAPE_INTERVAL,
+          clusterName: config.AGENT_NAME || 'agent',
+        }).then((outcome) => {
+          if (outcome !== 'unchanged') log.info({ outcome, interval: config.AGENT_KUBERNETES_SCRAPE_INTERVAL }, 'agent: kubernetes scraper');
+        }).catch((err) => log.error({ err }, 'agent: the kubernetes scraper (AGENT_KUBERNETES_SCRAPE) could not be set up'));
       } else if (!leads && workers) {
         const stopping = workers;
         workers = undefined;

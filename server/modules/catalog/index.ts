@@ -22,8 +22,9 @@ export const catalogModule: FastifyPluginAsync<CatalogModuleOptions> = async (ap
     kube: app.hasDecorator('kube') ? app.kube.cluster?.kc : undefined,
     valueFrom: app.hasDecorator('kube') ? app.kube.valueFrom : undefined,
   });
-  // the scrape schedule runs in the console only (an agent's comes with the agent issue; a check runner has none)
-  const runs = opts.scheduler !== false && opts.config.MODE === 'console';
+  // the scrape schedule runs in the console and in an agent (its ScrapeConfig CRs and, with AGENT_KUBERNETES_SCRAPE, its
+  // cluster's kubernetes scraper: server/modules/agent-runtime/kubernetes-scraper.ts); a check runner has none
+  const runs = opts.scheduler !== false && (opts.config.MODE === 'console' || opts.config.MODE === 'agent');
 
   await app.register(configRoutes, { prefix: '/api/config', runner });
 
