@@ -13,6 +13,8 @@ export const SnapshotQuery = z.object({
   end: TimeParam.optional(),
   /** true adds the components linked to the subtree by component_relationships either way (and what hangs off them). */
   related: z.enum(['true', 'false'], { message: 'related: true or false' }).transform((s) => s === 'true').optional(),
+  /** The logs' files (the reference's): `log` (default), one `[time] message {labels}` line each, or `json`. */
+  logFormat: z.enum(['log', 'json'], { message: 'logFormat: log or json' }).optional(),
 });
 export type SnapshotQuery = z.infer<typeof SnapshotQuery>;
 
@@ -28,6 +30,8 @@ export const SnapshotManifest = z.object({
   truncated: z.array(z.string()),
   /** files left out: the caller may not read them, or their feature is off */
   omitted: z.array(z.string()),
+  /** components whose logs could not be read (a backend failed or was slow), one line each */
+  logErrors: z.array(z.string()).optional(),
 });
 export type SnapshotManifest = z.infer<typeof SnapshotManifest>;
 

@@ -107,7 +107,7 @@ describe('static summary', () => {
     });
 
     // the spec without the summaries: the next run writes static_summary null and the roll-up follows
-    const patched = await patchSpec(id, { ...spec, components: [{ ...spec.components[0], summary: undefined, components: spec.components[0].components.map((c) => ({ ...c, summary: undefined })) }, spec.components[1]] });
+    const patched = await patchSpec(id, { ...spec, components: [{ ...spec.components[0], summary: undefined, components: spec.components[0].components!.map((c) => ({ ...c, summary: undefined })) }, spec.components[1]] });
     expect(patched.statusCode, patched.payload).toBe(200);
     expect((await runNow(id)).statusCode).toBe(200);
     const rootAfter = (await t.db.query(`SELECT summary FROM components WHERE topology_id = $1 AND parent_id IS NULL AND deleted_at IS NULL`, [id])).rows[0];

@@ -6,6 +6,7 @@ import { parseBody, parseId } from '../../lib/validation.js';
 import { propertyMap } from '../auth/queries.js';
 import { componentHistory, scheduleHistoryRetention } from './history.js';
 import { componentImpact } from './impact.js';
+import { logsModuleFetch, type ComponentLogFetch } from './snapshot-logs.js';
 import { topologySnapshot } from './snapshot.js';
 
 const READ = { access: { resource: 'topologies', action: 'read' } } as const;
@@ -16,6 +17,13 @@ const READ = { access: { resource: 'topologies', action: 'read' } } as const;
  * 30-day retention of the health history, on the leader.
  */
 export const topologyExtraRoutes: FastifyPluginAsync = async (app) => {
+  // the logs module's search (its backends, routes and credentials), made on the first snapshot that reads logs
+  let fetcher: ComponentLogFetch | null = null;
+  const logFetch = () => fetcher ??= logsModuleFetch({
+    db: app.db,
+    valueFrom: app.hasDecorator('kube') ? app.kube.valueFrom ?? null : null,
+    kube: () => (app.hasDecorator('kube') ? app.kube.cluster?.kc ?? null : null),
+  });
   const features = async () => {
     const on = featureStates(await propertyMap(app.db));
     if (!on.topology) throw new NotFoundError('topology');
@@ -26,11 +34,12 @@ export const topologyExtraRoutes: FastifyPluginAsync = async (app) => {
     const on = await features();
     const id = parseId(req.params.id);
     const q = parseBody(SnapshotQuery, req.query);
+    const logs = on.logs && req.can('logging_backends', 'read') ? { format: q.logFormat ?? 'log', fetch: logFetch() } as const : null;
     const snap = await topologySnapshot(app.db, id, q, {
       checks: req.can('canaries', 'read'),
       incidents: on.incidents && req.can('incident', 'read'),
       configs: on.config && req.can('database', 'read'),
-    });
+    }, undefined, undefined, logs);
     return reply.type('application/zip').header('content-disposition', `attachment; filename="${snap.filename}"`)
       .header('cache-control', 'no-store').send(Buffer.from(snap.zip.buffer, snap.zip.byteOffset, snap.zip.byteLength));
   });

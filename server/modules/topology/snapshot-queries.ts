@@ -58,3 +58,16 @@ export async function relatedComponents(db: Q, ids: string[], bound: number): Pr
     [ids, bound]);
   return rows.map((r) => r.id);
 }
+
+/** The live components among `ids` with log selectors, and their selectors' names (in order, unnamed ones as ''). */
+export async function componentsWithLogs(db: Q, ids: string[]): Promise<Array<{ id: string; name: string; type: string | null; selectors: string[] }>> {
+  const { rows } = await db.query<{ id: string; name: string; type: string | null; selectors: string[] }>(
+    `SELECT c.id, c.name, c.type,
+            ARRAY(SELECT coalesce(s->>'name', '') FROM jsonb_array_elements(c.log_selectors) s WHERE jsonb_typeof(s) = 'object') AS selectors
+       FROM components c
+       WHERE c.id = ANY ($1::uuid[]) AND c.deleted_at IS NULL AND jsonb_typeof(c.log_selectors) = 'array'
+         AND jsonb_array_length(c.log_selectors) > 0
+       ORDER BY c.path NULLS FIRST, c.name, c.id`,
+    [ids]);
+  return rows;
+}

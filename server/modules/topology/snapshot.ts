@@ -6,7 +6,8 @@ import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { componentNow } from './history-queries.js';
 import { parseTime } from './history.js';
 import { fetchSubtree } from './queries.js';
-import { dumpTable, relatedComponents, type DumpName } from './snapshot-queries.js';
+import { collectLogs, type SnapshotLogs } from './snapshot-logs.js';
+import { componentsWithLogs, dumpTable, relatedComponents, type DumpName } from './snapshot-queries.js';
 import { toCsv } from './snapshot-csv.js';
 import { buildTopology } from './tree.js';
 
@@ -21,13 +22,18 @@ type Bounds = typeof SNAPSHOT_BOUNDS;
 /** What the caller may read: files of a resource the caller cannot read, or of a feature that is off, are left out. */
 export interface SnapshotAccess { checks: boolean; incidents: boolean; configs: boolean }
 
+/**
+ * Whose logs a snapshot holds (as mission-control's dumpLogs over its component ids): the component itself, and with
+ * related=true every component of the snapshot (its subtree and the related ones) that has log selectors.
+ */
+
 export interface Snapshot { filename: string; zip: Uint8Array }
 
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** GET /api/snapshot/topology/{id}: `snapshot-<RFC3339>/` with components.json, the CSVs and manifest.json. */
 export async function topologySnapshot(db: pg.Pool, id: string, q: SnapshotQuery, access: SnapshotAccess,
-  now = new Date(), bounds: Bounds = SNAPSHOT_BOUNDS): Promise<Snapshot> {
+  now = new Date(), bounds: Bounds = SNAPSHOT_BOUNDS, logs?: SnapshotLogs | null): Promise<Snapshot> {
   const start = parseTime('start', q.start ?? '15m', now);
   const end = q.end ? parseTime('end', q.end, now) : now;
   if (start > end) throw new BadRequestError('start: after end');
@@ -87,6 +93,14 @@ export async function topologySnapshot(db: pg.Pool, id: string, q: SnapshotQuery
     await dump('config_changes', configs);
     await dump('config_analysis', configs);
   } else skip('config_items', 'config_changes', 'config_analysis');
+  if (logs) {
+    const got = await collectLogs(await componentsWithLogs(db, q.related ? componentIds : [id]), start, end, logs);
+    for (const f of got.files) {
+      put(f.name, f.text);
+      manifest.files[f.name] = f.lines;
+    }
+    if (got.errors.length) manifest.logErrors = got.errors;
+  } else manifest.omitted.push('logs');
   put('manifest.json', JSON.stringify(manifest, null, 2));
 
   const name = root.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'component';
