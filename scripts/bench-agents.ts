@@ -6,7 +6,8 @@
  *     canary and checks first, then every 5 s the statuses of the last 5 s (~417 rows a batch, under the 1,000-row
  *     limit) to POST /api/upstream/push with Basic `token:<token>`. Reports push latency p50/p95/p99 (target p99 <
  *     200 ms) and that every result was stored once.
- * (2) One real agent: `server/main.ts` in MODE=agent as a child process (its own database on the same PostgreSQL,
+ * (2) One real agent: the server compiled as the image runs it (scripts/build-server.mjs; BENCH_AGENT_TSX=1 runs
+ *     `node --import tsx server/main.ts` instead) in MODE=agent as a child process (its own database on the same PostgreSQL,
  *     the default 5 s push interval), 5,000 results a minute written into its outbox (check_statuses with
  *     is_pushed = false, as its scheduler writes them), across a 30 s upstream restart (the console closed, then
  *     built again on the same port). Reports statuses lost or duplicated (the agent's rows vs the upstream's), the
@@ -16,7 +17,7 @@
  *   npx tsx scripts/bench-agents.ts    (BENCH_SCALE=1 is the issue's size, 0.1 a quick run: minutes and the restart
  *   shortened, not the rate; DATABASE_URL to use an existing server; BENCH_SKIP_SIMULATED=1 skips (1), BENCH_SKIP_AGENT=1 (2))
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -152,8 +153,21 @@ function rssOf(pid: number): number {
   }
 }
 
+/**
+ * How the agent child runs: compiled JavaScript as the image runs it (scripts/build-server.mjs into a directory of
+ * this bench's own), or `node --import tsx server/main.ts` with BENCH_AGENT_TSX=1 (to compare).
+ */
+function agentCommand(): string[] {
+  if (process.env.BENCH_AGENT_TSX === '1') return ['--import', 'tsx', 'server/main.ts'];
+  const out = join(ROOT, '.tmp', 'bench-agents-node');
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs'), out], { cwd: ROOT, stdio: 'inherit' });
+  return [join(out, 'server/main.js')];
+}
+
 function startAgentProcess(env: Record<string, string>): Promise<{ child: ChildProcess; lines: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const command = agentCommand();
+  console.log(`    agent runs: node ${command.map((a) => a.replace(ROOT, '')).join(' ')}`);
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env: {
       ...process.env, MODE: 'agent', PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false', LOG_LEVEL: 'warn', KUBERNETES: 'off',

@@ -437,16 +437,16 @@ describe('Dockerfile', () => {
   it('builds on node 20 slim in stages, production dependencies only at runtime, non-root, port 8080', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-slim$/m);
     expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS \w+$/gm)).toHaveLength(3);
-    expect(dockerfile).toMatch(/RUN npm ci\b[^\n]*\nCOPY \. \.\nRUN npm run build/);
+    expect(dockerfile).toMatch(/RUN npm ci\b[^\n]*\nCOPY \. \.\nRUN npm run build && npm run build:server\n/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     expect(runtime).toMatch(/^USER 10001:10001$/m);
     expect(runtime).toMatch(/^EXPOSE 8080$/m);
-    expect(runtime).toMatch(/^CMD \["node", "--import", "tsx", "server\/main.ts"\]$/m);
+    expect(runtime).toMatch(/^CMD \["node", "dist\/node\/server\/main.js"\]$/m);
     expect(runtime).not.toMatch(/^(CMD|ENTRYPOINT)[^\n]*npm/m);
   });
 
-  it('the runtime gets what the server reads, and tsx (which runs it) is a production dependency', () => {
-    for (const path of ['./node_modules', './dist/web', 'package.json', './server', './crds']) expect(runtime).toContain(path);
+  it('the runtime gets what the compiled server reads, and tsx (npm start) is a production dependency', () => {
+    for (const path of ['./node_modules', './dist/web', './dist/node', 'package.json', './crds']) expect(runtime).toContain(path);
     expect(runtime).toContain('COPY chart ./chart'); // served to agents at /api/agent/charts
     expect(pkg.dependencies).toHaveProperty('tsx');
     expect(pkg.devDependencies ?? {}).not.toHaveProperty('tsx');
