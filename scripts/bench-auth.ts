@@ -7,16 +7,14 @@
  * - a TOTP check (the factor's own matchTotp), in process;
  * - GET /api/.ory/sessions/whoami with a session cookie (autocannon);
  * - with 200,000 sessions and 1,000,000 auth_events seeded by SQL, the profile's lists: GET /api/.ory/sessions and
- *   /api/db/auth_events?person_id=eq.<me>&order=created_at.desc&limit=50.
+ *   /api/db/auth_events?select=…&person_id=eq.<me>&order=created_at.desc&limit=50 (the profile page's calls).
  * Prints figures; no assertions. BENCH_SIGNINS (default 50) sets the sign-in concurrency.
  */
 import { fork } from 'node:child_process';
 import { cpus } from 'node:os';
-import { buildApp } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { hashSecret } from '../server/lib/crypto.js';
-import { createSession } from '../server/modules/auth/sessions.js';
 import { adminToken, benchDatabase, fmt, loadGenerator, overHttp, percentile, summarise, type Figures } from './lib/load.js';
+// The server's modules are imported in main() only: the forked generators (--signin, --load) would otherwise compile
+// and load the whole server before sending a request, tens of seconds on a busy 2-core machine.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const SHORT = Math.max(3, Math.min(SECONDS, 10));
@@ -140,6 +138,7 @@ async function totpFigures(n: number): Promise<{ p50: number; p99: number } | st
 }
 
 async function seedUsers(db: import('pg').Pool): Promise<string[]> {
+  const { hashSecret } = await import('../server/lib/crypto.js');
   const hash = await hashSecret(PASSWORD);
   const { rows } = await db.query<{ id: string; email: string }>(
     `INSERT INTO identities (traits)
@@ -195,6 +194,9 @@ function printTable(rows: Row[]) {
 }
 
 async function main() {
+  const { buildApp } = await import('../server/app.js');
+  const { loadConfig } = await import('../server/config.js');
+  const { createSession } = await import('../server/modules/auth/sessions.js');
   const database = await benchDatabase('console-bench-auth');
   const config = loadConfig({
     DATABASE_URL: database.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', MODE: 'console', DB_POOL_MAX: '20',
@@ -213,6 +215,7 @@ async function main() {
 
     console.log(`warming up (${SIGNINS} sign-ins for 3 s)`);
     await overSignIns({ base, emails, connections: SIGNINS, duration: 3 });
+    console.log(`measuring ${SIGNINS} sign-ins for ${SECONDS} s with other API calls meanwhile`);
     const other = {
       url: base, headers: { authorization: `Bearer ${token}` }, connections: 4, duration: SECONDS,
       paths: ['/api/auth/whoami', '/api/db/people?select=id,name,email&limit=20', '/api/about'],
@@ -222,6 +225,7 @@ async function main() {
     rows.push([signInLabel, String(SIGNINS), summarise(signIns)]);
     rows.push(['other API meanwhile (whoami, /api/db/people, about)', String(other.connections), summarise(during)]);
 
+    console.log('measuring the TOTP check, then whoami');
     const totp = await totpFigures(2_000);
 
     const me = (await app.db.query<{ id: string }>('SELECT id FROM people WHERE email = $1', [emails[0]])).rows[0].id;
@@ -233,6 +237,7 @@ async function main() {
     await overHttp({ ...whoami, duration: 2 });
     rows.push([`GET ${whoamiPath} (session cookie)`, String(whoami.connections), summarise(await overHttp(whoami))]);
 
+    console.log(`seeding ${SESSIONS} sessions and ${EVENTS} auth_events`);
     const t0 = performance.now();
     await seedVolume(app.db, me);
     const seedSeconds = (performance.now() - t0) / 1000;
@@ -241,7 +246,8 @@ async function main() {
               (SELECT count(*) FROM auth_events WHERE person_id = $1) AS mine`, [me])).rows[0];
     const lists = [
       ['GET /api/.ory/sessions (own, ~20)', '/api/.ory/sessions'],
-      ['GET /api/db/auth_events own, latest 50', `/api/db/auth_events?person_id=eq.${me}&order=created_at.desc&limit=50`],
+      // the profile's sign-in activity call (web/src/features/profile/api.ts useSignInActivity)
+      ['GET /api/db/auth_events own, latest 50', `/api/db/auth_events?select=id,person_id,session_id,type,method,aal,success,ip,user_agent,created_at&person_id=eq.${me}&order=created_at.desc&limit=50`],
     ] as const;
     for (const [name, path] of lists) {
       const probe = await fetch(`${base}${path}`, { headers: cookie });

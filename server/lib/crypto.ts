@@ -1,19 +1,41 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 
 // Argon2id (algorithm 2 in @node-rs/argon2's const enum, which isolated modules cannot import).
 const ARGON2ID = 2 as const;
 const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
+// At most one argon2 computation per core at once (libuv's pool has 4 threads, more than 2 cores): the others wait
+// here in order, so a burst of sign-ins queues instead of starving the event loop's own threadpool work (DNS, fs).
+const ARGON2_SLOTS = Math.max(1, availableParallelism());
+let argon2Running = 0;
+const argon2Waiting: (() => void)[] = [];
+
+/** argon2 computations running now and waiting for a slot (tests check the bound). */
+export const argon2Load = () => ({ running: argon2Running, waiting: argon2Waiting.length, slots: ARGON2_SLOTS });
+
+async function inArgon2Slot<T>(work: () => Promise<T>): Promise<T> {
+  if (argon2Running >= ARGON2_SLOTS) await new Promise<void>((go) => argon2Waiting.push(go));
+  else argon2Running++;
+  try {
+    return await work();
+  } finally {
+    const next = argon2Waiting.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else argon2Running--;
+  }
+}
+
 /** An argon2id PHC string for a password or a token secret. */
 export function hashSecret(secret: string): Promise<string> {
-  return hash(secret, ARGON2_OPTIONS);
+  return inArgon2Slot(() => hash(secret, ARGON2_OPTIONS));
 }
 
 /** Verifies a secret against its argon2id hash; a malformed hash counts as a mismatch. */
 export async function verifySecret(phc: string, secret: string): Promise<boolean> {
   try {
-    return await verify(phc, secret);
+    return await inArgon2Slot(() => verify(phc, secret));
   } catch {
     return false;
   }

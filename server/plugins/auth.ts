@@ -117,6 +117,22 @@ export function parseAccessToken(token: string): { id: string; secret: string } 
   return { id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`, secret: m[2] };
 }
 
+// Token secrets already verified against their argon2id hash, by token id: {that hash, SHA-256 of the secret}. The
+// principal cache is cleared at every sign-in and logout; without this, each API call after a clear would wait for an
+// argon2 verification (~8 ms of a core, queued behind the sign-ins' own). The token row is still read every time, so
+// a revoked, expired or re-generated token (another hash) is refused at once.
+const verifiedTokens = new Map<string, { phc: string; digest: string }>();
+
+async function verifiedSecret(id: string, phc: string, secret: string): Promise<boolean> {
+  const digest = sha256(secret);
+  const known = verifiedTokens.get(id);
+  if (known && known.phc === phc && safeEqual(known.digest, digest)) return true;
+  if (!(await verifySecret(phc, secret))) return false;
+  if (verifiedTokens.size >= CACHE_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+  verifiedTokens.set(id, { phc, digest });
+  return true;
+}
+
 async function tokenPrincipal(db: pg.Pool, token: string): Promise<Principal | null> {
   const parsed = parseAccessToken(token);
   if (!parsed) return null;
@@ -138,7 +154,7 @@ async function tokenPrincipal(db: pg.Pool, token: string): Promise<Principal | n
     [parsed.id],
   );
   const r = rows[0];
-  if (!r || !(await verifySecret(r.value, parsed.secret))) return null;
+  if (!r || !(await verifiedSecret(parsed.id, r.value, parsed.secret))) return null;
   if (r.type === 'agent') {
     if (!r.agent_id) return null; // its agent was deleted
     return { id: r.id, name: r.name, email: r.email, roles: [], via: 'token', agentId: r.agent_id, agentName: r.agent_name };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { safeEqual, sha256 } from '../../lib/crypto.js';
 import { notifyChange } from '../../lib/events.js';
@@ -7,7 +8,9 @@ import { clearSessionCookie } from './cookies.js';
 import { recordAuthEvent } from './events.js';
 import { callerSession } from './flows/engine.js';
 import { aal2Required, csrfViolation, KratosError, sessionInactive } from './flows/errors.js';
-import { deleteOwnSession, deletePersonSessions, selectIdentity, selectPersonSessions, selectSession } from './flows/queries.js';
+import {
+  deleteOwnSession, deletePersonSessions, selectPersonSessions, type IdentityRow, type SessionRow,
+} from './flows/queries.js';
 import { checkReturnTo } from './flows/return-to.js';
 import { toIdentity, toKratosSession } from './flows/store.js';
 
@@ -15,6 +18,35 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The logout token of a session: derived from its cookie, so only that browser can sign itself out with it. */
 export const logoutTokenFor = (sessionToken: string) => sha256(`logout:${sessionToken}`);
+
+const WHOAMI_SQL = `SELECT s.id, s.person_id, s.created_at, s.last_seen_at, s.expires_at, s.ip, s.user_agent, s.aal,
+    s.authenticated_at, s.methods, s.organization_id,
+    i.traits, i.state, i.created_at AS identity_created_at, i.updated_at AS identity_updated_at,
+    coalesce((SELECT json_agg(json_build_object('id', a.id, 'value', a.value, 'verified', a.verified, 'status', a.status,
+      'verified_at', a.verified_at, 'created_at', a.created_at, 'updated_at', a.updated_at) ORDER BY a.created_at)
+      FROM identity_verifiable_addresses a WHERE a.person_id = i.id), '[]') AS addresses
+  FROM sessions s JOIN identities i ON i.id = s.person_id JOIN people p ON p.id = i.id
+  WHERE s.id = $1 AND s.person_id = $2 AND p.deleted_at IS NULL`;
+
+/** whoami's session and identity in one query (the hot path: a tab polls it); null when the session is gone. */
+export async function selectWhoami(
+  db: pg.Pool, sessionId: string, personId: string,
+): Promise<{ session: SessionRow; identity: IdentityRow } | null> {
+  const { rows } = await db.query({ name: 'auth-whoami', text: WHOAMI_SQL, values: [sessionId, personId] });
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    session: {
+      id: r.id, person_id: r.person_id, created_at: r.created_at, last_seen_at: r.last_seen_at, expires_at: r.expires_at,
+      ip: r.ip, user_agent: r.user_agent, aal: r.aal, authenticated_at: r.authenticated_at, methods: r.methods,
+      organization_id: r.organization_id,
+    },
+    identity: {
+      id: r.person_id, traits: r.traits, state: r.state, created_at: r.identity_created_at, updated_at: r.identity_updated_at,
+      addresses: r.addresses,
+    },
+  };
+}
 
 /** Ends sessions' live connections and cached principals on every replica. */
 export async function sessionsEnded(db: Parameters<typeof notifyChange>[0], ids?: string[]): Promise<void> {
@@ -45,9 +77,11 @@ export const orySessionRoutes: FastifyPluginAsync<{ config: Config }> = async (a
       } catch { /* a foreign return_to falls back to home */ }
       throw aal2Required(back);
     }
-    const [row, identity] = await Promise.all([selectSession(app.db, s.id), selectIdentity(app.db, s.personId)]);
-    if (!row || !identity) throw sessionInactive();
-    return toKratosSession(row, toIdentity(config, identity));
+    // one round trip (a named, prepared statement): the session row, read every time so a revocation on any replica
+    // answers 401 at once, with its identity
+    const found = await selectWhoami(app.db, s.id, s.personId);
+    if (!found) throw sessionInactive();
+    return toKratosSession(found.session, toIdentity(config, found.identity));
   });
 
   app.get('/sessions', { config: { access: 'public' } }, async (req) => {
