@@ -115,6 +115,22 @@ async function liveLatency(app: Awaited<ReturnType<typeof buildApp>>, base: stri
   return latencies.sort((a, b) => a - b);
 }
 
+/** BENCH_EXPLAIN=1 (or `only`: then stop): the plans of the runs list's count and page (what /api/db builds, written out) after seeding. */
+async function explainLists(db: import('pg').Pool, playbook: string) {
+  const week = `(start_time >= now() - interval '7 days' AND start_time <= now()) OR (created_at >= now() - interval '7 days' AND created_at <= now())`;
+  const queries: [string, string][] = [
+    ['count, all', 'SELECT count(*) FROM playbook_runs r WHERE r.parent_id IS NULL'],
+    ['page, all (offset 500)', 'SELECT r.* FROM playbook_runs r WHERE r.parent_id IS NULL ORDER BY r.created_at DESC LIMIT 50 OFFSET 500'],
+    ['count, failed + 7 days', `SELECT count(*) FROM playbook_runs r WHERE r.status = 'failed' AND r.parent_id IS NULL AND (${week})`],
+    ['count, one playbook', `SELECT count(*) FROM playbook_runs r WHERE r.parent_id IS NULL AND r.playbook_id = '${playbook}'`],
+    ['count, 7 days', `SELECT count(*) FROM playbook_runs r WHERE r.parent_id IS NULL AND (${week})`],
+  ];
+  for (const [name, sql] of queries) {
+    const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
+    console.log(`\n-- ${name}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+  }
+}
+
 async function main() {
   const database = await benchDatabase('console-bench-playbooks-api');
   const config = loadConfig({ DATABASE_URL: database.url, DEMO_DATA: 'false', LOG_LEVEL: 'silent', MODE: 'console', DB_POOL_MAX: '20', PLAYBOOK_ENGINE: 'off' });
@@ -151,6 +167,8 @@ async function main() {
       ['run detail: rpc/get_playbook_run_actions', spec(runs.map((r) => `/api/db/rpc/get_playbook_run_actions?run_id=${r}`))],
     ];
     console.log(`seeded ${RUNS} runs, ${RUNS * ACTIONS_PER_RUN} actions in ${fmt(seedSeconds)} s; warming up`);
+    if (process.env.BENCH_EXPLAIN) await explainLists(app.db, playbooks[0]);
+    if (process.env.BENCH_EXPLAIN === 'only') return;
     for (const [, s] of scenarios) await overHttp({ ...s, duration: 2 });
     t0 = performance.now();
     const rows: [string, ReturnType<typeof summarise>][] = [];
