@@ -27,7 +27,7 @@ import {
 export const CEREMONY_TIMEOUT_MS = 5 * 60_000;
 /** An answer to a challenge older than this is refused, whatever the flow's own expiry. */
 const CHALLENGE_MAX_AGE_MS = 10 * 60_000;
-const RP_NAME = 'Ops Console';
+export const RP_NAME = 'Ops Console';
 
 /** Each trigger button, the hidden field its answer goes in, and the ceremony (the web helper reads the same table). */
 export const TRIGGERS = {
@@ -37,7 +37,7 @@ export const TRIGGERS = {
   passkey_login_trigger: { field: 'passkey_login', onclickTrigger: 'oryPasskeyLogin' },
 } as const;
 export type TriggerName = keyof typeof TRIGGERS;
-type ChallengeKey = 'webauthn_login_challenge' | 'webauthn_register_challenge' | 'passkey_login_challenge' | 'passkey_register_challenge';
+export type ChallengeKey = 'webauthn_login_challenge' | 'webauthn_register_challenge' | 'passkey_login_challenge' | 'passkey_register_challenge';
 
 export const TEXT = {
   loginWebAuthn: { id: 1010008, text: 'Use security key', type: 'info' },
@@ -84,7 +84,7 @@ async function saveData(ctx: FlowContext, patch: Record<string, unknown>): Promi
 
 /** The flow's current challenge for the ceremony, issued now when there is none or it is past the options' timeout:
  * every render within that time offers the same one, so refetching the flow does not void a ceremony under way. */
-async function currentChallenge(ctx: FlowContext, key: ChallengeKey): Promise<Uint8Array> {
+export async function currentChallenge(ctx: FlowContext, key: ChallengeKey): Promise<Uint8Array> {
   const s = storedChallenge(ctx, key);
   if (s && Date.now() - s.issued_at < CEREMONY_TIMEOUT_MS) return new Uint8Array(Buffer.from(s.challenge, 'base64url'));
   const bytes = randomBytes(32);
@@ -94,7 +94,7 @@ async function currentChallenge(ctx: FlowContext, key: ChallengeKey): Promise<Ui
 
 /** Takes the flow's challenge out (atomically: two answers to one challenge cannot both pass); undefined when there
  * is none, it was used, or it is too old. */
-async function takeChallenge(ctx: FlowContext, key: ChallengeKey): Promise<string | undefined> {
+export async function takeChallenge(ctx: FlowContext, key: ChallengeKey): Promise<string | undefined> {
   const s = storedChallenge(ctx, key);
   if (!s) return undefined;
   const taken = await consumeFlowChallenge(ctx.db, ctx.flow.id, key, s.challenge);
@@ -103,7 +103,7 @@ async function takeChallenge(ctx: FlowContext, key: ChallengeKey): Promise<strin
   return s.challenge;
 }
 
-function inputNode(group: UiNodeGroup, name: string, type: 'text' | 'hidden' | 'button' | 'submit', o: {
+export function inputNode(group: UiNodeGroup, name: string, type: 'text' | 'hidden' | 'button' | 'submit', o: {
   value?: string; label?: UiText; onclickTrigger?: string; autocomplete?: string; required?: boolean;
 } = {}): UiNode {
   return {
@@ -184,7 +184,7 @@ export async function requestOptions(
 }
 
 /** The browser's answer from a form field: a JSON string (form posts) or an object (JSON bodies). */
-function credentialField<T>(body: Record<string, unknown>, field: string): T {
+export function credentialField<T>(body: Record<string, unknown>, field: string): T {
   let v = body[field];
   if (v === undefined || v === null || v === '') throw new FlowValidationError([missing(field)], field);
   if (typeof v === 'string') {
