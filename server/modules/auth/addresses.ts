@@ -6,7 +6,7 @@ import { randomToken, sha256 } from '../../lib/crypto.js';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import { emailChangedMail, verificationMail } from './courier/templates.js';
-import { courierConfig, enqueueMail, mailConfigured } from './courier/index.js';
+import { courierConfig, enqueueMail, mailAvailable } from './courier/index.js';
 import { recordAuthEvent } from './events.js';
 import { FLOW_CSRF_COOKIE } from './flows/csrf.js';
 import { message } from './flows/messages.js';
@@ -119,7 +119,7 @@ export async function requestEmailChange(
   const current = await currentEmail(db, personId);
   if (current && current.toLowerCase() === email.toLowerCase()) return { pending: false, messages: [] };
   if (await emailTaken(db, email, personId)) throw taken();
-  if (!mailConfigured(config)) {
+  if (!(await mailAvailable(db, config))) {
     await inTransaction(db, async (c) => {
       await applyEmail(c, personId, email);
       await recordAuthEvent(c, req, { personId, type: 'email_changed', details: { verified: false, reason: 'no mail server' } });

@@ -7,7 +7,7 @@ import { lockInvite, markInviteAccepted, replaceInvite } from './invite-queries.
 import { emailInUse, insertIdentity } from './queries.js';
 import type { AuthRoutesOptions } from './session-routes.js';
 import { signIn } from './sign-in.js';
-import { enqueueMail, mailConfigured } from './courier/index.js';
+import { enqueueMail, mailAvailable } from './courier/index.js';
 import { inviteMail } from './courier/templates.js';
 import { inTransaction } from '../../lib/tx.js';
 import { notifyChange } from '../../lib/events.js';
@@ -36,7 +36,7 @@ export const inviteRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, {
       });
       await notifyChange(c, { relation: 'invites' });
       // with a mail server the invite also goes out by mail (the outbox; the leader sends it)
-      if (mailConfigured(config)) {
+      if (await mailAvailable(c, config)) {
         await enqueueMail(c, config, inviteMail(body.email, body.firstName, `${config.publicUrl}/registration?invite=${token}`, expires));
       }
       return expires;

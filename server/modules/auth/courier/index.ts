@@ -6,7 +6,7 @@ import { notifyChange } from '../../../lib/events.js';
 import { leaderScheduled, type LeaderScheduler } from '../../../lib/leader-scheduled.js';
 import { codeKey } from '../one-time-codes.js';
 import { deleteExpired, insertMessage, type OutgoingMail } from './queries.js';
-import { createCourierSender, type CourierSettings } from './sender.js';
+import { createCourierSender, systemConnectionId, type CourierSettings } from './sender.js';
 
 export type { OutgoingMail } from './queries.js';
 
@@ -29,8 +29,16 @@ let registered: Config | undefined;
 /** The config of the app the courier module was registered in (for callers without one at hand). */
 export const courierConfig = (): Config | undefined => registered;
 
-/** Whether mail can go out at all (SMTP_HOST); without it recovery says so and no code is made. */
+/** Whether SMTP_* names a mail server (only half the answer: see mailAvailable). */
 export const mailConfigured = (config: Pick<Config, 'SMTP_HOST'>) => Boolean(config.SMTP_HOST);
+
+/**
+ * Whether mail can go out at all: an email connection named `system`, or SMTP_HOST (the courier sends through the
+ * same, in that order). Without either, recovery and verification say so and no code is made.
+ */
+export async function mailAvailable(db: Db, config: Pick<Config, 'SMTP_HOST'>): Promise<boolean> {
+  return mailConfigured(config) || (await systemConnectionId(db)) !== null;
+}
 
 // Outbox bodies carry codes and links: they are sealed (AES-256-GCM, key derived from the code key) so no table
 // holds one in plain text.

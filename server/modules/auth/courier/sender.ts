@@ -2,8 +2,13 @@ import nodemailer from 'nodemailer';
 import type pg from 'pg';
 import type { Config } from '../../../config.js';
 import type { LeaderScheduler } from '../../../lib/leader-scheduled.js';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { parseNotificationUrl } from '../../../contracts/notification-connections.js';
 import { smtpOptions } from '../../notifications/senders/email.js';
+import { resolveTarget } from '../../notifications/senders/target.js';
 import { claimDue, markFailed, markSent } from './queries.js';
+
+type Db = pg.Pool | pg.PoolClient;
 
 /** The courier's timing, env-free so tests can use short ones (configureCourier in ./index.ts). */
 export interface CourierSettings {
@@ -21,6 +26,51 @@ export interface CourierSettings {
   timeoutMs: number;
 }
 
+export interface MailRoute {
+  options: SMTPTransport.Options;
+  from: string;
+  fromName?: string;
+  /** where it came from: the `system` email connection (its id) or the SMTP_* settings */
+  source: { connectionId: string } | 'env';
+  /** secrets to keep out of logged errors */
+  secrets: string[];
+}
+
+const fromFor = (from: unknown, host: string | undefined) =>
+  (typeof from === 'string' && from.trim()) || `console@${host?.includes('.') ? host : 'localhost'}`;
+
+/** The id of the email connection named `system` (any namespace; the oldest), as notifications resolve it. */
+export async function systemConnectionId(db: Db): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM connections WHERE deleted_at IS NULL AND name = 'system' AND lower(type) IN ('email', 'smtp')
+     ORDER BY created_at LIMIT 1`,
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * The system mail, resolved as the notifications' system email is (server/modules/notifications/senders/target.ts,
+ * systemEmailTarget): the email connection named `system` when there is one (its URL with credentials filled in,
+ * `secret://` values read), else the SMTP_* settings; null with neither. Read at every pass, so a connection added or
+ * changed applies without a restart.
+ */
+export async function systemMailRoute(db: Db, config: Config, timeoutMs: number): Promise<MailRoute | null> {
+  const id = await systemConnectionId(db);
+  if (id) {
+    const target = await resolveTarget(db, { connection: id });
+    const parsed = parseNotificationUrl(target.url);
+    if (!parsed || parsed.type !== 'email') throw new Error('the `system` connection is no email (smtp://) connection');
+    const v = parsed.values as Record<string, unknown>;
+    const options = smtpOptions(v, timeoutMs);
+    return {
+      options, from: fromFor(v.from, options.host), fromName: typeof v.fromName === 'string' && v.fromName ? v.fromName : undefined,
+      source: { connectionId: id }, secrets: [v.password, v.username].filter((x): x is string => typeof x === 'string' && x !== ''),
+    };
+  }
+  const smtp = smtpTransportOf(config, timeoutMs);
+  return smtp && { ...smtp, source: 'env', secrets: [config.SMTP_PASSWORD, config.SMTP_USER].filter((x): x is string => !!x) };
+}
+
 /** The SMTP_* system mail as the notification sender's transport options take them, or null when not configured. */
 export function smtpTransportOf(config: Config, timeoutMs: number) {
   if (!config.SMTP_HOST) return null;
@@ -28,14 +78,13 @@ export function smtpTransportOf(config: Config, timeoutMs: number) {
     host: config.SMTP_HOST, port: config.SMTP_PORT, username: config.SMTP_USER, password: config.SMTP_PASSWORD,
     encryptionMethod: config.SMTP_ENCRYPTION,
   }, timeoutMs);
-  const from = config.SMTP_FROM || `console@${config.SMTP_HOST.includes('.') ? config.SMTP_HOST : 'localhost'}`;
-  return { options, from };
+  return { options, from: fromFor(config.SMTP_FROM, config.SMTP_HOST) };
 }
 
 /** The text of an SMTP error without anything the server echoed of our credentials. */
-function errorText(err: unknown, config: Config): string {
+function errorText(err: unknown, config: Config, more: string[] = []): string {
   let text = err instanceof Error ? err.message : String(err);
-  for (const s of [config.SMTP_PASSWORD, config.SMTP_USER]) if (s) text = text.split(s).join('***');
+  for (const s of [config.SMTP_PASSWORD, config.SMTP_USER, ...more]) if (s) text = text.split(s).join('***');
   return text;
 }
 
@@ -60,8 +109,8 @@ export function createCourierSender(
 
   async function sendBatch(): Promise<number> {
     const s = settings();
-    const smtp = smtpTransportOf(config, s.timeoutMs);
-    if (!smtp) return 0; // no mail server: mail stays queued until one is configured (and the app restarted)
+    const smtp = await systemMailRoute(db, config, s.timeoutMs);
+    if (!smtp) return 0; // no mail server: mail stays queued until one is configured
     const rows = await claimDue(db, s.batch, s.leaseMs);
     if (!rows.length) return 0;
     const transport = nodemailer.createTransport(smtp.options);
@@ -70,7 +119,7 @@ export function createCourierSender(
         if (stopped) break;
         try {
           const info = await transport.sendMail({
-            from: smtp.from, to: row.recipient, subject: row.subject, text: await open(row.body_text),
+            from: smtp.fromName ? { name: smtp.fromName, address: smtp.from } : smtp.from, to: row.recipient, subject: row.subject, text: await open(row.body_text),
             ...(row.body_html && { html: await open(row.body_html) }),
           });
           if (info.rejected.length && !info.accepted.length) throw new Error(`the recipient was rejected: ${info.rejected.join(', ')}`);
@@ -79,8 +128,9 @@ export function createCourierSender(
           const sends = row.send_count + 1;
           const abandon = sends >= s.maxSends;
           const retryIn = Math.min(s.retryBaseMs * 2 ** row.send_count, s.retryMaxMs);
-          await markFailed(db, row.id, errorText(err, config), retryIn, abandon);
-          log.warn({ courierMessage: row.id, template: row.template, sends, abandon, err: errorText(err, config) }, 'courier: send failed');
+          const text = errorText(err, config, smtp.secrets);
+          await markFailed(db, row.id, text, retryIn, abandon);
+          log.warn({ courierMessage: row.id, template: row.template, sends, abandon, err: text, via: smtp.source }, 'courier: send failed');
         }
       }
     } finally {

@@ -62,6 +62,13 @@ export const refreshRequired = (returnTo: string) =>
     redirectTo: `/login?refresh=true&return_to=${encodeURIComponent(returnTo)}`,
   });
 
+/** 429 past a per-client limit (flow submissions, requests for a mail): Kratos' body; the caller sets Retry-After. */
+export const flowRateLimited = (retryAfterSeconds: number, what = 'requests') =>
+  new KratosError(429, undefined, `Too many ${what} from this address: retry in ${retryAfterSeconds} seconds.`, {
+    reason: 'The request was rate limited. Please wait before trying again.',
+    details: { retry_after_seconds: retryAfterSeconds },
+  });
+
 export const csrfViolation = () =>
   new KratosError(403, 'security_csrf_violation', 'the request was rejected to protect you from Cross-Site-Request-Forgery', {
     reason: 'Please retry the flow and optionally clear your cookies. The request was rejected to protect you from Cross-Site-Request-Forgery (CSRF) which could cause account takeover, leaking personal information, and other serious security issues.',

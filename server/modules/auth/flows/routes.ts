@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../../config.js';
 import type { FlowType } from '../../../contracts/identity.js';
@@ -12,7 +13,7 @@ import {
   callerSession, continueWith, createFlow, expiredError, FLOW_PAGES, flowContext, openSession, renderFlow,
   requiredAssurance, type NewFlowParams, type StoredMessage,
 } from './engine.js';
-import { aal2Required, KratosError, sendKratosError, sessionInactive, wantsJson } from './errors.js';
+import { aal2Required, flowRateLimited, KratosError, sendKratosError, sessionInactive, wantsJson } from './errors.js';
 import { hasKind, kindOf } from './kinds/index.js';
 import { loginParams } from './kinds/login.js';
 import { expireFlow, insertFlowError, selectFlow, selectFlowError, updateFlow, type FlowRow } from './queries.js';
@@ -42,6 +43,14 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
+
+  // Per client address and per replica (in memory), like the legacy login's LOGIN_RATE_LIMIT: flow submissions and
+  // mail links; a 429 is Kratos' error body with Retry-After (seconds). Only routes with config.rateLimit count.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => flowRateLimited(Math.max(1, Math.ceil(ctx.ttl / 1000))),
+  });
+  const submitLimit = { max: flowRateLimit(config), timeWindow: 60_000 };
 
   app.setErrorHandler(async (err, req, reply) => {
     if (!(err instanceof ApiError)) return sendError(err, req, reply);
@@ -165,13 +174,13 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
     });
   }
 
-  app.post<{ Params: { type: string }; Querystring: Query }>('/self-service/:type', { config: { access: 'public' } }, async (req, reply) => {
+  app.post<{ Params: { type: string }; Querystring: Query }>('/self-service/:type', { config: { access: 'public', rateLimit: submitLimit } }, async (req, reply) => {
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Query) : {};
     return submit(req, reply, req.params.type, req.query.flow, body, false);
   });
 
   // a link from a mail (recovery, verification): `?flow=&token=`, opened in any browser, so no CSRF token
-  app.get<{ Params: { type: string }; Querystring: Query }>('/self-service/:type', { config: { access: 'public' } }, async (req, reply) => {
+  app.get<{ Params: { type: string }; Querystring: Query }>('/self-service/:type', { config: { access: 'public', rateLimit: submitLimit } }, async (req, reply) => {
     if (typeof req.query.token !== 'string' || !['recovery', 'verification'].includes(req.params.type)) throw notFound('route');
     return submit(req, reply, req.params.type, req.query.flow, { method: 'link', token: req.query.token }, true);
   });
@@ -187,6 +196,10 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
   await app.register(orySessionRoutes, { config });
   await app.register(adminRoutes, { config });
 };
+
+/** Flow submissions a client may make a minute: AUTH_FLOW_RATE_LIMIT, else 6 × LOGIN_RATE_LIMIT. */
+export const flowRateLimit = (config: Pick<Config, 'AUTH_FLOW_RATE_LIMIT' | 'LOGIN_RATE_LIMIT'>): number =>
+  config.AUTH_FLOW_RATE_LIMIT ?? config.LOGIN_RATE_LIMIT * 6;
 
 function errorBody(err: ApiError) {
   return {

@@ -1,8 +1,7 @@
 import type { UiNode, UiText } from '../../../../contracts/identity.js';
-import { ApiError } from '../../../../lib/errors.js';
 import { inTransaction } from '../../../../lib/tx.js';
 import { findRecoveryAddress } from '../../addresses.js';
-import { enqueueMail, mailConfigured } from '../../courier/index.js';
+import { enqueueMail, mailAvailable } from '../../courier/index.js';
 import { recoveryMail } from '../../courier/templates.js';
 import { recordAuthEvent } from '../../events.js';
 import {
@@ -10,6 +9,7 @@ import {
   MAX_CODE_ATTEMPTS, recentCodesTo, useLinkToken, type CodePurpose,
 } from '../../one-time-codes.js';
 import { createFlow, expiredError, openSession } from '../engine.js';
+import { flowRateLimited } from '../errors.js';
 import { label, message } from '../messages.js';
 import { expireFlow, updateFlow, type FlowRow } from '../queries.js';
 import { FlowValidationError, type FlowContext, type FlowKind, type FlowOutcome } from '../types.js';
@@ -80,10 +80,11 @@ export function submittedEmail(body: Record<string, unknown>): string {
   return email;
 }
 
-/** 429 past the per-client limit of requests for a mail. */
-export function limitClient(purpose: CodePurpose, ip: string): void {
-  if (!allowClient(purpose, ip)) {
-    throw new ApiError(429, 'rate_limited', `too many ${purpose} requests from this address, retry in a minute`);
+/** 429 (Kratos' body, Retry-After) past the per-client limit of requests for a mail (codeLimits, a minute). */
+export function limitClient(purpose: CodePurpose, ctx: Pick<FlowContext, 'req' | 'reply'>): void {
+  if (!allowClient(purpose, ctx.req.ip)) {
+    ctx.reply.header('retry-after', '60');
+    throw flowRateLimited(60, `${purpose} requests`);
   }
 }
 
@@ -99,7 +100,7 @@ export async function wrongCode(ctx: FlowContext, wrong: UiText): Promise<never>
 
 async function sendCode(ctx: FlowContext, body: Record<string, unknown>): Promise<FlowOutcome> {
   const start = Date.now();
-  limitClient('recovery', ctx.req.ip);
+  limitClient('recovery', ctx);
   const email = submittedEmail(body);
   const { db, config, flow, req } = ctx;
   const key = await codeKey(db, config);
@@ -155,7 +156,7 @@ export const recoveryKind: FlowKind = {
   },
 
   async nodes(ctx) {
-    if (!mailConfigured(ctx.config)) return [textNode('recovery_unavailable', mailUnavailable('recovery'))];
+    if (!(await mailAvailable(ctx.db, ctx.config))) return [textNode('recovery_unavailable', mailUnavailable('recovery'))];
     const email = str(ctx.flow.data.email);
     if (ctx.flow.state === 'sent_email') return codeInputs(email, label(1070010, 'Recovery code'));
     if (ctx.flow.state === 'passed_challenge') return [];
@@ -163,7 +164,7 @@ export const recoveryKind: FlowKind = {
   },
 
   async submit(ctx, body) {
-    if (!mailConfigured(ctx.config)) throw new FlowValidationError([mailUnavailable('recovery')]);
+    if (!(await mailAvailable(ctx.db, ctx.config))) throw new FlowValidationError([mailUnavailable('recovery')]);
     const { db, config, flow } = ctx;
     if (body.method === 'link') {
       const token = str(body.token);

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { inTransaction } from '../../../../lib/tx.js';
 import { findAddress, verificationLink, verifyAddress } from '../../addresses.js';
-import { enqueueMail, mailConfigured } from '../../courier/index.js';
+import { enqueueMail, mailAvailable } from '../../courier/index.js';
 import { verificationMail } from '../../courier/templates.js';
 import { recordAuthEvent } from '../../events.js';
 import {
@@ -24,7 +24,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 async function sendCode(ctx: FlowContext, body: Record<string, unknown>): Promise<FlowOutcome> {
   const start = Date.now();
-  limitClient('verification', ctx.req.ip);
+  limitClient('verification', ctx);
   const email = submittedEmail(body);
   const { db, config, flow, req } = ctx;
   const key = await codeKey(db, config);
@@ -84,7 +84,7 @@ export const verificationKind: FlowKind = {
   },
 
   async nodes(ctx) {
-    if (!mailConfigured(ctx.config)) return [textNode('verification_unavailable', mailUnavailable('verification'))];
+    if (!(await mailAvailable(ctx.db, ctx.config))) return [textNode('verification_unavailable', mailUnavailable('verification'))];
     const email = str(ctx.flow.data.email);
     if (ctx.flow.state === 'sent_email') return codeInputs(email, label(1070011, 'Verification code'));
     if (ctx.flow.state === 'passed_challenge') return [];
@@ -92,7 +92,7 @@ export const verificationKind: FlowKind = {
   },
 
   async submit(ctx, body) {
-    if (!mailConfigured(ctx.config)) throw new FlowValidationError([mailUnavailable('verification')]);
+    if (!(await mailAvailable(ctx.db, ctx.config))) throw new FlowValidationError([mailUnavailable('verification')]);
     const { db, config, flow } = ctx;
     if (body.method === 'link') {
       const token = str(body.token);
