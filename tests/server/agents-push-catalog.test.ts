@@ -146,3 +146,34 @@ describe('push of catalog and topology rows', () => {
     expect((await ctx.db.query('SELECT 1 FROM components WHERE id = $1', [c.id])).rowCount).toBe(0);
   });
 });
+
+describe('pushed results: rollups', () => {
+  it('hourly and daily rollups (counts, durations, histograms, last pass/fail) equal what the raw results give, across pushes', async () => {
+    const canary = { id: randomUUID(), name: 'roll', namespace: 'prod', spec: {} };
+    const checks = [randomUUID(), randomUUID()].map((id, k) => ({ id, canary_id: canary.id, type: 'http', name: `roll-${k}` }));
+    expect((await push(eu, { canaries: [canary], checks })).statusCode).toBe(200);
+    // two hours of one day (and a result in the previous day), durations over several histogram buckets, some failing
+    const base = Date.parse('2026-03-04T10:00:00Z');
+    const results = Array.from({ length: 240 }, (_, i) => ({
+      check_id: checks[i % 2].id, time: new Date(base - 3_600_000 * 11 + i * 60_000 * 3).toISOString(), duration: (i * 37) % 900,
+      status: i % 7 !== 0, message: `r${i}`,
+    }));
+    // in three pushes, so rollup rows are both inserted and merged
+    for (const part of [results.slice(0, 80), results.slice(80, 170), results.slice(170)]) {
+      const r = await push(eu, { check_statuses: part });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    for (const [table, unit] of [['check_statuses_1h', 'hour'], ['check_statuses_1d', 'day']] as const) {
+      const { rows: got } = await ctx.db.query(
+        `SELECT check_id::text, created_at, duration, total, passed, failed, latency, last_pass, last_fail FROM ${table}
+         WHERE check_id = ANY($1::uuid[]) ORDER BY check_id, created_at`, [checks.map((c) => c.id)]);
+      const { rows: want } = await ctx.db.query(
+        `SELECT check_id::text, date_trunc('${unit}', time, 'UTC') AS created_at, sum(duration)::int AS duration, count(*)::int AS total,
+                (count(*) FILTER (WHERE status))::int AS passed, (count(*) FILTER (WHERE NOT status))::int AS failed,
+                latency_agg(duration) AS latency, max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
+         FROM check_statuses WHERE check_id = ANY($1::uuid[]) GROUP BY 1, 2 ORDER BY 1, 2`, [checks.map((c) => c.id)]);
+      expect(want.length).toBeGreaterThan(unit === 'hour' ? 10 : 1);
+      expect(got, table).toEqual(want);
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { ApiError, BadRequestError, ConflictError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import {
-  agentInfo, deleteByParent, deleteOwned, foreignRows, ingestStatuses, parentOwners, touchReceived, upsertRows,
+  deleteByParent, deleteOwned, foreignRows, ingestStatuses, parentOwners, receiveFrom, upsertRows,
 } from './queries.js';
 import { PUSH_TABLE_BY_KEY, PUSH_TABLES, type PushTable } from './tables.js';
 
@@ -129,7 +129,7 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
       const counts: Record<string, number> = {};
       const resultChecks = new Set<string>();
       await inTransaction(db, async (c) => {
-        const info = await agentInfo(c, agent.id);
+        const info = await receiveFrom(c, agent.id); // and last_received
         if (!info) throw new ApiError(401, 'unauthorized', 'agent not found or deleted');
         await checkOwnership(c, batch, agent);
         for (const t of PUSH_TABLES) {
@@ -146,7 +146,6 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
             throw refusalOf(err, t.key) ?? err;
           }
         }
-        await touchReceived(c, agent.id);
         // live updates (delivered on commit): new canaries or checks reshape the health list, results refresh it
         if (batch.has('canaries') || batch.has('checks')) {
           await notifyChange(c, { relation: 'canaries', ids: ids(batch.get('canaries') ?? [], 'id') });

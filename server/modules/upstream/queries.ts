@@ -12,12 +12,6 @@ export const LOCAL_AGENT = '00000000-0000-0000-0000-000000000000';
 
 const recordDef = (t: PushTable) => Object.entries(t.columns).map(([c, type]) => `${c} ${type}`).join(', ');
 
-/** The agent's properties (merged into pushed labels) and name. */
-export async function agentInfo(c: Q, agentId: string): Promise<{ name: string; properties: Record<string, string> | null } | undefined> {
-  const { rows } = await c.query('SELECT name, properties FROM agents WHERE id = $1 AND deleted_at IS NULL', [agentId]);
-  return rows[0];
-}
-
 /**
  * Of the given keys (single-column upsert keys), those stored under another agent, with that agent's name: a push
  * may not take them over.
@@ -86,33 +80,35 @@ export async function upsertRows(c: Q, t: PushTable, rows: unknown[], agentId: s
 }
 
 /**
- * The CTEs folding the inserted results of a batch into one rollup table, a row per (check, bucket). The latency
- * histogram is built set-based (results grouped by histogram bucket, then one object per rollup row), the same
- * `{"<bucket>": [count, sum_ms]}` latency_add builds one result at a time.
+ * The CTEs folding the inserted results of a batch into the hourly and daily rollups, a row per (check, bucket). The
+ * results are aggregated once, per (check, hour, latency bucket); the hourly rows and the daily ones are built from
+ * that (a day's histogram re-grouped by bucket first), so the batch is scanned once, not once per rollup and part.
+ * The latency histogram is the `{"<bucket>": [count, sum_ms]}` latency_add builds one result at a time.
  */
-function rollup(name: string, table: 'check_statuses_1h' | 'check_statuses_1d', unit: 'hour' | 'day'): string {
-  return `${name}_lb AS (
-    SELECT check_id, date_trunc('${unit}', time, 'UTC') AS b, latency_bucket(duration) AS lb, count(*) AS n,
-           coalesce(sum(duration), 0)::double precision AS s
-    FROM ins GROUP BY 1, 2, 3
-  ),
-  ${name}_h AS (
-    SELECT check_id, b, jsonb_object_agg(lb::text, jsonb_build_array(n, s)) AS latency FROM ${name}_lb GROUP BY 1, 2
-  ),
-  ${name} AS (
+function rollups(): string {
+  const upsert = (table: 'check_statuses_1h' | 'check_statuses_1d', from: string) => `
     INSERT INTO ${table} AS t (check_id, created_at, duration, total, passed, failed, latency, last_pass, last_fail)
-    SELECT g.check_id, g.b, g.duration, g.total, g.passed, g.failed, h.latency, g.last_pass, g.last_fail
-    FROM (
-      SELECT check_id, date_trunc('${unit}', time, 'UTC') AS b, coalesce(sum(duration), 0) AS duration, count(*) AS total,
-             count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
-             max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
-      FROM ins GROUP BY 1, 2
-    ) g JOIN ${name}_h h ON h.check_id = g.check_id AND h.b = g.b
+    SELECT check_id, b, sum(d)::bigint, sum(n)::bigint, sum(p)::bigint, sum(f)::bigint, jsonb_object_agg(lb::text, jsonb_build_array(n, s)),
+           max(last_pass), max(last_fail)
+    FROM ${from} GROUP BY check_id, b
     ON CONFLICT (check_id, created_at) DO UPDATE SET duration = t.duration + EXCLUDED.duration, total = t.total + EXCLUDED.total,
       passed = t.passed + EXCLUDED.passed, failed = t.failed + EXCLUDED.failed, latency = latency_merge_step(t.latency, EXCLUDED.latency),
       last_pass = greatest(t.last_pass, EXCLUDED.last_pass), last_fail = greatest(t.last_fail, EXCLUDED.last_fail)
-    RETURNING check_id
-  )`;
+    RETURNING check_id`;
+  return `agg AS (
+    SELECT check_id, date_trunc('hour', time, 'UTC') AS b, latency_bucket(duration) AS lb, count(*) AS n,
+           coalesce(sum(duration), 0)::double precision AS s, coalesce(sum(duration), 0) AS d,
+           count(*) FILTER (WHERE status) AS p, count(*) FILTER (WHERE NOT status) AS f,
+           max(time) FILTER (WHERE status) AS last_pass, max(time) FILTER (WHERE NOT status) AS last_fail
+    FROM ins GROUP BY 1, 2, 3
+  ),
+  dagg AS (
+    SELECT check_id, date_trunc('day', b, 'UTC') AS b, lb, sum(n)::bigint AS n, sum(s) AS s, sum(d) AS d, sum(p) AS p, sum(f) AS f,
+           max(last_pass) AS last_pass, max(last_fail) AS last_fail
+    FROM agg GROUP BY 1, 2, 3
+  ),
+  hour AS (${upsert('check_statuses_1h', 'agg')}),
+  day AS (${upsert('check_statuses_1d', 'dagg')})`;
 }
 
 /**
@@ -131,8 +127,7 @@ export async function ingestStatuses(c: Q, t: PushTable, rows: unknown[]): Promi
        ON CONFLICT (check_id, time) DO NOTHING
        RETURNING check_id, time, duration, status, message, error
      ),
-     ${rollup('hour', 'check_statuses_1h', 'hour')},
-     ${rollup('day', 'check_statuses_1d', 'day')},
+     ${rollups()},
      latest AS (SELECT DISTINCT ON (check_id) * FROM ins ORDER BY check_id, time DESC),
      unl AS (
        INSERT INTO checks_unlogged AS u (check_id, canary_id, status, last_runtime, last_duration, last_message, last_error)
@@ -181,9 +176,14 @@ export async function deleteByParent(
   return res.rowCount ?? 0;
 }
 
-/** last_received = now() (a push was stored). */
-export async function touchReceived(c: Q, agentId: string): Promise<void> {
-  await c.query('UPDATE agents SET last_received = now() WHERE id = $1', [agentId]);
+/**
+ * The pushing agent's properties and name, with last_received = now() in the same statement (one round trip: the
+ * push's transaction undoes it when the batch is refused); undefined for a deleted agent.
+ */
+export async function receiveFrom(c: Q, agentId: string): Promise<{ name: string; properties: Record<string, string> | null } | undefined> {
+  const { rows } = await c.query(
+    'UPDATE agents SET last_received = now() WHERE id = $1 AND deleted_at IS NULL RETURNING name, properties', [agentId]);
+  return rows[0];
 }
 
 /** A ping: last_seen, the version when told, and a telemetry row (metrics null without telemetry). */
