@@ -177,3 +177,30 @@ describe('pushed results: rollups', () => {
     }
   });
 });
+
+describe('pushed results: the parents already seen', () => {
+  it('a check removed since its last results (DELETE push, or gone behind this replica\'s back) makes the next results 422', async () => {
+    const canary = { id: randomUUID(), name: 'seen', namespace: 'prod', spec: {} };
+    const checks = [randomUUID(), randomUUID()].map((id, k) => ({ id, canary_id: canary.id, type: 'http', name: `seen-${k}` }));
+    expect((await push(eu, { canaries: [canary], checks })).statusCode).toBe(200);
+    const result = (checkId: string, s: number) => ({ check_id: checkId, time: new Date(Date.now() - 100_000 + s * 1000).toISOString(), duration: 5, status: true });
+    expect((await push(eu, { check_statuses: [result(checks[0].id, 1), result(checks[1].id, 1)] })).statusCode).toBe(200);
+    // another agent may not hang results off them, seen or not
+    expect((await push(us, { check_statuses: [result(checks[0].id, 2)] })).statusCode).toBe(409);
+    // removed through DELETE push
+    expect((await push(eu, { checks_unlogged: [{ check_id: checks[0].id }], check_statuses: [{ check_id: checks[0].id, time: result(checks[0].id, 1).time }], checks: [{ id: checks[0].id }] }, 'DELETE')).statusCode).toBe(200);
+    const r1 = await push(eu, { check_statuses: [result(checks[0].id, 3)] });
+    expect(r1.statusCode).toBe(422);
+    expect(r1.json().message).toContain(checks[0].id);
+    // removed directly in the database (as another replica would): the foreign key refuses, nothing stored
+    await ctx.db.query('DELETE FROM check_statuses WHERE check_id = $1', [checks[1].id]);
+    await ctx.db.query('DELETE FROM checks_unlogged WHERE check_id = $1', [checks[1].id]);
+    await ctx.db.query('DELETE FROM check_statuses_1h WHERE check_id = $1', [checks[1].id]);
+    await ctx.db.query('DELETE FROM check_statuses_1d WHERE check_id = $1', [checks[1].id]);
+    await ctx.db.query('DELETE FROM checks WHERE id = $1', [checks[1].id]);
+    const r2 = await push(eu, { check_statuses: [result(checks[1].id, 4)] });
+    expect(r2.statusCode).toBe(422);
+    expect(r2.json().message).toMatch(/^check_statuses/);
+    expect((await ctx.db.query('SELECT 1 FROM check_statuses WHERE check_id = $1', [checks[1].id])).rowCount).toBe(0);
+  });
+});

@@ -85,7 +85,7 @@ function refusalOf(err: unknown, key: string): ApiError | null {
  * Refuses rows another agent (or the local console) owns (409), and rows whose parent is neither in the batch nor
  * already this agent's (422 listing the ids; 409 when the parent is someone else's).
  */
-async function checkOwnership(c: pg.PoolClient, batch: Batch, agent: PushAgent): Promise<void> {
+async function checkOwnership(c: pg.PoolClient, batch: Batch, agent: PushAgent, known: KnownParents): Promise<void> {
   for (const t of PUSH_TABLES) {
     const rows = batch.get(t.key);
     if (!rows) continue;
@@ -102,7 +102,8 @@ async function checkOwnership(c: pg.PoolClient, batch: Batch, agent: PushAgent):
     for (const p of t.parents) {
       const parent = PUSH_TABLE_BY_KEY.get(p.key)!;
       const inBatch = new Set(ids(batch.get(p.key) ?? [], parent.conflict[0]));
-      const wanted = ids(rows, p.column).filter((id) => !inBatch.has(id));
+      const wanted = ids(rows, p.column).filter((id) => !inBatch.has(id) && !known.has(agent.id, p.key, id));
+      if (!wanted.length) continue;
       const owners = await parentOwners(c, parent, wanted);
       const missing = wanted.filter((id) => !owners.has(id));
       const foreign = wanted.filter((id) => owners.has(id) && owners.get(id) !== agent.id);
@@ -115,13 +116,55 @@ async function checkOwnership(c: pg.PoolClient, batch: Batch, agent: PushAgent):
           `${t.key}.${p.column}: unknown ${p.key} ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ` and ${missing.length - 20} more` : ''}`,
           { [`${t.key}.${p.column}`]: missing.slice(0, 100) });
       }
+      known.add(agent.id, p.key, wanted);
     }
+  }
+}
+
+/**
+ * Parents already found to be an agent's (a check its results hang off, ...), so a steady stream of results skips
+ * that lookup. Sound because a row never changes owner (agent_id is forced and a takeover is refused); a parent
+ * removed since (DELETE push, which forgets the agent's entries) makes the insert's foreign key refuse the batch,
+ * answered 422 as a lookup would. Bounded: past `max` entries it starts again.
+ */
+export class KnownParents {
+  private readonly byAgent = new Map<string, Set<string>>();
+  private size = 0;
+
+  constructor(private readonly max = 200_000) {}
+
+  has(agentId: string, key: string, id: string): boolean {
+    return this.byAgent.get(agentId)?.has(`${key}:${id}`) ?? false;
+  }
+
+  add(agentId: string, key: string, ids: string[]): void {
+    if (this.size + ids.length > this.max) this.clear();
+    let set = this.byAgent.get(agentId);
+    if (!set) this.byAgent.set(agentId, (set = new Set()));
+    for (const id of ids) {
+      const k = `${key}:${id}`;
+      if (!set.has(k)) {
+        set.add(k);
+        this.size++;
+      }
+    }
+  }
+
+  forget(agentId: string): void {
+    this.size -= this.byAgent.get(agentId)?.size ?? 0;
+    this.byAgent.delete(agentId);
+  }
+
+  clear(): void {
+    this.byAgent.clear();
+    this.size = 0;
   }
 }
 
 /** Upstream push: stores or deletes an agent's batch in one transaction, nothing of it when any row is refused. */
 export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAgent, checks: string[]) => void }) {
   const { db } = deps;
+  const known = new KnownParents();
   return {
     /** POST /api/upstream/push. */
     async push(agent: PushAgent, body: unknown): Promise<PushResult> {
@@ -131,7 +174,7 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
       await inTransaction(db, async (c) => {
         const info = await receiveFrom(c, agent.id); // and last_received
         if (!info) throw new ApiError(401, 'unauthorized', 'agent not found or deleted');
-        await checkOwnership(c, batch, agent);
+        await checkOwnership(c, batch, agent, known);
         for (const t of PUSH_TABLES) {
           const rows = batch.get(t.key);
           if (!rows) continue;
@@ -163,6 +206,7 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
     async remove(agent: PushAgent, body: unknown): Promise<PushResult> {
       const batch = validateKeys(body);
       const counts: Record<string, number> = {};
+      known.forget(agent.id); // the listed parents may go
       await inTransaction(db, async (c) => {
         for (const t of [...PUSH_TABLES].reverse()) {
           const rows = batch.get(t.key);
