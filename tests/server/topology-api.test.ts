@@ -46,6 +46,15 @@ describe('the tree', () => {
     // the reference UI sends nothing while "Show hidden components" is on
     expect(names((await ok(`id=${TOPO.ops}`)).components[0].components)).toEqual(['db', 'legacy', 'web']);
     expect(body.tags).toEqual({ app: ['web'] });
+    // as duty's two queries: the roots carry every column, the rest what a card's child line shows
+    expect(ops).toHaveProperty('created_at');
+    expect(web).not.toHaveProperty('created_at');
+    expect(web).toMatchObject({ id: TOPO.web, name: 'web', status: expect.any(String), summary: expect.any(Object) });
+    expect(Object.keys(web)).toEqual(expect.arrayContaining(['text', 'icon', 'type', 'parent_id']));
+    // with an id, the component and its direct children carry every column
+    const byId = (await ok(`id=${TOPO.ops}`)).components[0];
+    expect(byId.components!.find((c) => c.id === TOPO.web)).toHaveProperty('created_at');
+    expect(byId.components!.find((c) => c.id === TOPO.web)!.components![0]).not.toHaveProperty('created_at');
   });
 
   it('serves the same at the reference path /api/canary/api/topology', async () => {

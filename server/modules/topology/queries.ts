@@ -40,9 +40,11 @@ const CARD_OK = `($${P.owner}::text IS NULL OR c.owner IS NOT DISTINCT FROM $${P
       ELSE ${match("''", P.team)} END`;
 
 // The JSON text of a node (row_to_json of a column list: compact, and a third of the cost of editing to_jsonb(c)).
-// Cards (levels 0 and 1) carry every column but the internal ones (selectors, log_selectors, component checks and
-// configs, is_pushed, properties_values) plus `logs` (the log selectors' names) and `team_names`; deeper nodes what a
-// card's child list shows (duty's selectClause for non-direct children). A missing summary is `{}`.
+// As duty's two queries (fetchAllComponents): the component asked for and its direct children, or without an id the
+// roots, carry every column but the internal ones (selectors, log_selectors, component checks and configs, is_pushed,
+// properties_values) plus `logs` (the log selectors' names) and `team_names`; every other node what a card's child
+// list shows (duty's selectClause for non-direct children, plus `text`, the child line's label). A missing summary is
+// `{}`. (Without an id the roots' children were full too: 1,800 of the cards page's 2,000 components at 20,000.)
 const FULL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.agent_id, c.topology_id, c.external_id, c.parent_id, c.config_id, c.name,
       c.text, c.topology_type, c.namespace, c.labels, c.hidden, c.silenced, c.status, c.status_expr, c.health_expr, c.health,
       c.description, c.lifecycle, c.tooltip, c.status_reason, c.schedule, c.icon, c.type, c.owner, c.properties, c.path,
@@ -51,7 +53,7 @@ const FULL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.agent_id, c.topology_i
       (SELECT json_agg(json_build_object('name', e->'name'))
          FROM jsonb_array_elements(CASE WHEN jsonb_typeof(c.log_selectors) = 'array' THEN c.log_selectors ELSE '[]' END) e) AS logs
     ) x)::text`;
-const MINIMAL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.name, c.namespace, c.type, c.icon, c.status, c.status_reason, c.health,
+const MINIMAL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.name, c.text, c.namespace, c.type, c.icon, c.status, c.status_reason, c.health,
       c.is_leaf, coalesce(c.summary, '{}') AS summary, c.topology_type, c.labels, c.parent_id, c.hidden, c.owner, c.agent_id,
       f.team_names) x)::text`;
 
@@ -63,7 +65,7 @@ const MINIMAL = `(SELECT row_to_json(x) FROM (SELECT c.id, c.name, c.namespace, 
  * child of the root that passes `status` (`child`). Selector relationships put components under other cards, so
  * when a fetched component is a selector parent every component is shown (the tree drops what it does not use).
  */
-function select(picked: string, card: string, child: string): string {
+function select(picked: string, card: string, child: string, fullLevels: number): string {
   return `WITH ${picked},
   facts AS (
     SELECT p.lvl, c.id, c.name, c.parent_id, c.status, c.type, c.labels, tm.team_names, rp.rel_parents,
@@ -82,7 +84,7 @@ function select(picked: string, card: string, child: string): string {
     CASE WHEN f.lvl <= 1 AND $${P.props} THEN c.properties END AS properties,
     CASE WHEN f.type_ok AND ((SELECT found FROM selected) OR CASE WHEN $${P.flatten} THEN f.card_ok AND f.status_ok
       ELSE (f.card IS NULL OR coalesce(k.card_ok AND k.status_ok, false)) AND (f.child IS NULL OR coalesce(h.status_ok, false)) END)
-    THEN CASE WHEN f.lvl <= 1 THEN ${FULL} ELSE ${MINIMAL} END END AS json
+    THEN CASE WHEN f.lvl <= ${fullLevels} THEN ${FULL} ELSE ${MINIMAL} END END AS json
   FROM facts f JOIN components c ON c.id = f.id
   LEFT JOIN facts k ON k.id = f.card
   LEFT JOIN facts h ON h.id = f.child
@@ -122,7 +124,7 @@ const BY_ID = select(`root AS (
       JOIN components k ON k.id = r.component_id AND k.deleted_at IS NULL AND ($2 OR k.hidden IS NOT TRUE)
       WHERE r.deleted_at IS NULL AND s.lvl < $3 AND NOT EXISTS (SELECT 1 FROM sub x WHERE x.id = r.component_id)
   )`,
-`CASE WHEN p.lvl = 1 THEN c.id WHEN p.lvl > 1 THEN ${ancestor('(SELECT depth FROM root) + 2')} END`, 'NULL::uuid');
+`CASE WHEN p.lvl = 1 THEN c.id WHEN p.lvl > 1 THEN ${ancestor('(SELECT depth FROM root) + 2')} END`, 'NULL::uuid', 1);
 
 // Every live component down to $3 levels below the roots ($1 is always null here: one parameter list for both). The
 // card is the root (the path's first id); the child the root's child (its second).
@@ -130,7 +132,7 @@ const ALL_ROOTS = select(`picked AS (
     SELECT c.id, ${DEPTH} AS lvl FROM components c
       WHERE c.deleted_at IS NULL AND ($2 OR c.hidden IS NOT TRUE) AND ${DEPTH} <= $3 AND $1::uuid IS NULL
   )`,
-`CASE WHEN p.lvl = 0 THEN c.id ELSE ${ancestor('1')} END`, `CASE WHEN p.lvl = 1 THEN c.id WHEN p.lvl > 1 THEN ${ancestor('2')} END`);
+`CASE WHEN p.lvl = 0 THEN c.id ELSE ${ancestor('1')} END`, `CASE WHEN p.lvl = 1 THEN c.id WHEN p.lvl > 1 THEN ${ancestor('2')} END`, 0);
 
 interface Fetched extends Omit<ComponentRow['doc'], 'updated_at' | 'properties'> {
   lvl: number; rel_parents: string[] | null; card_ok: boolean; status_ok: boolean;

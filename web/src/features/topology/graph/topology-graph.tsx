@@ -96,6 +96,13 @@ const TopologyNode = memo(function TopologyNode({ data }: NodeProps<FlowNode>) {
 const nodeTypes = { component: TopologyNode };
 // low enough to fit 2,000 components whole (about 80,000 px wide): the shape and its colours, then zoom in
 const MIN_ZOOM = 0.015;
+/**
+ * The first view of a big graph: fitted whole, a graph of more than FIRST_VIEW_NODES would open at a zoom where no
+ * name can be read while every node is drawn (2,000 mounted before the first paint). It opens on its top levels
+ * (the roots and two levels below) at a zoom of at least READABLE_ZOOM instead; Fit view and the minimap show it all.
+ */
+const FIRST_VIEW_NODES = 200;
+const READABLE_ZOOM = 0.5;
 const miniMapColor = (n: FlowNode) => HEALTH_TOKENS[healthColor(statusOf(n.data.node))];
 
 export interface TopologyGraphProps {
@@ -131,7 +138,18 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
         const focus = fitNext.current;
         fitNext.current = null;
         const fit = focus === 'all' ? boxes.current : boxes.current.filter((b) => b.id === focus || parents.current.get(b.id) === focus);
-        flowRef.current.setViewport(getViewportForBounds(layoutBounds(fit, e.data.positions), el.clientWidth, el.clientHeight, MIN_ZOOM, 1.2, 0.1));
+        const view = (list: typeof fit, minZoom: number) =>
+          getViewportForBounds(layoutBounds(list, e.data.positions), el.clientWidth, el.clientHeight, minZoom, 1.2, 0.1);
+        let viewport = view(fit, MIN_ZOOM);
+        if (focus === 'all' && fit.length > FIRST_VIEW_NODES && viewport.zoom < READABLE_ZOOM) {
+          const depth = (id: string) => {
+            let d = 0;
+            for (let p = parents.current.get(id); p !== undefined && d < 64; p = parents.current.get(p)) d++;
+            return d;
+          };
+          viewport = view(fit.filter((b) => depth(b.id) <= 2), READABLE_ZOOM);
+        }
+        flowRef.current.setViewport(viewport);
       }
       setPositions(e.data);
     };
