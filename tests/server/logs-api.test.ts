@@ -266,8 +266,10 @@ describe('opensearch', () => {
     expect(a.results[0].message).toBe('search request 39 served');
     expect(a.results[0].labels).toEqual({ app: 'search' });
     expect(os.requests[0].index).toBe('app-logs');
-    expect(os.requests[0].body.sort).toEqual([{ '@timestamp': { order: 'desc' } }]);
-    expect(os.requests[1].body.search_after).toEqual([Date.parse(a.results[9].timestamp)]);
+    expect(os.requests[0].body.sort).toEqual([{ '@timestamp': { order: 'desc' } }, { _id: { order: 'desc' } }]);
+    expect(os.requests[0].body.track_total_hits).toBe(true);
+    expect((os.requests[1].body.search_after as unknown[])[0]).toEqual(Date.parse(a.results[9].timestamp));
+    expect(os.requests[1].body.track_total_hits).toBe(false);
     const b = (await post({ id: ids.os, limit: 15, start: '10m', page: a.nextPage })).json() as LogsResponse;
     expect(b.results.map((l) => l.message)).toEqual(['search request 9 served', 'search request 7 served', 'search request 5 served', 'search request 3 served', 'search request 1 served']);
     expect(b.nextPage).toBeUndefined();
@@ -283,6 +285,49 @@ describe('opensearch', () => {
     expect(re.results.length).toBe(10);
     const query = (os.requests.at(-1)!.body.query as { bool: { must: unknown[] } }).bool.must;
     expect(query).toEqual([{ query_string: { query: '/time.*/', default_field: 'message' } }]);
+  });
+
+  it('lines sharing a millisecond are neither skipped nor repeated across pages (sorted on the timestamp, then _id)', async () => {
+    os.corpus.clear();
+    const ms = Date.now() - 30_000;
+    // 23 lines in one millisecond, between lines of other times
+    os.corpus.add({ ms: ms - 5, text: 'before', labels: { app: 'search' } }, { ms: ms + 5, text: 'after', labels: { app: 'search' } });
+    for (let i = 0; i < 23; i++) os.corpus.add({ ms, text: `same ms ${i}`, labels: { app: 'search' } });
+    const got: string[] = [];
+    let page: string | undefined;
+    let pages = 0;
+    do {
+      const r = (await post({ id: ids.os, limit: 4, start: '5m', ...(page ? { page } : {}) })).json() as LogsResponse;
+      expect(r.results.length).toBeGreaterThan(0);
+      got.push(...r.results.map((l) => l.message));
+      page = r.nextPage;
+      pages++;
+    } while (page && pages < 20);
+    expect(got).toHaveLength(25);
+    expect(new Set(got).size).toBe(25);
+    expect(got[0]).toBe('after');
+    expect(got.at(-1)).toBe('before');
+    // a page boundary fell inside the millisecond: search_after carried the tiebreaker
+    const boundaries = os.requests.map((r) => r.body.search_after as unknown[] | undefined).filter((a) => a?.[0] === ms);
+    expect(boundaries.length).toBeGreaterThan(1);
+    expect(boundaries.every((a) => a!.length === 2)).toBe(true);
+
+    // sorting on the timestamp alone (tiebreaker none) is what skipped lines: the same walk loses some
+    await t.db.query(`UPDATE logging_backends SET spec = jsonb_set(spec, '{backends,0,opensearch,fields,tiebreaker}', '"none"') WHERE name = 'search'`);
+    try {
+      const lost: string[] = [];
+      page = undefined;
+      pages = 0;
+      do {
+        const r = (await post({ id: ids.os, limit: 4, start: '5m', ...(page ? { page } : {}) })).json() as LogsResponse;
+        lost.push(...r.results.map((l) => l.message));
+        page = r.nextPage;
+        pages++;
+      } while (page && pages < 20);
+      expect(new Set(lost).size).toBeLessThan(25);
+    } finally {
+      await t.db.query(`UPDATE logging_backends SET spec = spec #- '{backends,0,opensearch,fields,tiebreaker}' WHERE name = 'search'`);
+    }
   });
 
   it('an OpenSearch error is 502 with its reason; NDJSON streams the synthetic corpus', async () => {

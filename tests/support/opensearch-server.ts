@@ -7,8 +7,8 @@ import { LogCorpus, type CorpusLine } from './log-corpus.js';
  * `{"@timestamp": <ISO ms>, message: <text>, ...labels}` (the timestamp field's name is `timestampField`).
  * `GET|POST /{index}/_search` (index names or globs, comma-separated, `_all`; unknown → 404
  * index_not_found_exception) with a JSON body: `size` (default 10; from + size ≤ 10,000), `from`, `sort`
- * (the timestamp field asc/desc, `_doc`), `search_after`, `track_total_hits` (true = exact, default counts to 10,000
- * with relation gte), and queries `match_all`, `bool` (filter, must, should + minimum_should_match, must_not), `range`
+ * (the timestamp field asc/desc, then `_id` as a tiebreaker, `_doc`), `search_after` (one value per sort key),
+ * `track_total_hits` (true = exact; a number, default 10,000, counts up to it, relation gte beyond; false: no total), and queries `match_all`, `bool` (filter, must, should + minimum_should_match, must_not), `range`
  * (gte/gt/lte/lt, ISO or epoch ms, `now-15m`), `term`, `match`, `match_phrase`, `regexp`, `query_string`
  * (`"phrase"`, `/regex/`, `field:value`, bare words; default_operator OR/AND) on lower-cased word tokens, as the
  * standard analyzer sees text. A range on the timestamp in the top-level filter narrows the scan by binary search.
@@ -178,6 +178,33 @@ function window(query: unknown, ts: string, now: number): { from: bigint; to: bi
   return { from, to };
 }
 
+/**
+ * The label filters of a query that looks at nothing but labels and the time (a bool of filter/must holding match_phrase,
+ * term or match on fields other than the message and the timestamp, and ranges on the timestamp), else null.
+ */
+function labelFilters(query: unknown, ts: string): Q[] | null {
+  if (!isObj(query)) return null;
+  if (isObj(query.match_all)) return [];
+  if (!isObj(query.bool)) return null;
+  const out: Q[] = [];
+  for (const [k, v] of Object.entries(query.bool)) {
+    if (k !== 'filter' && k !== 'must') return null;
+    for (const x of Array.isArray(v) ? v : [v]) {
+      if (!isObj(x)) return null;
+      const [type, b] = Object.entries(x)[0] ?? [];
+      if (type === 'range' && isObj(b) && Object.keys(b).length === 1 && ts in b) continue;
+      if ((type === 'match_phrase' || type === 'term' || type === 'match') && isObj(b)) {
+        const f = Object.keys(b)[0];
+        if (f === 'message' || f === ts) return null;
+        out.push(x);
+        continue;
+      }
+      return null;
+    }
+  }
+  return out;
+}
+
 const globMatch = (pattern: string, name: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
 
 export async function startOpenSearchServer(opts: { indices?: string[]; timestampField?: string } = {}): Promise<OpenSearchServer> {
@@ -219,42 +246,87 @@ export async function startOpenSearchServer(opts: { indices?: string[]; timestam
     if (from + size > 10_000) throw new BadQuery('illegal_argument_exception', `Result window is too large, from + size must be less than or equal to: [10000] but was [${from + size}]`);
     const ts = state.timestampField;
     const sortList = (Array.isArray(body.sort) ? body.sort : body.sort ? [body.sort] : []) as unknown[];
-    let order: 'asc' | 'desc' | null = null;
+    // the sort keys: the timestamp (ms), then optionally `_id` (keyword order) as a tiebreaker
+    const keys: { f: string; dir: 'asc' | 'desc' }[] = [];
     for (const s of sortList) {
       const [f, o] = typeof s === 'string' ? [s, 'asc'] : Object.entries(s as Q)[0];
-      const dir = String(isObj(o) ? o.order ?? 'asc' : o);
-      if (f === ts) order ??= dir === 'desc' ? 'desc' : 'asc';
+      const dir = String(isObj(o) ? o.order ?? 'asc' : o) === 'desc' ? 'desc' : 'asc';
+      if (f === ts || f === '_id') keys.push({ f, dir });
       else if (f !== '_doc' && f !== '_score') throw new BadQuery('illegal_argument_exception', `No mapping found for [${f}] in order to sort on`);
     }
+    const tsKey = keys.findIndex((k) => k.f === ts);
+    const idKey = keys.findIndex((k) => k.f === '_id');
+    if (keys.length && tsKey !== 0) throw new BadQuery('illegal_argument_exception', 'this test server sorts on the timestamp field first');
+    const order: 'asc' | 'desc' | null = tsKey === 0 ? keys[0].dir : null;
+    const idDir = idKey > 0 ? keys[idKey].dir : null;
     const after = Array.isArray(body.search_after) ? body.search_after : null;
     if (after && !order) throw new BadQuery('illegal_argument_exception', 'search_after needs a sort on the timestamp field');
+    if (after && after.length !== keys.length) {
+      throw new BadQuery('illegal_argument_exception', `search_after has ${after.length} value(s) but sort has ${keys.length}.`);
+    }
     const afterMs = after ? dateMs(after[0], now) : null;
+    const afterId = after && idDir ? String(after[idKey]) : null;
     const query = body.query ?? { match_all: {} };
     const w = window(query, ts, now);
+    // track_total_hits: true counts exactly; a number (default 10,000) counts up to it ("gte" beyond); false counts nothing
+    // and answers no hits.total (as OpenSearch does)
     const track = body.track_total_hits;
     const exact = track === true;
+    const counting = track !== false;
     const cap = typeof track === 'number' ? track : 10_000;
-    const onlyRange = isObj(query) && (isObj(query.range) || (isObj(query.bool) && Object.keys(query.bool).length === 1
-      && Array.isArray(query.bool.filter) && query.bool.filter.length === 1 && isObj((query.bool.filter as Q[])[0].range)));
+    // not counting, the hits after search_after are all that is needed: the scan starts there (the engine's sorted
+    // index does the same)
+    if (afterMs !== null && !counting) {
+      const at = BigInt(Math.trunc(afterMs)) * 1_000_000n;
+      if (order === 'desc') w.to = at + 1_000_000n < w.to ? at + 1_000_000n : w.to;
+      else w.from = at > w.from ? at : w.from;
+    }
+    // an exact total of a query on labels and time only is counted without reading the lines (same number, no scan)
+    const labelOnly = labelFilters(query, ts);
+    let total = exact && labelOnly ? state.corpus.countByLabels(w.from, w.to, (labels) => labelOnly.every((f) => evalQuery(f, labels, now))) : 0;
+    const counted = exact && labelOnly !== null;
     const hits: unknown[] = [];
-    let total = 0;
     let skipped = 0;
+    const isAfter = (ms: number, id: string) => {
+      if (afterMs === null) return true;
+      if (ms !== afterMs) return order === 'desc' ? ms < afterMs : ms > afterMs;
+      if (afterId === null) return false;
+      return idDir === 'desc' ? id < afterId : id > afterId;
+    };
     const it = order === 'desc' ? corpus.descending(w.from, w.to) : corpus.ascending(w.from, w.to);
-    for (const l of it) {
+    // lines of one millisecond are taken together, ordered by _id when it is a sort key
+    let group: CorpusLine[] = [];
+    let groupMs = NaN;
+    let done = false;
+    const take = (l: CorpusLine): void => {
       const doc = docOf(l);
       const ms = Number(l.ns / 1_000_000n);
-      if (!evalQuery(query, doc, now, ts)) continue;
-      total++;
-      if (afterMs !== null && (order === 'desc' ? ms >= afterMs : ms <= afterMs)) continue;
+      if (!evalQuery(query, doc, now, ts)) return;
+      if (counting && !counted) total++;
+      const id = l.id ?? l.ns.toString(36);
+      if (!isAfter(ms, id)) return;
       if (hits.length < size) {
         if (skipped < from) skipped++;
-        else hits.push({ _index: state.indices[0], _id: l.ns.toString(36), _score: null, _source: doc, ...(order ? { sort: [ms] } : {}) });
-      } else if (onlyRange && exact) {
-        total = corpus.countIn(w.from, w.to);
-        break;
-      } else if (!exact && total >= cap) break;
+        else hits.push({ _index: state.indices[0], _id: id, _score: null, _source: doc, ...(order ? { sort: idDir ? [ms, id] : [ms] } : {}) });
+      } else if (!counting || counted) done = true;
+      else if (!exact && total >= cap) done = true;
+    };
+    const flush = () => {
+      if (idDir) group.sort((a, b) => { const x = a.id ?? ''; const y = b.id ?? ''; return (x < y ? -1 : x > y ? 1 : 0) * (idDir === 'desc' ? -1 : 1); });
+      for (const l of group) if (!done) take(l);
+      group = [];
+    };
+    for (const l of it) {
+      const ms = Number(l.ns / 1_000_000n);
+      if (ms !== groupMs) {
+        flush();
+        if (done) break;
+        groupMs = ms;
+      }
+      group.push(l);
     }
-    return { total, hits, relation: !exact && total >= cap ? 'gte' : 'eq' };
+    if (!done) flush();
+    return { total: counting ? total : undefined, hits, relation: !exact && total >= cap ? 'gte' : 'eq' };
   }
 
   const server = http.createServer((req, res) => {
@@ -296,7 +368,7 @@ export async function startOpenSearchServer(opts: { indices?: string[]; timestam
         const r = search(index, body);
         send(200, {
           took: Date.now() - t0, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
-          hits: { total: { value: r.total, relation: r.relation ?? 'eq' }, max_score: null, hits: r.hits },
+          hits: { ...(r.total !== undefined ? { total: { value: r.total, relation: r.relation ?? 'eq' } } : {}), max_score: null, hits: r.hits },
         });
       } catch (err) {
         if (err instanceof BadQuery) {

@@ -5,7 +5,7 @@ import { BackendError, decodePage, encodePage, isAbort, sleep, type BackendConte
 
 /**
  * `opensearch` / `elasticsearch`: `_search` on `index` through @opensearch-project/opensearch, sorted by the
- * timestamp field (newest first), paged with `search_after`; the text as a query_string on the message field (a
+ * timestamp field (newest first) then `fields.tiebreaker` (`_id`), paged with `search_after` on both; the text as a query_string on the message field (a
  * phrase, or `/regex/`), the labels as match_phrase filters (`a,b` any of, `!x` not x), the time range as a range
  * filter. Field mapping (`fields`): timestamp (`@timestamp`), message (`message`), severity (else guessed from the
  * line), labels (comma-separated fields; default: the document's other scalar fields, minus `exclusions`).
@@ -53,6 +53,10 @@ function fieldsOf(config: Record<string, unknown>) {
     severity: typeof f.severity === 'string' && f.severity ? f.severity : undefined,
     labels: typeof f.labels === 'string' && f.labels ? f.labels.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     exclusions: new Set(Array.isArray(f.exclusions) ? (f.exclusions as unknown[]).map(String) : []),
+    // the second sort key, so lines sharing a millisecond are neither skipped nor repeated at a page boundary:
+    // `_id` by default (Elasticsearch 8 refuses it unless indices.id_field_data.enabled: name a unique keyword field
+    // there, such as `event.id`); `none` sorts on the timestamp alone
+    tiebreaker: typeof f.tiebreaker === 'string' ? (f.tiebreaker === 'none' || !f.tiebreaker ? undefined : f.tiebreaker) : '_id',
   };
 }
 
@@ -108,7 +112,7 @@ export function searchBody(config: Record<string, unknown>, q: BackendQuery, ran
   if (typeof config.query === 'string' && config.query.trim()) must.push({ query_string: { query: config.query } });
   return {
     size,
-    sort: [{ [f.timestamp]: { order } }],
+    sort: [{ [f.timestamp]: { order } }, ...(f.tiebreaker ? [{ [f.tiebreaker]: { order } }] : [])],
     // counted once, on a search's first request
     track_total_hits: track,
     query: { bool: { filter, ...(must.length ? { must } : {}), ...(mustNot.length ? { must_not: mustNot } : {}) } },
