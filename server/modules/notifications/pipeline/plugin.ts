@@ -51,6 +51,7 @@ export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (
   app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ pool, leaseMs }));
 
   let wake: NodeJS.Timeout | null = null;
+  let historyKick: NodeJS.Timeout | null = null;
   const sweeper = new Sweeper(async () => {
     if ((await releaseDue(app.db)) > 0) app.eventQueue.kick();
     for (const ids of await retakeExpired(app.db, leaseMs, 200)) pool.submit(ids);
@@ -65,13 +66,19 @@ export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (
       if (event.type === 'resync') rules.invalidate();
       if (event.type !== 'change') return;
       if (event.relation === 'notifications') rules.invalidate();
-      if (event.relation === 'notification_send_history') sweeper.kick();
+      // a new held row may be due before the next sweep: look again, at most once a second (every send writes
+      // history several times; a sweep per write kept a replica busy under load)
+      if (event.relation === 'notification_send_history' && !historyKick) {
+        historyKick = setTimeout(() => { historyKick = null; sweeper.kick(); }, 1_000);
+        historyKick.unref();
+      }
     })
     : () => true;
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => {
     off();
     if (wake) clearTimeout(wake);
+    if (historyKick) clearTimeout(historyKick);
     await sweeper.stop();
     await pool.close(opts.closeGraceMs ?? 5_000);
   });
