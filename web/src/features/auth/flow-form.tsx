@@ -215,7 +215,9 @@ export function FlowForm(props: FlowFormProps) {
                       key={`${inputAttrs(node)!.name}-${j}`}
                       node={node}
                       label={nodeLabel(node, labels)}
-                      primary={j === 0}
+                      // one primary action a page: the first method's; the others (passkey, recovery code) are
+                      // alternatives
+                      primary={i === 0 && j === 0}
                       busy={busy}
                       onClick={isTrigger(node) ? () => void trigger(section, node) : undefined}
                     />

@@ -126,7 +126,7 @@ export function FieldNode({ node, label, value, onChange, autoFocus, extraError 
   );
 }
 
-/** A submit or trigger button; the first of a form is its primary action. */
+/** A submit or trigger button; `primary` for the page's main action (the first method's first button). */
 export function ButtonNode({
   node,
   label,
