@@ -92,15 +92,18 @@ export class DeliveryPool {
   private closed = false;
   private readonly concurrency: number;
   private readonly commitPollMs: number;
+  private readonly renew?: (ids: string[]) => Promise<void>;
 
   constructor(private readonly db: pg.Pool, private readonly run: (ids: string[]) => Promise<void>,
     private readonly onError: (err: unknown) => void, opts: PoolOptions = {}) {
     this.concurrency = opts.concurrency ?? 32;
     this.commitPollMs = opts.commitPollMs ?? 5;
     const renew = opts.renew;
+    this.renew = renew;
     if (renew && opts.renewMs) {
       this.renewTimer = setInterval(() => {
-        const ids = [...this.queue.flat(), ...[...this.held.values()].flat()];
+        // rows waiting for their transaction's commit too: once committed, they are ours until delivered
+        const ids = [...this.queue.flat(), ...[...this.held.values()].flat(), ...[...this.awaiting.values()].flat(2)];
         if (ids.length) renew(ids).catch(this.onError);
       }, opts.renewMs);
       this.renewTimer.unref();
@@ -167,7 +170,10 @@ export class DeliveryPool {
         const jobs = this.awaiting.get(r.xid) ?? [];
         this.awaiting.delete(r.xid);
         // committed (or too old to know: the rows' own status decides); aborted: the rows never existed
-        if (r.status !== 'aborted') for (const ids of jobs) this.submit(ids);
+        if (r.status === 'aborted') continue;
+        // the lease began when the handler wrote the row; a slow batch may have used it up before the commit
+        if (this.renew) await this.renew(jobs.flat()).catch(this.onError);
+        for (const ids of jobs) this.submit(ids);
       }
     } catch (err) {
       this.onError(err);
