@@ -105,8 +105,10 @@ export default defineConfig({
             { name: 'fluent-pickers', includeDependenciesRecursively: false, test: /node_modules\/@fluentui\/(react-search\/|react-combobox\/lib\/(components\/(Dropdown\/|Combobox\/(?!useInputTriggerSlot))|contexts\/(ComboboxContext|useComboboxContextValues)\.js|utils\/useComboboxPositioning\.js|hooks\/useTabsterEscapeIgnore\.js|components\/Option\/(renderOption|Option)\.js))/ },
             // Field's validation icons and focus-within: also used without Field (MessageBar pages), so kept out of fluent-field
             { name: 'field-icons', test: /node_modules\/@fluentui\/(react-icons\/lib\/atoms\/svg\/(checkmark-circle|diamond-dismiss)\.js|react-tabster\/lib\/(hooks\/useFocusWithin|focus\/focusWithinPolyfill)\.js)/ },
-            // Field, Input, Switch and TagPicker's input slot: the form pages (form-fields) and /health
-            { name: 'fluent-field', test: /node_modules\/@fluentui\/(react-(field|input|switch)\/|react-combobox\/lib\/components\/Combobox\/useInputTriggerSlot\.js)/ },
+            // Input and TagPicker's input slot: the form pages (form-fields) and /health
+            { name: 'fluent-input', test: /node_modules\/@fluentui\/(react-input\/|react-combobox\/lib\/components\/Combobox\/useInputTriggerSlot\.js)/ },
+            // Field: the form pages; /health labels its filters without it (components/labeled-control.tsx)
+            { name: 'fluent-field', test: /node_modules\/@fluentui\/react-field\// },
             // the status cells and formatters every list page uses
             { name: 'status', test: /\/web\/src\/(lib\/format|components\/status\/(health|text-styles|health-indicator)|components\/data-table\/row-styles)\.tsx?$|\/server\/contracts\/duration\.ts$/ },
             // Fluent's one-function hooks (0.2–0.8 kB each) not already in the start-up chunk

@@ -3,7 +3,6 @@ import { Link as RouterLink } from 'wouter';
 import {
   Button,
   Dropdown,
-  Field,
   makeStyles,
   Option,
   SearchBox,
@@ -17,6 +16,7 @@ import {
 import { CalendarLtr20Regular, ChevronDown16Regular, ErrorCircle24Regular, Grid20Regular, HeartPulse24Regular, TableSimple20Regular } from '@fluentui/react-icons';
 import type { CheckSummary } from '@contracts/health';
 import { Page } from '../../../components/page';
+import { LabeledControl } from '../../../components/labeled-control';
 import { EmptyState } from '../../../components/empty-state';
 import { RefreshRateSelector, useRefreshRate } from '../../../components/refresh-rate/refresh-rate-selector';
 import { errorMessage } from '../../../lib/api-client';
@@ -249,66 +249,81 @@ export function HealthDashboard({ canRunNow, canEditCanaries, checkActions }: He
         </aside>
         <div className={s.main}>
           <div className={s.toolbar}>
-            <Field label="Search" className={s.search}>
-              <SearchBox
-                placeholder="Search by name, description, or endpoint"
-                value={search}
-                onChange={(_, d) => setSearch(d.value)}
-              />
-            </Field>
-            <Field label="Group By">
-              <Dropdown
-                className={s.select}
-                // rows of a pivot are check names: grouping does not apply to it
-                disabled={pivoting}
-                value={groupOptions.find((o) => o.value === state.groupBy)?.label ?? state.groupBy}
-                selectedOptions={[state.groupBy]}
-                onOptionSelect={(_, d) => d.optionValue && set({ groupBy: d.optionValue })}
-              >
-                {groupOptions.map((o) => (
-                  <Option key={o.value} value={o.value}>{o.label}</Option>
-                ))}
-              </Dropdown>
-            </Field>
-            <Field label="Tab By">
-              <Dropdown
-                className={s.select}
-                value={tabOptions.find((o) => o.value === state.tabBy)?.label ?? state.tabBy}
-                selectedOptions={[state.tabBy]}
-                onOptionSelect={(_, d) => d.optionValue && set({ tabBy: d.optionValue, tab: ALL_TAB })}
-              >
-                {tabOptions.map((o) => (
-                  <Option key={o.value} value={o.value}>{o.label}</Option>
-                ))}
-              </Dropdown>
-            </Field>
-            <div className={s.pivotControls}>
-              <Field label="Pivot By">
+            <LabeledControl label="Search" className={s.search}>
+              {(id) => (
+                <SearchBox
+                  id={id}
+                  placeholder="Search by name, description, or endpoint"
+                  value={search}
+                  onChange={(_, d) => setSearch(d.value)}
+                />
+              )}
+            </LabeledControl>
+            <LabeledControl label="Group By">
+              {(id) => (
                 <Dropdown
+                  id={id}
                   className={s.select}
-                  value={pivotOptions.find((o) => o.value === pivotValue)?.label ?? `Label: ${pivot.pivotLabel}`}
-                  selectedOptions={[pivotValue]}
-                  onOpenChange={(_, d) => d.open && void loadCheckPivot()}
-                  onOptionSelect={(_, d) => d.optionValue && set(pivotPatch(d.optionValue))}
+                  // rows of a pivot are check names: grouping does not apply to it
+                  disabled={pivoting}
+                  value={groupOptions.find((o) => o.value === state.groupBy)?.label ?? state.groupBy}
+                  selectedOptions={[state.groupBy]}
+                  onOptionSelect={(_, d) => d.optionValue && set({ groupBy: d.optionValue })}
                 >
-                  {pivotOptions.map((o) => (
+                  {groupOptions.map((o) => (
                     <Option key={o.value} value={o.value}>{o.label}</Option>
                   ))}
                 </Dropdown>
-              </Field>
-              {pivoting && (
-                <Field label="Cell">
+              )}
+            </LabeledControl>
+            <LabeledControl label="Tab By">
+              {(id) => (
+                <Dropdown
+                  id={id}
+                  className={s.select}
+                  value={tabOptions.find((o) => o.value === state.tabBy)?.label ?? state.tabBy}
+                  selectedOptions={[state.tabBy]}
+                  onOptionSelect={(_, d) => d.optionValue && set({ tabBy: d.optionValue, tab: ALL_TAB })}
+                >
+                  {tabOptions.map((o) => (
+                    <Option key={o.value} value={o.value}>{o.label}</Option>
+                  ))}
+                </Dropdown>
+              )}
+            </LabeledControl>
+            <div className={s.pivotControls}>
+              <LabeledControl label="Pivot By">
+                {(id) => (
                   <Dropdown
-                    className={s.cellSelect}
-                    value={CELL_TYPE_OPTIONS.find((o) => o.value === pivot.cellType)!.label}
-                    selectedOptions={[pivot.cellType]}
-                    onOptionSelect={(_, d) => d.optionValue && set({ pivotCellType: d.optionValue })}
+                    id={id}
+                    className={s.select}
+                    value={pivotOptions.find((o) => o.value === pivotValue)?.label ?? `Label: ${pivot.pivotLabel}`}
+                    selectedOptions={[pivotValue]}
+                    onOpenChange={(_, d) => d.open && void loadCheckPivot()}
+                    onOptionSelect={(_, d) => d.optionValue && set(pivotPatch(d.optionValue))}
                   >
-                    {CELL_TYPE_OPTIONS.map((o) => (
+                    {pivotOptions.map((o) => (
                       <Option key={o.value} value={o.value}>{o.label}</Option>
                     ))}
                   </Dropdown>
-                </Field>
+                )}
+              </LabeledControl>
+              {pivoting && (
+                <LabeledControl label="Cell">
+                  {(id) => (
+                    <Dropdown
+                      id={id}
+                      className={s.cellSelect}
+                      value={CELL_TYPE_OPTIONS.find((o) => o.value === pivot.cellType)!.label}
+                      selectedOptions={[pivot.cellType]}
+                      onOptionSelect={(_, d) => d.optionValue && set({ pivotCellType: d.optionValue })}
+                    >
+                      {CELL_TYPE_OPTIONS.map((o) => (
+                        <Option key={o.value} value={o.value}>{o.label}</Option>
+                      ))}
+                    </Dropdown>
+                  )}
+                </LabeledControl>
               )}
             </div>
             <div className={s.layoutToggle} role="group" aria-label="Layout">

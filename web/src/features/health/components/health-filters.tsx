@@ -2,17 +2,17 @@ import { memo } from 'react';
 import {
   Button,
   Combobox,
-  Field,
   Label,
   makeStyles,
   Option,
-  Switch,
   Text,
   ToggleButton,
   tokens,
   Tooltip,
 } from '@fluentui/react-components';
 import { Checkmark16Regular, Dismiss16Regular } from '@fluentui/react-icons';
+import { LabeledControl } from '../../../components/labeled-control';
+import { ToggleSwitch } from '../../../components/toggle-switch';
 import { labelId, toggleTriState, type LabelFilterDef, type LabelSelection } from '../filters';
 
 const useStyles = makeStyles({
@@ -39,7 +39,7 @@ export const HealthFilters = memo(function HealthFilters({ hidePassing, onHidePa
   const active = Object.keys(labels).length;
   return (
     <div className={s.root} role="region" aria-label="Filters">
-      <Switch label="Hide Passing" checked={hidePassing} onChange={(_, d) => onHidePassing(d.checked)} />
+      <ToggleSwitch label="Hide Passing" checked={hidePassing} onChange={onHidePassing} />
       <div className={s.tri}>
         <Text className={s.heading}>Labels</Text>
         {active > 0 && (
@@ -97,27 +97,30 @@ function MultiFilter({ def, labels, onLabels }: { def: LabelFilterDef; labels: L
   const s = useStyles();
   const selected = def.values.filter((v) => labels[labelId(def.key, v)] === 1);
   return (
-    <Field label={def.key} size="small">
-      <Combobox
-        className={s.combo}
-        size="small"
-        multiselect
-        placeholder="All"
-        value={selected.join(', ')}
-        selectedOptions={selected}
-        onOptionSelect={(_, d) => {
-          const next = { ...labels };
-          for (const v of def.values) delete next[labelId(def.key, v)];
-          for (const v of d.selectedOptions) next[labelId(def.key, v)] = 1;
-          onLabels(next);
-        }}
-      >
-        {def.values.map((v) => (
-          <Option key={v} value={v}>
-            {v}
-          </Option>
-        ))}
-      </Combobox>
-    </Field>
+    <LabeledControl label={def.key} size="small">
+      {(id) => (
+        <Combobox
+          id={id}
+          className={s.combo}
+          size="small"
+          multiselect
+          placeholder="All"
+          value={selected.join(', ')}
+          selectedOptions={selected}
+          onOptionSelect={(_, d) => {
+            const next = { ...labels };
+            for (const v of def.values) delete next[labelId(def.key, v)];
+            for (const v of d.selectedOptions) next[labelId(def.key, v)] = 1;
+            onLabels(next);
+          }}
+        >
+          {def.values.map((v) => (
+            <Option key={v} value={v}>
+              {v}
+            </Option>
+          ))}
+        </Combobox>
+      )}
+    </LabeledControl>
   );
 }
