@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as FluentLink, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { FlowForm } from '../../features/auth/flow-form';
 import { browserTarget } from '../../features/auth/flow-errors';
+import { useWhoami } from '../../features/auth/api';
 import { continueTarget, getFlowError, useFlow } from '../../features/auth/flows';
 import { ApiError } from '../../lib/api-client';
 import { safeReturnTo } from '../../lib/return-to';
@@ -102,7 +103,14 @@ export function RecoveryPage() {
     else navigate(next.to, { replace: true });
   };
   return (
-    <AuthLayout title="Account recovery" subtitle="Enter the email address of your account to get a recovery code.">
+    <AuthLayout
+      title="Account recovery"
+      subtitle={
+        flow?.state === 'sent_email'
+          ? 'Enter the code from the email we sent you, or open its link.'
+          : 'Enter the email address of your account to get a recovery code.'
+      }
+    >
       <div className={s.flow}>
         {error ? <FlowFailed error={error} onRetry={restart} /> : flow ? <FlowForm flow={flow} onSubmit={onSubmit} busy={busy} /> : <FlowLoading />}
         <BackToSignIn />
@@ -118,6 +126,8 @@ export function VerificationPage() {
   const { flow, error, busy, submit, restart } = useFlow('verification');
   const done = flow?.state === 'passed_challenge';
   const onward = safeReturnTo(flow?.return_to ?? query.get('return_to'));
+  // a signed-in person verifying a changed email goes back to the console, not to the sign-in page
+  const signedIn = useWhoami({ allowUnauthorized: true }).isSuccess;
   return (
     <AuthLayout title="Verify your email" subtitle={done ? undefined : 'Enter the code from the email we sent you.'}>
       <div className={s.flow}>
@@ -131,6 +141,10 @@ export function VerificationPage() {
         {done ? (
           <Link href={onward} asChild>
             <FluentLink>Continue</FluentLink>
+          </Link>
+        ) : signedIn ? (
+          <Link href={onward} asChild>
+            <FluentLink>Back to the console</FluentLink>
           </Link>
         ) : (
           <BackToSignIn />
