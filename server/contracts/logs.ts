@@ -13,7 +13,8 @@ import { z } from 'zod';
  * - Live tail: `follow: true` (NDJSON only; JSON answers 400). The history comes first as above (newest first), then
  *   one line `{"live":true}` (`LogsLiveMarker`) instead of `done`, then new lines as they arrive, OLDEST FIRST (each
  *   newer than the last), until the client closes the request (Kubernetes `follow`; Loki and OpenSearch are polled
- *   every 2 s; console: the ring buffer's new lines). No /api/ws channel: abort the fetch to stop.
+ *   every 2 s; console: the ring buffer's new lines). Abort the fetch to stop. The /logs page tails over /api/ws
+ *   instead (`logs_subscribe`, contracts/events.ts).
  *
  * Order: `results` (and the NDJSON history) are newest first; `nextPage` fetches the lines before the oldest one
  * given. Closing the request (or sending a new search and aborting the old fetch) cancels the backend request.
