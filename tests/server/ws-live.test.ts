@@ -79,7 +79,7 @@ describe('what each client hears', () => {
     expect(res.statusCode, res.payload).toBe(201);
     const event = await c.next((m) => m.type === 'change' && m.relation === 'teams');
     expect(event).toMatchObject({ type: 'change', relation: 'teams' });
-    expect(Date.parse(event.at)).not.toBeNaN();
+    expect(Date.parse((event as { at: string }).at)).not.toBeNaN();
 
     // with a representation the ids are known
     const rep = await write('PATCH', '/api/db/teams?name=eq.live-sre', { icon: 'x' }, { ...admin, prefer: 'return=representation' });
