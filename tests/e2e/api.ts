@@ -18,12 +18,20 @@ export const adminApi = () => signInApi(ADMIN.email, ADMIN.password);
 
 let seq = 0;
 
-/** Invites a user with the role and registers them through the invite link; returns their credentials. */
-export async function createUser(admin: ApiSession, role: 'viewer' | 'editor' | 'admin' | 'responder' | 'commander') {
+/**
+ * Invites a user with the role and registers them through the invite link; returns their credentials. Every such
+ * user is "Vera Viewer" or "Vera Tester" unless `name` says otherwise: a test that picks the person by name (a
+ * mention) gives a name of its own, since other specs on the shared server make Veras too.
+ */
+export async function createUser(
+  admin: ApiSession,
+  role: 'viewer' | 'editor' | 'admin' | 'responder' | 'commander',
+  name: { firstName: string; lastName: string } = { firstName: 'Vera', lastName: role === 'viewer' ? 'Viewer' : 'Tester' },
+) {
   const email = `${role}-${Date.now()}-${seq++}@e2e.test`;
   const password = `pw-${role}-e2e-123`;
   const invite = await admin.api.post('/api/auth/invite_user', {
-    data: { firstName: 'Vera', lastName: role === 'viewer' ? 'Viewer' : 'Tester', email, role },
+    data: { ...name, email, role },
     headers: { 'x-csrf-token': admin.csrf },
   });
   expect(invite.status(), await invite.text()).toBe(200);

@@ -233,7 +233,8 @@ test.describe('Incidents', () => {
   });
 
   test('a comment with a mention, and a team responder added then removed', async ({ page }) => {
-    const person = await createUser(admin, 'responder');
+    // a name no other spec gives: the mention list must offer this person alone
+    const person = await createUser(admin, 'responder', { firstName: `Rhea${unique()}`, lastName: 'Responder' });
     const who = (await dbGet<{ id: string; name: string }>(admin, `people?email=eq.${encodeURIComponent(person.email)}&select=id,name`))[0];
     const teamName = `SRE ${unique()}`;
     const team = await admin.api.post('/api/db/teams?select=id', {
