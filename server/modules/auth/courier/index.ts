@@ -6,7 +6,8 @@ import { notifyChange } from '../../../lib/events.js';
 import { leaderScheduled, type LeaderScheduler } from '../../../lib/leader-scheduled.js';
 import { codeKey } from '../one-time-codes.js';
 import { deleteExpired, insertMessage, type OutgoingMail } from './queries.js';
-import { createCourierSender, systemConnectionId, type CourierSettings } from './sender.js';
+import { systemConnectionId } from '../../notifications/senders/target.js';
+import { createCourierSender, type CourierSettings } from './sender.js';
 
 export type { OutgoingMail } from './queries.js';
 

@@ -5,7 +5,7 @@ import type { LeaderScheduler } from '../../../lib/leader-scheduled.js';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { parseNotificationUrl } from '../../../contracts/notification-connections.js';
 import { smtpOptions } from '../../notifications/senders/email.js';
-import { resolveTarget } from '../../notifications/senders/target.js';
+import { resolveTarget, systemConnectionId } from '../../notifications/senders/target.js';
 import { claimDue, markFailed, markSent } from './queries.js';
 
 type Db = pg.Pool | pg.PoolClient;
@@ -38,15 +38,6 @@ export interface MailRoute {
 
 const fromFor = (from: unknown, host: string | undefined) =>
   (typeof from === 'string' && from.trim()) || `console@${host?.includes('.') ? host : 'localhost'}`;
-
-/** The id of the email connection named `system` (any namespace; the oldest), as notifications resolve it. */
-export async function systemConnectionId(db: Db): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM connections WHERE deleted_at IS NULL AND name = 'system' AND lower(type) IN ('email', 'smtp')
-     ORDER BY created_at LIMIT 1`,
-  );
-  return rows[0]?.id ?? null;
-}
 
 /**
  * The system mail, resolved as the notifications' system email is (server/modules/notifications/senders/target.ts,

@@ -89,16 +89,22 @@ export async function resolveTarget(db: Q, ref: TargetRef, opts: HydrateOptions 
   return { url, properties: { ...conn.properties, ...props }, connectionId: row.id ?? null };
 }
 
+/** The id of the email connection named `system` (any namespace; the oldest), or null. The courier uses it too. */
+export async function systemConnectionId(db: Q): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM connections WHERE deleted_at IS NULL AND name = 'system' AND lower(type) IN ('email', 'smtp')
+     ORDER BY created_at LIMIT 1`,
+  );
+  return rows[0]?.id ?? null;
+}
+
 /**
  * The system email target for a person: the email connection named `system` (any namespace), else the SMTP_*
  * settings; null when there is neither.
  */
 export async function systemEmailTarget(db: Q, to: string, opts: HydrateOptions = {}): Promise<DeliveryTarget | null> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM connections WHERE deleted_at IS NULL AND name = 'system' AND lower(type) IN ('email', 'smtp')
-     ORDER BY created_at LIMIT 1`,
-  );
-  if (rows[0]) return resolveTarget(db, { connection: rows[0].id, properties: { to } }, opts);
+  const id = await systemConnectionId(db);
+  if (id) return resolveTarget(db, { connection: id, properties: { to } }, opts);
   const smtp = senderSettings().smtp;
   if (!smtp?.host) return null;
   const e = encodeURIComponent;
