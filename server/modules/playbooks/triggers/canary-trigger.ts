@@ -36,11 +36,16 @@ export function canaryTriggerMatches(playbook: TriggerPlaybook, event: string, v
   return triggers.some((t) => t.event === event && labelsMatch(t.labels, vars.check.labels) && filterMatches(t.filter, vars));
 }
 
-/** A run of this playbook for this event exists already (an earlier attempt of the same row started it). */
-async function alreadyStarted(db: pg.Pool, playbookId: string, checkId: string, since: Date): Promise<boolean> {
+/**
+ * A run of this playbook on this resource created by System since the event was first written exists already (an
+ * earlier attempt of the same queue row started it). `column` names the run's resource column.
+ */
+export async function alreadyStarted(
+  db: pg.Pool, column: 'check_id' | 'config_id' | 'component_id', playbookId: string, id: string, since: Date,
+): Promise<boolean> {
   const { rowCount } = await db.query(
-    `SELECT 1 FROM playbook_runs WHERE playbook_id = $1 AND check_id = $2 AND created_by = $3 AND created_at >= $4 LIMIT 1`,
-    [playbookId, checkId, SYSTEM_PERSON_ID, since],
+    `SELECT 1 FROM playbook_runs WHERE playbook_id = $1 AND ${column} = $2 AND created_by = $3 AND created_at >= $4 LIMIT 1`,
+    [playbookId, id, SYSTEM_PERSON_ID, since],
   );
   return Boolean(rowCount);
 }
@@ -65,7 +70,7 @@ export function canaryEventHandler(db: pg.Pool, log: { info(obj: object, msg: st
         const env = triggerEnv(playbook, { check: resource.check, canary: resource.canary });
         const filters = Array.isArray(playbook.spec.filters) ? playbook.spec.filters.filter((f): f is string => typeof f === 'string') : [];
         if (!evalFilters(filters, env)) continue;
-        if (await alreadyStarted(db, playbook.id, e.event_id, e.created_at)) continue;
+        if (await alreadyStarted(db, 'check_id', playbook.id, e.event_id, e.created_at)) continue;
         const run = await createRun(db, {
           playbook, params: await triggerParams(db, playbook, env), checkId: e.event_id, createdBy: SYSTEM_PERSON_ID,
         });

@@ -5,7 +5,7 @@ import type { EventHandler, QueuedEvent } from '../../events/types.js';
 import { selectorsAllow } from '../resource-match.js';
 import { createRun } from '../runs.js';
 import { evalFilters } from '../templates.js';
-import { filterMatches, labelsMatch, SYSTEM_PERSON_ID } from './canary-trigger.js';
+import { alreadyStarted, filterMatches, labelsMatch, SYSTEM_PERSON_ID } from './canary-trigger.js';
 import { triggerEnv, triggerParams } from './params.js';
 import { playbooksWithTrigger, type TriggerPlaybook } from './queries.js';
 
@@ -57,15 +57,6 @@ export function resourceTriggerMatches(playbook: TriggerPlaybook, kind: TriggerK
   const triggers = Array.isArray(on[kind]) ? (on[kind] as unknown[]).filter(isObject) : [];
   const labels = resourceLabels(kind, row);
   return triggers.some((t) => t.event === event && labelsMatch(t.labels, labels) && filterMatches(t.filter, { [kind]: row }));
-}
-
-/** A run of this playbook on this resource created by System since the event was first written (an earlier attempt). */
-async function alreadyStarted(db: pg.Pool, column: string, playbookId: string, id: string, since: Date): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `SELECT 1 FROM playbook_runs WHERE playbook_id = $1 AND ${column} = $2 AND created_by = $3 AND created_at >= $4 LIMIT 1`,
-    [playbookId, id, SYSTEM_PERSON_ID, since],
-  );
-  return Boolean(rowCount);
 }
 
 /** The handler of one kind's events (register it for each of RESOURCE_EVENTS[kind]). */
