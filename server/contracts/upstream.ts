@@ -99,10 +99,47 @@ export const PushComponent = z.object({
   created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
 });
 
+/**
+ * Relationship rows and the items' last scrape time (duty's ConfigRelationship, ComponentRelationship,
+ * ConfigComponentRelationship, CheckConfigRelationship, ConfigItemLastScrapedTime). They carry no agent_id: a row is
+ * the agent's when every row it points at is (both ends, the scraper, the check and canary).
+ */
+export const PushConfigRelationship = z.object({
+  config_id: Uuid, related_id: Uuid, relation: z.string().nullish().transform((v) => v ?? ''), scraper_id: Uuid.nullish(), selector_id: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+export const PushComponentRelationship = z.object({
+  component_id: Uuid, relationship_id: Uuid, selector_id: Text, relationship_path: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+export const PushConfigComponentRelationship = z.object({
+  component_id: Uuid, config_id: Uuid, selector_id: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+export const PushCheckConfigRelationship = z.object({
+  config_id: Uuid, check_id: Uuid, canary_id: Uuid, selector_id: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+/** Not in the reference's PushData (its reconciler has the table): this console's agents push it too. */
+export const PushCheckComponentRelationship = z.object({
+  component_id: Uuid, check_id: Uuid, canary_id: Uuid, selector_id: Text,
+  created_at: Time.nullish(), updated_at: Time.nullish(), deleted_at: Time.nullish(),
+});
+
+export const PushConfigItemLastScrapedTime = z.object({
+  config_id: Uuid, last_scraped_time: Time.nullish(), created_at: Time.nullish(), updated_at: Time.nullish(),
+});
+
 /** The keys of the reference's PushData this console stores (push order: parents first). */
 export const PUSH_KEYS = [
   'canaries', 'checks', 'check_statuses', 'checks_unlogged', 'job_history',
   'topologies', 'config_scrapers', 'config_items', 'config_changes', 'config_analysis', 'components',
+  'config_relationships', 'component_relationships', 'config_component_relationships', 'check_config_relationships',
+  'check_component_relationships', 'config_items_last_scraped_time',
 ] as const;
 export type PushKey = (typeof PUSH_KEYS)[number];
 
@@ -110,11 +147,7 @@ export type PushKey = (typeof PUSH_KEYS)[number];
  * Reference PushData keys owned by modules that do not take pushed rows yet: a non-empty array under one of them is
  * refused with 400 naming the key (nothing of the batch is stored); an empty one is accepted.
  */
-export const REFUSED_PUSH_KEYS = [
-  'config_relationships', 'component_relationships', 'config_component_relationships', 'check_config_relationships',
-  'check_component_relationships', 'config_items_last_scraped_time', 'playbook_actions', 'artifacts', 'view_panels',
-  'generated_views',
-] as const;
+export const REFUSED_PUSH_KEYS = ['playbook_actions', 'artifacts', 'view_panels', 'generated_views'] as const;
 
 /** The body of POST and DELETE /api/upstream/push: arrays of rows by table (rows are checked per table, server side). */
 export const PushData = z.object({
@@ -129,6 +162,12 @@ export const PushData = z.object({
   config_changes: z.array(z.unknown()).nullish(),
   config_analysis: z.array(z.unknown()).nullish(),
   components: z.array(z.unknown()).nullish(),
+  config_relationships: z.array(z.unknown()).nullish(),
+  component_relationships: z.array(z.unknown()).nullish(),
+  config_component_relationships: z.array(z.unknown()).nullish(),
+  check_config_relationships: z.array(z.unknown()).nullish(),
+  check_component_relationships: z.array(z.unknown()).nullish(),
+  config_items_last_scraped_time: z.array(z.unknown()).nullish(),
 }).catchall(z.unknown());
 export type PushData = z.infer<typeof PushData>;
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { inTransaction } from '../../lib/tx.js';
 import {
-  dropOldestStatuses, markPushed, OUTBOX_TABLES, outboxDepth, requeueParents, unpushedByIds, unpushedRows, type OutboxRow,
-  type OutboxTable,
+  dropOldestStatuses, markPushed, OUTBOX_TABLES, outboxDepth, requeueParents, requeueRefs, unpushedByIds, unpushedRows,
+  type OutboxRow, type OutboxTable, type RefTable,
 } from './queries.js';
 import type { RuntimeLog, RuntimeState } from './status.js';
 import { briefBody, type UpstreamClient } from './upstream-client.js';
@@ -45,10 +45,32 @@ export function pushBody(rows: OutboxRow[]): string {
   return `{${[...by].map(([t, list]) => `"${t}":[${list.join(',')}]`).join(',')}}`;
 }
 
-/** The row's key for a log line: its id (or check_id and time). */
+/** The row's key for a log line: its id (or check_id and time; a relationship's ids). */
 function rowKey(r: OutboxRow): string {
   const j = JSON.parse(r.json) as Record<string, unknown>;
-  return r.table === 'check_statuses' ? `${j.check_id}@${j.time}` : String(j.id ?? j.check_id);
+  if (r.table === 'check_statuses') return `${j.check_id}@${j.time}`;
+  if (j.id) return String(j.id);
+  const def = OUTBOX_TABLES.find((t) => t.table === r.table);
+  if (def && 'refs' in def) return def.refs.map((ref) => j[ref.column]).filter(Boolean).join(',');
+  return String(j.check_id);
+}
+
+/** What relationship rows of a batch point at, by table: put back in the outbox after a 422. */
+function refsOf(rows: OutboxRow[]): Map<RefTable, Set<string>> {
+  const out = new Map<RefTable, Set<string>>();
+  for (const r of rows) {
+    const def = OUTBOX_TABLES.find((t) => t.table === r.table);
+    if (!def || !('refs' in def)) continue;
+    const j = JSON.parse(r.json) as Record<string, unknown>;
+    for (const ref of def.refs) {
+      const id = j[ref.column];
+      if (typeof id !== 'string') continue;
+      let set = out.get(ref.table);
+      if (!set) out.set(ref.table, (set = new Set()));
+      set.add(id);
+    }
+  }
+  return out;
 }
 
 /**
@@ -216,6 +238,7 @@ export class Pusher {
       const checkIds = rows.filter((r) => r.table === 'check_statuses' || r.table === 'checks_unlogged').map((r) => r.parent!);
       const canaryIds = rows.filter((r) => r.table === 'checks').map((r) => r.parent!);
       await requeueParents(this.o.db, [...new Set(checkIds)], [...new Set(canaryIds)]);
+      for (const [table, set] of refsOf(rows)) await requeueRefs(this.o.db, table, [...set]);
       return 'again';
     }
     return this.split(rows, answer.status, answer.text);

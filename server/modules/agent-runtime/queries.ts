@@ -21,7 +21,23 @@ export const OUTBOX_TABLES = [
   { table: 'config_changes', order: 'created_at', parent: { table: 'config_items', column: 'config_id' } },
   { table: 'config_analysis', order: 'first_observed', parent: { table: 'config_items', column: 'config_id' } },
   { table: 'components', order: 'created_at', parent: { table: 'components', column: 'parent_id' } },
+  // relationships and last scrape times (0106), after every table they point at: all of a batch's unpushed items,
+  // components and checks are read before them. `refs` are what a 422 (unknown parent upstream) puts back in the outbox.
+  { table: 'config_relationships', order: 'created_at', parent: null,
+    refs: [{ table: 'config_items', column: 'config_id' }, { table: 'config_items', column: 'related_id' }, { table: 'config_scrapers', column: 'scraper_id' }] },
+  { table: 'component_relationships', order: 'created_at', parent: null,
+    refs: [{ table: 'components', column: 'component_id' }, { table: 'components', column: 'relationship_id' }] },
+  { table: 'config_component_relationships', order: 'created_at', parent: null,
+    refs: [{ table: 'components', column: 'component_id' }, { table: 'config_items', column: 'config_id' }] },
+  { table: 'check_config_relationships', order: 'created_at', parent: null,
+    refs: [{ table: 'config_items', column: 'config_id' }, { table: 'checks', column: 'check_id' }, { table: 'canaries', column: 'canary_id' }] },
+  { table: 'check_component_relationships', order: 'created_at', parent: null,
+    refs: [{ table: 'components', column: 'component_id' }, { table: 'checks', column: 'check_id' }, { table: 'canaries', column: 'canary_id' }] },
+  { table: 'config_items_last_scraped_time', order: 'created_at', parent: null, refs: [{ table: 'config_items', column: 'config_id' }] },
 ] as const;
+
+/** The tables whose rows a 422 may name as missing upstream (what `refs` point at). */
+export type RefTable = 'config_items' | 'config_scrapers' | 'components' | 'checks' | 'canaries';
 export type OutboxTable = (typeof OUTBOX_TABLES)[number]['table'];
 
 /** One unpushed row version: where it is (ctid), which version (xmin), and its JSON text as PostgreSQL wrote it. */
@@ -116,6 +132,14 @@ export async function requeueParents(c: Q, checkIds: string[], canaryIds: string
     canaryIds = [...canaryIds, ...rows.map((r) => r.canary_id)];
   }
   if (canaryIds.length) await c.query('UPDATE canaries SET is_pushed = false WHERE id = ANY($1::uuid[])', [[...new Set(canaryIds)]]);
+}
+
+/**
+ * Puts rows a refused batch pointed at back in the outbox (after a 422 for relationship rows: an item, component or
+ * check the upstream lost, e.g. after a reset of its database). Table names are constants of OUTBOX_TABLES.
+ */
+export async function requeueRefs(c: Q, table: RefTable, ids: string[]): Promise<void> {
+  if (ids.length) await c.query(`UPDATE ${table} SET is_pushed = false WHERE id = ANY($1::uuid[]) AND is_pushed`, [ids]);
 }
 
 /** A canary as the upstream's pull answers it. */

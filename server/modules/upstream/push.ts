@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { z } from 'zod';
 import { PUSH_KEYS, REFUSED_PUSH_KEYS, type PushKey, type PushResult } from '../../contracts/upstream.js';
 import { ApiError, BadRequestError, ConflictError } from '../../lib/errors.js';
 import { notifyChange } from '../../lib/events.js';
@@ -25,7 +26,7 @@ function pathOf(key: string, index: number, path: ReadonlyArray<PropertyKey>): s
 }
 
 /** The row's upsert key as text (rows of a batch with the same key: the last one wins). */
-const keyOf = (t: PushTable, row: Record<string, unknown>) => t.conflict.map((c) => String(row[c]).toLowerCase()).join('|');
+const keyOf = (t: PushTable, row: Record<string, unknown>) => t.conflict.map((c) => String(row[c] ?? null).toLowerCase()).join('|');
 
 /**
  * Checks a PushData body row by row: 400 naming the first bad field (`checks[2].canary_id`) or a key this console
@@ -81,6 +82,12 @@ function refusalOf(err: unknown, key: string): ApiError | null {
   return null;
 }
 
+/** `table[i].column` of the first row whose column holds the id (its index among the batch's rows of that table). */
+function rowNaming(t: PushTable, rows: Array<Record<string, unknown>>, column: string, id: string): string {
+  const i = rows.findIndex((r) => r[column] !== null && r[column] !== undefined && String(r[column]).toLowerCase() === id);
+  return i < 0 ? `${t.key}.${column}` : `${t.key}[${i}].${column}`;
+}
+
 /**
  * Refuses rows another agent (or the local console) owns (409), and rows whose parent is neither in the batch nor
  * already this agent's (422 listing the ids; 409 when the parent is someone else's).
@@ -108,13 +115,15 @@ async function checkOwnership(c: pg.PoolClient, batch: Batch, agent: PushAgent, 
       const missing = wanted.filter((id) => !owners.has(id));
       const foreign = wanted.filter((id) => owners.has(id) && owners.get(id) !== agent.id);
       if (foreign.length) {
-        throw new ConflictError(`${t.key}.${p.column}: ${p.key} ${foreign.slice(0, 20).join(', ')} belong to another agent or this console`,
-          { [`${t.key}.${p.column}`]: foreign.slice(0, 20) });
+        const at = rowNaming(t, rows, p.column, foreign[0]);
+        throw new ConflictError(`${at}: ${p.key} ${foreign.slice(0, 20).join(', ')} belong to another agent or this console`,
+          { [at]: foreign.slice(0, 20) });
       }
       if (missing.length) {
+        const at = rowNaming(t, rows, p.column, missing[0]);
         throw new ApiError(422, 'unknown_parent',
-          `${t.key}.${p.column}: unknown ${p.key} ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ` and ${missing.length - 20} more` : ''}`,
-          { [`${t.key}.${p.column}`]: missing.slice(0, 100) });
+          `${at}: unknown ${p.key} ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ` and ${missing.length - 20} more` : ''}`,
+          { [at]: missing.slice(0, 100) });
       }
       known.add(agent.id, p.key, wanted);
     }
@@ -214,7 +223,8 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
           try {
             counts[t.key] = t.owned
               ? await deleteOwned(c, t, ids(rows, t.conflict[0]), agent.id)
-              : await deleteByParent(c, t, { column: t.parents[0].column, table: PUSH_TABLE_BY_KEY.get(t.parents[0].key)!.table }, rows, agent.id);
+              : await deleteByParent(c, t, t.parents.map((p) => ({ column: p.column, table: PUSH_TABLE_BY_KEY.get(p.key)!.table })), rows, agent.id,
+                (col) => keyNullable(t, col));
           } catch (err) {
             // rows still pointing at a listed one (a child item or component not listed): nothing is deleted
             if ((err as { code?: string }).code === '23503') {
@@ -236,6 +246,11 @@ export function createPushService(deps: { db: pg.Pool; onStored?: (agent: PushAg
   };
 }
 
+const shapeOf = (t: PushTable) => (t.row as unknown as { shape: Record<string, z.ZodType> }).shape;
+
+/** Whether a key column may be null (scraper_id of a relationship, selector_id): compared null-safe when deleting. */
+export const keyNullable = (t: PushTable, col: string) => shapeOf(t)[col]?.safeParse(null).success ?? false;
+
 /** A DELETE body names rows by their keys only: the rest of each row is not checked. */
 function validateKeys(body: unknown): Batch {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -248,12 +263,24 @@ function validateKeys(body: unknown): Batch {
     const t = PUSH_TABLE_BY_KEY.get(key as PushKey)!;
     const rows = value.map((raw, i) => {
       const row = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
       for (const col of t.conflict) {
         const v = row[col];
-        const ok = col === 'time' ? typeof v === 'string' && !Number.isNaN(Date.parse(v)) : typeof v === 'string' && uuid.test(v);
-        if (!ok) throw new BadRequestError(`${key}[${i}].${col}: required`, { [`${key}[${i}].${col}`]: 'required' });
+        if (col === 'time' || t.columns[col] === 'uuid' && !keyNullable(t, col)) {
+          const ok = col === 'time' ? typeof v === 'string' && !Number.isNaN(Date.parse(v)) : typeof v === 'string' && uuid.test(v);
+          if (!ok) throw new BadRequestError(`${key}[${i}].${col}: required`, { [`${key}[${i}].${col}`]: 'required' });
+          out[col] = v;
+        } else {
+          // a nullable part of a relationship's key (scraper_id, selector_id, relation) as the row contract reads it
+          const r = shapeOf(t)[col].safeParse(v);
+          if (!r.success) {
+            const why = r.error.issues[0]?.message ?? 'invalid';
+            throw new BadRequestError(`${key}[${i}].${col}: ${why}`, { [`${key}[${i}].${col}`]: why });
+          }
+          out[col] = r.data ?? null;
+        }
       }
-      return Object.fromEntries(t.conflict.map((col) => [col, row[col]]));
+      return out;
     });
     batch.set(t.key, rows);
   }

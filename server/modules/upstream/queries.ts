@@ -159,18 +159,24 @@ export async function deleteOwned(c: Q, t: PushTable, ids: string[], agentId: st
 }
 
 /**
- * Hard-deletes rows of a table without agent_id (latest state, results, item changes and insights) by key, when the
- * parent they hang off (check, config item) is the agent's.
+ * Hard-deletes rows of a table without agent_id (latest state, results, item changes and insights, relationships) by
+ * key, when every row they point at (check, config item, both ends of a relationship; a null optional one aside) is
+ * the agent's. A nullable part of a key (a relationship's scraper_id or selector_id) matches null-safe.
  */
 export async function deleteByParent(
-  c: Q, t: PushTable, parent: { column: string; table: string }, keys: Array<Record<string, unknown>>, agentId: string,
+  c: Q, t: PushTable, parents: Array<{ column: string; table: string }>, keys: Array<Record<string, unknown>>, agentId: string,
+  nullable: (col: string) => boolean = () => false,
 ): Promise<number> {
   if (!keys.length) return 0;
   const def = t.conflict.map((col) => `${col} ${t.columns[col]}`).join(', ');
-  const match = t.conflict.map((col) => `x.${col} = k.${col}`).join(' AND ');
+  const match = t.conflict.map((col) => (nullable(col) ? `x.${col} IS NOT DISTINCT FROM k.${col}` : `x.${col} = k.${col}`)).join(' AND ');
+  const owned = parents.map((p, i) => {
+    const mine = `EXISTS (SELECT 1 FROM ${p.table} p${i} WHERE p${i}.id = x.${p.column} AND p${i}.agent_id = $2)`;
+    return i === 0 ? mine : `(x.${p.column} IS NULL OR ${mine})`;
+  }).join(' AND ');
   const res = await c.query(
-    `DELETE FROM ${t.table} x USING jsonb_to_recordset($1::jsonb) AS k(${def}), ${parent.table} p
-     WHERE ${match} AND p.id = x.${parent.column} AND p.agent_id = $2`,
+    `DELETE FROM ${t.table} x USING jsonb_to_recordset($1::jsonb) AS k(${def})
+     WHERE ${match} AND ${owned}`,
     [JSON.stringify(keys), agentId],
   );
   return res.rowCount ?? 0;

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import {
   PushCanary, PushCheck, PushCheckStatus, PushCheckUnlogged, PushComponent, PushConfigAnalysis, PushConfigChange,
-  PushConfigItem, PushConfigScraper, PushJobHistory, PushTopology, type PushKey,
+  PushConfigItem, PushConfigScraper, PushJobHistory, PushTopology, PushConfigRelationship, PushComponentRelationship,
+  PushConfigComponentRelationship, PushCheckConfigRelationship, PushCheckComponentRelationship, PushConfigItemLastScrapedTime,
+  type PushKey,
 } from '../../contracts/upstream.js';
 
 /** The SQL types pushed columns are read as (jsonb_to_recordset column definitions). */
@@ -166,6 +168,74 @@ export const PUSH_TABLES: readonly PushTable[] = [
     },
     // the reference's external_id is required; a component without one is known by its name
     fallback: { external_id: 'r.name', hidden: 'false', silenced: 'false', status: `'unknown'`, ...STAMPS },
+  },
+  // relationships and last scrape times: no agent_id of their own; every row they point at must be the agent's (in
+  // the batch or stored), so an agent can neither link to nor unlink another agent's or the console's rows. Upserted
+  // by the reference's keys; a row pushed with deleted_at is soft-deleted as the reference stores it.
+  {
+    key: 'config_relationships', table: 'config_relationships', row: PushConfigRelationship, owned: false,
+    conflict: ['related_id', 'config_id', 'relation', 'scraper_id'],
+    parents: [
+      { column: 'config_id', key: 'config_items' }, { column: 'related_id', key: 'config_items' },
+      { column: 'scraper_id', key: 'config_scrapers' },
+    ],
+    columns: {
+      config_id: 'uuid', related_id: 'uuid', relation: 'text', scraper_id: 'uuid', selector_id: 'text',
+      created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'component_relationships', table: 'component_relationships', row: PushComponentRelationship, owned: false,
+    conflict: ['component_id', 'relationship_id', 'selector_id'],
+    parents: [{ column: 'component_id', key: 'components' }, { column: 'relationship_id', key: 'components' }],
+    columns: {
+      component_id: 'uuid', relationship_id: 'uuid', selector_id: 'text', relationship_path: 'text',
+      created_at: 'timestamptz', updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'config_component_relationships', table: 'config_component_relationships', row: PushConfigComponentRelationship,
+    owned: false, conflict: ['component_id', 'config_id'],
+    parents: [{ column: 'component_id', key: 'components' }, { column: 'config_id', key: 'config_items' }],
+    columns: {
+      component_id: 'uuid', config_id: 'uuid', selector_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
+      deleted_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'check_config_relationships', table: 'check_config_relationships', row: PushCheckConfigRelationship, owned: false,
+    conflict: ['config_id', 'check_id', 'canary_id', 'selector_id'],
+    parents: [
+      { column: 'config_id', key: 'config_items' }, { column: 'check_id', key: 'checks' }, { column: 'canary_id', key: 'canaries' },
+    ],
+    columns: {
+      config_id: 'uuid', check_id: 'uuid', canary_id: 'uuid', selector_id: 'text', created_at: 'timestamptz',
+      updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'check_component_relationships', table: 'check_component_relationships', row: PushCheckComponentRelationship,
+    owned: false, conflict: ['component_id', 'check_id', 'canary_id', 'selector_id'],
+    parents: [
+      { column: 'component_id', key: 'components' }, { column: 'check_id', key: 'checks' }, { column: 'canary_id', key: 'canaries' },
+    ],
+    columns: {
+      component_id: 'uuid', check_id: 'uuid', canary_id: 'uuid', selector_id: 'text', created_at: 'timestamptz',
+      updated_at: 'timestamptz', deleted_at: 'timestamptz',
+    },
+    fallback: STAMPS,
+  },
+  {
+    key: 'config_items_last_scraped_time', table: 'config_items_last_scraped_time', row: PushConfigItemLastScrapedTime,
+    owned: false, conflict: ['config_id'], parents: [{ column: 'config_id', key: 'config_items' }],
+    columns: { config_id: 'uuid', last_scraped_time: 'timestamptz', created_at: 'timestamptz', updated_at: 'timestamptz' },
+    fallback: { last_scraped_time: 'now()', ...STAMPS },
+    // a replayed (older) scrape time never moves a newer one back
+    replaceWhen: 'EXCLUDED.last_scraped_time >= t.last_scraped_time',
   },
 ];
 
