@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,9 +25,47 @@ import { wakeEngines } from '../server/modules/playbooks/engine-queries.js';
 const SELF = fileURLToPath(import.meta.url);
 const quiet = { info() {}, warn() {}, debug() {} };
 
+/** The statements a replica's pool ran, by their first 60 characters (for queries per run). */
+function countQueries(db: pg.Pool): Map<string, number> {
+  const counts = new Map<string, number>();
+  const query = db.query.bind(db) as (...a: unknown[]) => unknown;
+  (db as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+    const q = a[0] as string | { text?: string };
+    const text = (typeof q === 'string' ? q : q?.text ?? '?').replace(/\s+/g, ' ').trim().slice(0, 60);
+    counts.set(text, (counts.get(text) ?? 0) + 1);
+    return query(...a);
+  };
+  return counts;
+}
+
+/** CPU ticks (1/100 s) of a process: its own, and its waited-for children's. */
+async function ticks(pid: number): Promise<{ own: number; children: number; ppid: number }> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // after the comm: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+  return { ppid: Number(f[1] ?? 0), own: Number(f[11] ?? 0) + Number(f[12] ?? 0), children: Number(f[13] ?? 0) + Number(f[14] ?? 0) };
+}
+
+/** CPU ms of a process tree: the process, its children alive now and those it reaped (one level, as postgres is). */
+async function treeCpuMs(pid: number): Promise<{ own: number; children: number; exited: number }> {
+  const root = await ticks(pid);
+  let children = root.children;
+  for (const e of await readdir('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    const t = await ticks(Number(e));
+    if (t.ppid === pid) children += t.own + t.children;
+  }
+  return { own: root.own * 10, children: children * 10, exited: root.children * 10 };
+}
+
 /** Replica mode: `--replica name url` runs one engine until SIGTERM. */
 async function replica(name: string, url: string): Promise<void> {
   const db = new pg.Pool({ connectionString: url, max: 12 });
+  const counts = countQueries(db);
+  process.on('message', (m) => {
+    if (m === 'stats') process.send!({ queries: [...counts.entries()] });
+    if (m === 'reset') counts.clear();
+  });
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-playbooks-replica-'));
   const key = randomBytes(32);
   const engine = new PlaybookExecutor({
@@ -43,11 +81,26 @@ async function replica(name: string, url: string): Promise<void> {
 }
 
 function startReplica(name: string, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--replica', name, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF=dir: each replica writes a V8 CPU profile there when it exits
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', SELF, '--replica', name, url], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('ready')) resolve(child); });
     child.once('exit', (code) => reject(new Error(`replica ${name} exited (${code})`)));
   });
+}
+
+function replicaStats(child: ChildProcess): Promise<[string, number][]> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve((m as { queries: [string, number][] }).queries));
+    child.send('stats');
+  });
+}
+
+async function postmasterPid(dir: string | undefined): Promise<number | null> {
+  if (!dir) return null;
+  const text = await readFile(join(dir, 'pg', 'postmaster.pid'), 'utf8').catch(() => '');
+  return Number(text.split('\n')[0]) || null;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -88,6 +141,9 @@ async function main() {
     replicas.push(await startReplica('bench-a', url), await startReplica('bench-b', url));
 
     // queue RUNS at once (one statement, one wake-up), then time the drain
+    const pgPid = await postmasterPid(dir);
+    for (const r of replicas) r.send('reset');
+    const cpu0 = await Promise.all([...replicas.map((r) => treeCpuMs(r.pid!)), pgPid ? treeCpuMs(pgPid) : null]);
     const t0 = Date.now();
     const { rows: queued } = await db.query<{ id: string }>(
       `INSERT INTO playbook_runs (playbook_id, spec, status, created_by, parameters)
@@ -122,6 +178,23 @@ async function main() {
             WHERE r.id = ANY($1)`, [ids]);
         console.table(steps.rows);
         console.table(whole.rows);
+        // CPU per run (load-insensitive): the replicas' node processes, what they spawned (bash), PostgreSQL (every
+        // backend, the sql action's too, and this script's polling); statements the replicas' pools sent per run
+        const cpu1 = await Promise.all([...replicas.map((r) => treeCpuMs(r.pid!)), pgPid ? treeCpuMs(pgPid) : null]);
+        const per = (v: number) => (v / RUNS).toFixed(2);
+        const nodeMs = replicas.reduce((s, _r, i) => s + cpu1[i]!.own - cpu0[i]!.own, 0);
+        const childMs = replicas.reduce((s, _r, i) => s + cpu1[i]!.children - cpu0[i]!.children, 0);
+        const pgMs = pgPid ? cpu1[2]!.own + cpu1[2]!.children - cpu0[2]!.own - cpu0[2]!.children : NaN;
+        const stats = await Promise.all(replicas.map(replicaStats));
+        const byText = new Map<string, number>();
+        for (const list of stats) for (const [k, n] of list) byText.set(k, (byText.get(k) ?? 0) + n);
+        const total = [...byText.values()].reduce((a, b) => a + b, 0);
+        console.log('\nCPU ms per run (process CPU time, load-insensitive; 2 cores = 2,000 ms a second)');
+        const pgExited = pgPid ? (await ticks(pgPid)).children * 10 - (cpu0[2]!.exited ?? 0) : NaN;
+        console.table([{ 'replicas (node)': per(nodeMs), 'their children (bash)': per(childMs), postgres: pgPid ? per(pgMs) : 'n/a (DATABASE_URL)', 'of which ended backends': pgPid ? per(pgExited) : '', 'pool statements per run': (total / RUNS).toFixed(1) }]);
+        if (process.env.BENCH_QUERIES) {
+          console.table([...byText.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([q, n]) => ({ statement: q, 'per run': (n / RUNS).toFixed(2) })));
+        }
         break;
       }
       await new Promise((r) => setTimeout(r, 100));

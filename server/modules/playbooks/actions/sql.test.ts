@@ -64,6 +64,27 @@ describe('sql action on PostgreSQL', () => {
   });
 });
 
+describe('sql action: pooled PostgreSQL sessions', () => {
+  const pidOf = async (query = 'SELECT pg_backend_pid() AS pid') => {
+    const r = await sqlAction.run({ url: pgUrl(), query }, testContext(db.pool));
+    await new Promise((res) => setTimeout(res, 150)); // the session goes back after its DISCARD ALL
+    return (r.rows as Array<{ pid: number }>)[0]?.pid;
+  };
+
+  it('reuses a session, reset between actions (settings, temporary tables); one left in a transaction is closed', async () => {
+    const first = await pidOf();
+    expect(await pidOf()).toBe(first);
+    await pidOf(`SELECT set_config('search_path', 'nowhere', false), pg_backend_pid() AS pid`);
+    await pidOf('CREATE TEMP TABLE kept_between (x int)');
+    const seen = await sqlAction.run({ url: pgUrl(), query: `SELECT current_setting('search_path') AS sp, to_regclass('pg_temp.kept_between') AS t, pg_backend_pid() AS pid` }, testContext(db.pool));
+    expect(seen.rows).toEqual([{ sp: '"$user", public', t: null, pid: first }]);
+    await new Promise((res) => setTimeout(res, 150));
+    await pidOf('BEGIN; SELECT 1');
+    const after = await pidOf(`SELECT pg_backend_pid() AS pid, now() = statement_timestamp() AS fresh`);
+    expect(after).not.toBe(first);
+  });
+});
+
 describe.skipIf(!!mariadbMissing)('sql action on MariaDB', () => {
   const url = () => `mysql://${maria!.user}:${encodeURIComponent(maria!.password)}@127.0.0.1:${maria!.port}/${maria!.database}`;
 

@@ -42,14 +42,60 @@ function driverOf(explicit: string | undefined, url: string, connType?: string):
   throw new Error('sql: set driver (postgres or mysql): it cannot be told from the url');
 }
 
+/**
+ * PostgreSQL connections kept between sql actions, one small pool per url (a new backend costs PostgreSQL ~5–40 ms of
+ * CPU a connection on this hardware, more than the query). A pooled session is reset with DISCARD ALL before it goes
+ * back (settings, temporary tables, prepared statements, advisory locks, LISTENs), and one left inside a transaction,
+ * aborted, or that failed is closed instead. Each use sets the action's remaining time as its statement timeout.
+ */
+const POOL_MAX = 8;
+const POOL_IDLE_MS = 10_000;
+const MAX_POOLS = 16;
+const pools = new Map<string, pg.Pool>();
+
+function poolFor(url: string, connectMs: number): pg.Pool {
+  let pool = pools.get(url);
+  if (pool) {
+    // most recently used last, so the oldest is the one closed past MAX_POOLS
+    pools.delete(url);
+    pools.set(url, pool);
+    return pool;
+  }
+  pool = new pg.Pool({
+    connectionString: url, max: POOL_MAX, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true,
+    connectionTimeoutMillis: connectMs, application_name: 'ops-console-playbook', types: ROW_TYPES,
+  });
+  pool.on('error', () => {}); // an idle session the server ended: the pool drops it
+  pools.set(url, pool);
+  if (pools.size > MAX_POOLS) {
+    const [oldest, p] = pools.entries().next().value as [string, pg.Pool];
+    pools.delete(oldest);
+    void p.end().catch(() => {});
+  }
+  return pool;
+}
+
+/** Closes the pooled PostgreSQL sessions (tests, shutdown). */
+export async function closeSqlPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.end().catch(() => {})));
+}
+
 async function runPostgres(url: string, query: string, ctx: ActionContext): Promise<Outcome> {
   const timeout = remainingMs(ctx);
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeout, statement_timeout: timeout, application_name: 'ops-console-playbook', types: ROW_TYPES });
-  c.on('error', () => {}); // a socket error after abort surfaces through the awaited promise
   const out: Outcome = { rows: new RowCollector(), columns: [] };
+  let c: pg.PoolClient | null = null;
+  let broken = false;
   try {
     await abortable((async () => {
-      await c.connect();
+      const got = await poolFor(url, timeout).connect();
+      if (ctx.signal.aborted) {
+        got.release(true); // aborted while connecting: the caller has moved on
+        throw abortError(ctx.signal);
+      }
+      c = got;
+      await c.query("SELECT set_config('statement_timeout', $1, false)", [String(Math.min(remainingMs(ctx), 2 ** 31 - 1))]);
       await new Promise<void>((resolve, reject) => {
         const q = new pg.Query(query);
         // a 'row' listener and no callback: pg streams rows instead of keeping them all
@@ -62,11 +108,22 @@ async function runPostgres(url: string, query: string, ctx: ActionContext): Prom
           if (!out.columns.length && result?.fields) out.columns = result.fields.map((f) => f.name);
           resolve();
         });
-        c.query(q);
+        c!.query(q);
       });
-    })(), ctx.signal, () => (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy());
+    })(), ctx.signal, () => {
+      broken = true;
+      (c as unknown as { connection?: { stream?: { destroy(): void } } } | null)?.connection?.stream?.destroy();
+    });
+  } catch (err) {
+    broken = true;
+    throw err;
   } finally {
-    void c.end().catch(() => {});
+    const held = c as pg.PoolClient | null;
+    if (held) {
+      if (broken) held.release(true);
+      // DISCARD ALL fails inside a transaction the query left open: then the session is closed, not reused
+      else void held.query('DISCARD ALL').then(() => held.release(), () => held.release(true));
+    }
   }
   return out;
 }
