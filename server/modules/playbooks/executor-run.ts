@@ -330,6 +330,7 @@ export class RunProcessor {
         runId: this.run.id, actionId: row.id, name: action.name, signal: controller.signal, deadline,
         log: (stream, text) => logs.write(stream, text),
         addSecret: (v) => this.masker.add(v),
+        mask: (text) => this.masker.mask(text),
         db: ctx.db, env: env.env, options: ctx.options,
       });
       running.catch(() => undefined);

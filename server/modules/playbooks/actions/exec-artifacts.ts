@@ -10,7 +10,8 @@ import type { ActionContext } from './types.js';
  * (playbook_run_action_id = the action, path relative to the working directory, filename, content_type, size,
  * checksum sha256, content), where the run's queries read them (`artifacts` embeds, get_playbook_run_actions).
  * Only regular files inside the directory count (symbolic links are skipped); at most ARTIFACT_MAX_FILES files of
- * ARTIFACT_MAX_BYTES each per action; a file over the limit is reported on stderr and skipped.
+ * ARTIFACT_MAX_BYTES each per action; a file over the limit is reported on stderr and skipped. Secrets the run knows
+ * (valueFrom, secret params, connection credentials) are masked in what is stored.
  */
 
 export const ARTIFACT_MAX_FILES = 50;
@@ -28,6 +29,29 @@ export interface SavedArtifact {
   path: string;
   size: number;
 }
+
+/**
+ * The file with the run's secrets masked as `***`, as its output and result are: text (valid UTF-8) as text; other
+ * content byte for byte through latin1, which masks a secret written as it is when it is ASCII (the usual case) and
+ * leaves the rest of a binary file's bytes as they were. Size and checksum are of what is stored.
+ */
+function maskContent(ctx: ActionContext, content: Buffer): Buffer {
+  let text: string | null = null;
+  try {
+    text = UTF8.decode(content);
+  } catch {
+    text = null;
+  }
+  if (text !== null) {
+    const out = ctx.mask(text);
+    return out === text ? content : Buffer.from(out, 'utf8');
+  }
+  const bytes = content.toString('latin1');
+  const out = ctx.mask(bytes);
+  return out === bytes ? content : Buffer.from(out, 'latin1');
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Stores the matching files; returns what was stored, in path order. */
 export async function saveArtifacts(ctx: ActionContext, patterns: readonly { path: string }[], cwd: string): Promise<SavedArtifact[]> {
@@ -51,7 +75,7 @@ export async function saveArtifacts(ctx: ActionContext, patterns: readonly { pat
       ctx.log('stderr', `artifacts: ${rel} (${st.size} bytes) is over ${ARTIFACT_MAX_BYTES} bytes and is not stored\n`);
       continue;
     }
-    const content = await readFile(real);
+    const content = maskContent(ctx, await readFile(real));
     const { rows } = await ctx.db.query<{ id: string }>(
       `INSERT INTO artifacts (playbook_run_action_id, path, filename, content_type, size, checksum, content)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -441,6 +442,27 @@ describe('exec artifacts', () => {
       'SELECT artifacts FROM get_playbook_run_actions((SELECT playbook_run_id FROM playbook_run_actions WHERE id = $1))', [actionId]);
     expect(via.rows[0].artifacts.map((a) => a.path).sort()).toEqual(['out/a.txt', 'out/b.json']);
     expect(via.rows[0].artifacts[0]).not.toHaveProperty('content');
+  });
+
+  it('masks the secrets the action knows in what it stores: text and binary artifacts, size and checksum of the masked bytes', async () => {
+    const actionId = await actionRow();
+    const ctx = { ...testContext(db.pool, { kube: kc }), actionId };
+    await execAction.run({
+      script: 'mkdir -p out; echo "token=$TOKEN" > out/t.txt; printf \'\\000\\377%s\\000\' "$TOKEN" > out/t.bin',
+      env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'exec-auth', key: 'token' } } }],
+      artifacts: [{ path: 'out/*' }],
+    }, ctx);
+    expect(ctx.secrets).toContain(SECRET);
+    const { rows } = await db.pool.query<{ path: string; size: number; checksum: string; content: Buffer }>(
+      'SELECT path, size, checksum, content FROM artifacts WHERE playbook_run_action_id = $1 ORDER BY path', [actionId]);
+    expect(rows.map((r) => r.path)).toEqual(['out/t.bin', 'out/t.txt']);
+    expect(rows[1].content.toString('utf8')).toBe('token=***\n');
+    expect(rows[0].content).toEqual(Buffer.from([0, 0xff, ...Buffer.from('***'), 0]));
+    for (const r of rows) {
+      expect(r.size).toBe(r.content.length);
+      expect(r.checksum).toBe(createHash('sha256').update(r.content).digest('hex'));
+      expect(r.content.includes(SECRET)).toBe(false);
+    }
   });
 });
 

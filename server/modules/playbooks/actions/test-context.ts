@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { SecretMasker } from '../../../lib/secret-mask.js';
 import type { ActionContext, ActionOptions } from './types.js';
 
 /**
@@ -56,6 +57,11 @@ export function testContext(db: pg.Pool, opts: Partial<ActionOptions> & { timeou
     deadline: Date.now() + (opts.timeoutMs ?? 60_000),
     log: (stream, text) => lines.push({ stream, text }),
     addSecret: (v) => secrets.push(v),
+    mask: (text) => {
+      const m = new SecretMasker();
+      for (const s of secrets) m.add(s);
+      return m.mask(text);
+    },
     db,
     env: {},
     options: { dataDir: '/tmp', execEnabled: true, ...opts },

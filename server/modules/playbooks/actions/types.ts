@@ -22,6 +22,8 @@ export interface ActionContext {
    * as `***` everywhere the engine writes output: streamed lines, result, error.
    */
   addSecret(value: string): void;
+  /** The text with every secret known so far masked as `***`, as results are (for what an action stores itself: artifacts). */
+  mask(text: string): string;
   /** The console's pool, for connection look-ups (connection://ns/name or a connection's id). */
   db: pg.Pool;
   /** The run's `env` (spec.env resolved) for actions that take an environment. */
