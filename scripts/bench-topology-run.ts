@@ -77,6 +77,13 @@ async function main() {
     stop = () => embedded.stop();
   }
   const db = new pg.Pool({ connectionString: url, max: 4 });
+  // pg-pool's end() resolves once it has asked its idle clients to end, not once they have: stopping the database
+  // right after can terminate a backend still closing ("terminating connection due to administrator command"), which
+  // the pool re-emits as an 'error' that, unheard, crashed the bench after it had printed. Past the end, it is noise.
+  let ending = false;
+  db.on('error', (err) => {
+    if (!ending) console.error(err);
+  });
   const log = pino({ level: 'silent' });
   // BENCH_PROFILE=<ms>: auto_explain (nested statements too) of every statement slower than that, printed to stderr
   const profileMs = Number(process.env.BENCH_PROFILE ?? 0);
@@ -111,6 +118,7 @@ async function main() {
     }
     console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
   } finally {
+    ending = true;
     await db.end();
     await stop();
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -81,6 +81,12 @@ async function main() {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const database = await benchDatabase('bench-topology');
   const db = new pg.Pool({ connectionString: database.url, max: 4 });
+  // pg-pool's end() does not wait for its clients' sockets to close: a backend the database's stop terminates after
+  // it is re-emitted here as an 'error' (unheard, it would crash the bench at teardown)
+  let ending = false;
+  db.on('error', (err) => {
+    if (!ending) console.error(err);
+  });
   try {
     await migrate(db);
     const seeded = await seed(db);
@@ -117,6 +123,7 @@ async function main() {
     console.log(`load average after: ${loadAverage()}`);
     await app.close();
   } finally {
+    ending = true;
     await db.end();
     await database.close();
   }
