@@ -35,10 +35,12 @@ export const ConfigListItem = z.object({
   updated_at: z.string().nullable(),
   deleted_at: z.string().nullable(),
   cost_total_30d: num,
+  /** Set when a remote agent pushed the item (the console's own: the all-zero id). */
+  agent_id: z.string().nullish(),
 });
 export type ConfigListItem = z.infer<typeof ConfigListItem>;
 
-const LIST_COLUMNS = 'id,name,type,config_class,status,health,tags,labels,created_at,updated_at,deleted_at,cost_total_30d';
+const LIST_COLUMNS = 'id,name,type,config_class,status,health,tags,labels,created_at,updated_at,deleted_at,cost_total_30d,agent_id';
 
 /** The per-relation counts of `config_detail.summary` (spec 001 §2: the tabs' badges). */
 export const ConfigSummaryCounts = z.object({
@@ -62,6 +64,7 @@ export const ConfigDetail = ConfigListItem.extend({
   cost_total_1d: num,
   cost_total_7d: num,
   summary: ConfigSummaryCounts.partial().nullish(),
+  agent_name: z.string().nullish(),
 });
 export type ConfigDetail = z.infer<typeof ConfigDetail>;
 

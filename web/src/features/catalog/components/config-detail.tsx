@@ -12,6 +12,8 @@ import { ChecksTab } from './checks-tab';
 import { ConfigSidebar } from './config-sidebar';
 import { ConfigTab, type SelectedConfigLines } from './config-tab';
 import { PlaybooksTab } from './playbooks-tab';
+import { AgentBadge } from '../../health/components/check-name';
+import { isLocalAgent } from '../../health/filters';
 
 /** The item's tabs (spec 001 §2), each its own route under /catalog/{id}, with the summary count it shows. */
 export const CONFIG_TABS = [
@@ -72,6 +74,11 @@ function Crumbs({ item }: { item: ConfigDetail | null }) {
           <BreadcrumbItem>
             <BreadcrumbButton current>{item.name ?? item.id}</BreadcrumbButton>
           </BreadcrumbItem>
+          {!isLocalAgent(item.agent_id) && (
+            <BreadcrumbItem>
+              <AgentBadge agentId={item.agent_id} name={item.agent_name} />
+            </BreadcrumbItem>
+          )}
         </>
       )}
     </Breadcrumb>

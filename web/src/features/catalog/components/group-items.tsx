@@ -10,6 +10,9 @@ import { formatCurrency } from '../../../lib/format';
 import { useGroupItems, type ConfigListItem } from '../api';
 import type { CatalogFilters, GroupBy } from '../filters';
 import { GROUP_PAGE_SIZE } from '../model';
+import { AgentBadge } from '../../health/components/check-name';
+import { AgentNamesContext, useAgentNames } from '../../health/agent-names';
+import { isLocalAgent } from '../../health/filters';
 
 const useStyles = makeStyles({
   root: { padding: `${tokens.spacingVerticalS} 0 ${tokens.spacingVerticalS} ${tokens.spacingHorizontalXXL}` },
@@ -48,6 +51,7 @@ function useItemColumns() {
               >
                 {r.name || r.id}
               </Link>
+              <AgentBadge agentId={r.agent_id} />
             </span>
           );
         },
@@ -69,6 +73,8 @@ export function GroupItems({ groupBy, value, filters, label }: { groupBy: GroupB
   const items = useGroupItems(groupBy, value, filters, pageIndex);
   const [, navigate] = useLocation();
   const columns = useItemColumns();
+  // names for the agent badge of pushed items, loaded only when the page has some
+  const agentNames = useAgentNames(useMemo(() => (items.data?.rows ?? []).some((r) => !isLocalAgent(r.agent_id)), [items.data]));
   // the page lives here, not in the URL: several groups can be open at once
   const state: DataTableStateHandle = useMemo(
     () => ({
@@ -79,24 +85,26 @@ export function GroupItems({ groupBy, value, filters, label }: { groupBy: GroupB
     [pageIndex],
   );
   return (
-    <div className={s.root}>
-      <DataTable
-        label={`${label} items`}
-        columns={columns}
-        data={items.data?.rows ?? NO_ROWS}
-        getRowId={(r) => r.id}
-        loading={items.isFetching}
-        manual
-        total={items.data?.total ?? 0}
-        state={state}
-        pageSizes={[GROUP_PAGE_SIZE]}
-        urlState={false}
-        paginate={(items.data?.total ?? 0) > GROUP_PAGE_SIZE}
-        emptyMessage={items.isError ? 'The items could not be loaded' : 'No items in this group match these filters'}
-        onRowClick={(r) => navigate(configHref(r.id))}
-        maxHeight="420px"
-      />
-    </div>
+    <AgentNamesContext.Provider value={agentNames}>
+      <div className={s.root}>
+        <DataTable
+          label={`${label} items`}
+          columns={columns}
+          data={items.data?.rows ?? NO_ROWS}
+          getRowId={(r) => r.id}
+          loading={items.isFetching}
+          manual
+          total={items.data?.total ?? 0}
+          state={state}
+          pageSizes={[GROUP_PAGE_SIZE]}
+          urlState={false}
+          paginate={(items.data?.total ?? 0) > GROUP_PAGE_SIZE}
+          emptyMessage={items.isError ? 'The items could not be loaded' : 'No items in this group match these filters'}
+          onRowClick={(r) => navigate(configHref(r.id))}
+          maxHeight="420px"
+        />
+      </div>
+    </AgentNamesContext.Provider>
   );
 }
 

@@ -25,7 +25,18 @@ export function CheckName({ check }: { check: Pick<CheckSummary, 'type' | 'name'
       <span className={s.icon}><CheckIcon type={check.type} /></span>
       <span className={s.name} title={check.name}>{check.name}</span>
       {check.namespace && <span className={s.ns}>{check.namespace}</span>}
-      {!isLocalAgent(check.agent_id) && <span className={s.agent}>Agent {agentName(check.agent_id, names)}</span>}
+      <AgentBadge agentId={check.agent_id} names={names} />
     </span>
   );
+}
+
+/**
+ * "Agent <name>" for a row a remote agent pushed (a check, a catalog item, a topology component); nothing for the
+ * console's own. The name comes from `name`, else `names`, else the AgentNamesContext (the id while unknown).
+ */
+export function AgentBadge({ agentId, name, names }: { agentId: string | null | undefined; name?: string | null; names?: ReadonlyMap<string, string> }) {
+  const s = useStyles();
+  const context = useAgentNamesContext();
+  if (isLocalAgent(agentId)) return null;
+  return <span className={s.agent} data-agent-id={agentId}>Agent {name || agentName(agentId, names ?? context)}</span>;
 }

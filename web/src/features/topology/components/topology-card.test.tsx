@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { TopologyComponent } from '@contracts/topology';
 import { renderWithProviders } from '../../../lib/testing';
 import { TopologyCard } from './topology-card';
+import { AgentNamesContext } from '../../health/agent-names';
 
 // the dialogs are H7's and tested there; the card only opens them
 vi.mock('../dialogs', () => ({
@@ -101,5 +102,22 @@ describe('the topology card', () => {
 
     renderCard(base({}), 554);
     expect(screen.queryByRole('button', { name: 'Actions for checkout' })).toBeNull();
+  });
+
+  it('a component pushed by a remote agent shows the agent badge with its name; the console\'s own shows none', () => {
+    const agentId = '5f0c4c6e-2d0b-4b8e-9a51-0c7f4a1b2c3d';
+    const qc = new QueryClient();
+    const { unmount } = renderWithProviders(
+      <QueryClientProvider client={qc}>
+        <AgentNamesContext.Provider value={new Map([[agentId, 'eu-west-prod']])}>
+          <TopologyCard component={base({ agent_id: agentId })} width={554} zoomHref="/topology/c1" />
+        </AgentNamesContext.Provider>
+      </QueryClientProvider>,
+      { url: '/topology' },
+    );
+    expect(within(screen.getByRole('article', { name: 'checkout' })).getByText('Agent eu-west-prod')).toBeTruthy();
+    unmount();
+    renderCard(base({ agent_id: '00000000-0000-0000-0000-000000000000' }), 554);
+    expect(screen.queryByText(/^Agent /)).toBeNull();
   });
 });

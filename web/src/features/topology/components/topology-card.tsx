@@ -8,6 +8,7 @@ import { CardMenu, type CardAbilities } from './card-menu';
 import { CardMetrics, CardProperties } from './card-properties';
 import { CardStatuses } from './card-statuses';
 import { ComponentIcon } from './component-icon';
+import { AgentBadge } from '../../health/components/check-name';
 
 const useStyles = makeStyles({
   card: {
@@ -98,6 +99,7 @@ export const TopologyCard = memo(function TopologyCard({ component: c, width, zo
             <HealthIndicator health={c.status} size="small" />
             {c.type && <span className={s.type}>{c.type}</span>}
             {c.status_reason && <span className={s.reason} title={c.status_reason}>{c.status_reason}</span>}
+            <AgentBadge agentId={c.agent_id} />
           </div>
         </div>
         {!compact && headline.length > 0 && <div className={s.headMetrics}><CardMetrics items={headline} /></div>}

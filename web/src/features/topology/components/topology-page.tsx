@@ -16,6 +16,7 @@ import type { CardAbilities } from './card-menu';
 import { CardGrid, CardSkeleton } from './card-grid';
 import { TopologyBreadcrumb } from './topology-breadcrumb';
 import { TopologyFilterBar } from './topology-filters';
+import { AgentNamesContext, type AgentNames } from '../../health/agent-names';
 
 // @xyflow/react and dagre load only when the graph is asked for
 const TopologyGraph = lazy(() => import('../graph').then((m) => ({ default: m.TopologyGraph })));
@@ -98,6 +99,8 @@ export function TopologyPage({ id, can, incidentsEnabled }: { id?: string; can: 
   const onSelect = useCallback((cid: string) => setSelectedId((prev) => (prev === cid ? undefined : cid)), []);
 
   const selected = (selectedId && findById(cards, selectedId)) || root;
+  // the agent badge of pushed components names the agent from the list the agent filter already loads
+  const agentNames: AgentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
   const cardProps = useMemo(() => ({ can, onSelect }), [can, onSelect]);
 
   return (
@@ -136,7 +139,9 @@ export function TopologyPage({ id, can, incidentsEnabled }: { id?: string; can: 
                 </Suspense>
               </div>
             ) : (
-              <CardGrid components={cards} width={width} scrollRef={scrollRef} zoomHref={zoomHref} selectedId={selected?.id} card={cardProps} />
+              <AgentNamesContext.Provider value={agentNames}>
+                <CardGrid components={cards} width={width} scrollRef={scrollRef} zoomHref={zoomHref} selectedId={selected?.id} card={cardProps} />
+              </AgentNamesContext.Provider>
             )}
           </div>
         </div>

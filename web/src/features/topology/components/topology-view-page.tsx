@@ -5,6 +5,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { useTopology } from '../api';
 import { CARD_SIZES, componentHref } from '../model';
 import { TopologyCard } from './topology-card';
+import { AgentNamesContext, useAgentNames } from '../../health/agent-names';
+import { isLocalAgent } from '../../health/filters';
 
 const useStyles = makeStyles({
   // the shell stays mounted around signed-in routes: the embed covers it, so an iframe shows the card alone
@@ -19,6 +21,7 @@ export function TopologyViewPage({ id }: { id: string }) {
   const s = useStyles();
   const topology = useTopology({ id, depth: '2', hidden: 'true' });
   const component = topology.data?.components[0];
+  const agentNames = useAgentNames(!!component && !isLocalAgent(component.agent_id));
   return (
     <main className={s.bare} aria-label="Component">
       {topology.isError ? (
@@ -28,7 +31,9 @@ export function TopologyViewPage({ id }: { id: string }) {
       ) : !component ? (
         <EmptyState icon={<ErrorCircle24Regular />} title="Component not found" />
       ) : (
-        <TopologyCard component={component} width={CARD_SIZES.extra_large} zoomHref={componentHref(component.id)} />
+        <AgentNamesContext.Provider value={agentNames}>
+          <TopologyCard component={component} width={CARD_SIZES.extra_large} zoomHref={componentHref(component.id)} />
+        </AgentNamesContext.Provider>
       )}
     </main>
   );
