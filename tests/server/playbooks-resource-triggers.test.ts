@@ -117,6 +117,32 @@ describe('on.config', () => {
     expect(await runsOf(onUnhealthy)).toHaveLength(1);
   });
 
+  it('two different events on one config arriving together start two runs; a re-delivered event starts none', async () => {
+    const both = await makePlaybook('cfg-both', { on: { config: [{ event: 'updated' }, { event: 'unhealthy' }] } });
+    const id = await makeConfig({});
+    await settled([id]);
+    expect(await runsOf(both)).toHaveLength(0);
+    // one statement: config.updated and config.unhealthy written together (same transaction, same created_at)
+    await t.db.query(`UPDATE config_items SET health = 'unhealthy', config = '{"spec": {"replicas": 3}}' WHERE id = $1`, [id]);
+    const queued = (await t.db.query<{ id: string; name: string; event_id: string; created_at: Date }>(
+      'SELECT id, name, event_id, created_at FROM event_queue WHERE event_id = $1 ORDER BY name', [id])).rows;
+    expect(queued.map((e) => e.name)).toEqual(['config.unhealthy', 'config.updated']);
+    await settled([id]);
+    const runs = await runsOf(both);
+    expect(runs).toHaveLength(2);
+    expect(runs.every((r) => r.config_id === id)).toBe(true);
+    // the same events delivered again (an attempt that failed after creating the run, retried): no more runs
+    const handler = resourceEventHandler(t.db, 'config', quiet);
+    for (const e of queued) {
+      await handler({ ...e, properties: null, attempts: 1 }, undefined as unknown as pg.PoolClient);
+      await handler({ ...e, properties: null, attempts: 2 }, undefined as unknown as pg.PoolClient);
+    }
+    expect(await runsOf(both)).toHaveLength(2);
+    // a later event of the same name on the same config is new: one more run
+    await handler({ ...queued[1], id: queued[1].id, created_at: new Date(Date.now() + 1000), properties: null, attempts: 0 }, undefined as unknown as pg.PoolClient);
+    expect(await runsOf(both)).toHaveLength(3);
+  });
+
   it('the playbook\'s configs selectors and filters must hold too; config.deleted runs on the deleted item', async () => {
     const selected = await makePlaybook('cfg-sel', {
       on: { config: [{ event: 'deleted' }] }, configs: [{ types: ['Kubernetes::Deployment'] }],

@@ -148,7 +148,11 @@ describe('on.canary: the consumer', () => {
     for (const p of [wrongLabel, wrongFilter, wrongEvent]) expect(await runsOf(p)).toHaveLength(0);
     // a replay of the queue finds nothing to do; a row put back (a crash between the run and the delete) starts nothing
     await Promise.all([c1.drain(), c2.drain()]);
-    await t.db.query(`INSERT INTO event_queue (name, event_id, created_at) VALUES ('check.failed', $1, now() - interval '1 minute')`, [checks[0].checkId]);
+    // (the same row: its id and created_at, as recorded with the run it started, 0108)
+    const started = (await t.db.query<{ event_key: string }>(
+      'SELECT event_key FROM playbook_trigger_events WHERE run_id = $1', [(await runsOf(a, checks[0].checkId))[0].id])).rows[0];
+    const [rowId, writtenAt] = started.event_key.split('@');
+    await t.db.query(`INSERT INTO event_queue (id, name, event_id, created_at) VALUES ($1, 'check.failed', $2, $3)`, [rowId, checks[0].checkId, writtenAt]);
     await c1.drain();
     await until(() => t.db.query('SELECT 1 FROM event_queue WHERE event_id = $1', [checks[0].checkId]), (r) => r.rowCount === 0);
     expect(await runsOf(a, checks[0].checkId)).toHaveLength(1);

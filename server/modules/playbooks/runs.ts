@@ -40,8 +40,20 @@ export interface CreateRunInput {
   notificationSendId?: string | null;
   /** When it should start (default now). */
   startsAt?: Date;
+  /**
+   * The queued event that starts this run (triggers): recorded with it (0108), and a second run of the playbook for
+   * the same event is refused with EventAlreadyStartedError.
+   */
+  triggerEvent?: string;
   /** The key `secret` params are sealed with: secretsKey(config). Default: SECRETS_KEY or DATA_DIR's key file. */
   secretsKey?: Buffer;
+}
+
+/** createRun for a trigger event that already started a run of this playbook (nothing was stored). */
+export class EventAlreadyStartedError extends Error {
+  constructor(readonly playbookId: string, readonly event: string) {
+    super(`playbook ${playbookId} already ran for event ${event}`);
+  }
 }
 
 export interface CreatedRun {
@@ -140,6 +152,12 @@ export async function createRun(db: Db, input: CreateRunInput): Promise<CreatedR
         input.notificationSendId ?? null],
     );
     const r = rows[0];
+    if (input.triggerEvent) {
+      const { rowCount } = await c.query(
+        `INSERT INTO playbook_trigger_events (playbook_id, event_key, run_id) VALUES ($1, $2, $3)
+         ON CONFLICT (playbook_id, event_key) DO NOTHING`, [input.playbook.id, input.triggerEvent, r.id]);
+      if (!rowCount) throw new EventAlreadyStartedError(input.playbook.id, input.triggerEvent);
+    }
     if (approval) {
       let approved = false;
       try {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { celToText, evalCel } from '../../../lib/cel.js';
 import { selectorsAllow } from '../resource-match.js';
-import { createRun } from '../runs.js';
+import { createRun, EventAlreadyStartedError, type CreatedRun, type CreateRunInput } from '../runs.js';
 import { evalFilters } from '../templates.js';
 import type { EventHandler, QueuedEvent } from '../../events/types.js';
 import { checkWithCanary } from '../../events/sources/check.js';
@@ -37,17 +37,28 @@ export function canaryTriggerMatches(playbook: TriggerPlaybook, event: string, v
 }
 
 /**
- * A run of this playbook on this resource created by System since the event was first written exists already (an
- * earlier attempt of the same queue row started it). `column` names the run's resource column.
+ * The identity of one queued event: its event_queue row and when it was written. A retry of the row keeps both; a
+ * new event on the same resource is another row (another name) or rewrites created_at (the upsert of the same name).
  */
-export async function alreadyStarted(
-  db: pg.Pool, column: 'check_id' | 'config_id' | 'component_id', playbookId: string, id: string, since: Date,
-): Promise<boolean> {
+export function eventKey(e: Pick<QueuedEvent, 'id' | 'created_at'>): string {
+  return `${e.id}@${new Date(e.created_at).toISOString()}`;
+}
+
+/** This event started a run of this playbook already (an earlier attempt of the same queue row). */
+export async function alreadyStarted(db: pg.Pool, playbookId: string, e: Pick<QueuedEvent, 'id' | 'created_at'>): Promise<boolean> {
   const { rowCount } = await db.query(
-    `SELECT 1 FROM playbook_runs WHERE playbook_id = $1 AND ${column} = $2 AND created_by = $3 AND created_at >= $4 LIMIT 1`,
-    [playbookId, id, SYSTEM_PERSON_ID, since],
-  );
+    'SELECT 1 FROM playbook_trigger_events WHERE playbook_id = $1 AND event_key = $2', [playbookId, eventKey(e)]);
   return Boolean(rowCount);
+}
+
+/** createRun for a trigger: null when the event already started a run of the playbook (a concurrent attempt). */
+export async function createTriggeredRun(db: pg.Pool, input: CreateRunInput, e: Pick<QueuedEvent, 'id' | 'created_at'>): Promise<CreatedRun | null> {
+  try {
+    return await createRun(db, { ...input, triggerEvent: eventKey(e) });
+  } catch (err) {
+    if (err instanceof EventAlreadyStartedError) return null;
+    throw err;
+  }
 }
 
 /**
@@ -70,10 +81,11 @@ export function canaryEventHandler(db: pg.Pool, log: { info(obj: object, msg: st
         const env = triggerEnv(playbook, { check: resource.check, canary: resource.canary });
         const filters = Array.isArray(playbook.spec.filters) ? playbook.spec.filters.filter((f): f is string => typeof f === 'string') : [];
         if (!evalFilters(filters, env)) continue;
-        if (await alreadyStarted(db, 'check_id', playbook.id, e.event_id, e.created_at)) continue;
-        const run = await createRun(db, {
+        if (await alreadyStarted(db, playbook.id, e)) continue;
+        const run = await createTriggeredRun(db, {
           playbook, params: await triggerParams(db, playbook, env), checkId: e.event_id, createdBy: SYSTEM_PERSON_ID,
-        });
+        }, e);
+        if (!run) continue;
         log.info({ playbook: playbook.id, check: e.event_id, run: run.run_id, event: e.name }, 'playbook run started by a check event');
       } catch (err) {
         // one playbook's bad filter or template does not keep the others from running; the row keeps the error

@@ -3,9 +3,8 @@ import { CONFIG_EVENTS } from '../../events/sources/config.js';
 import { COMPONENT_HEALTHS } from '../../events/sources/component.js';
 import type { EventHandler, QueuedEvent } from '../../events/types.js';
 import { selectorsAllow } from '../resource-match.js';
-import { createRun } from '../runs.js';
 import { evalFilters } from '../templates.js';
-import { alreadyStarted, filterMatches, labelsMatch, SYSTEM_PERSON_ID } from './canary-trigger.js';
+import { alreadyStarted, createTriggeredRun, filterMatches, labelsMatch, SYSTEM_PERSON_ID } from './canary-trigger.js';
 import { triggerEnv, triggerParams } from './params.js';
 import { playbooksWithTrigger, type TriggerPlaybook } from './queries.js';
 
@@ -75,12 +74,13 @@ export function resourceEventHandler(db: pg.Pool, kind: TriggerKind, log: { info
         const env = triggerEnv(playbook, { [kind]: row });
         const filters = Array.isArray(playbook.spec.filters) ? playbook.spec.filters.filter((f): f is string => typeof f === 'string') : [];
         if (!evalFilters(filters, env)) continue;
-        if (await alreadyStarted(db, column, playbook.id, e.event_id, e.created_at)) continue;
-        const run = await createRun(db, {
+        if (await alreadyStarted(db, playbook.id, e)) continue;
+        const run = await createTriggeredRun(db, {
           playbook, params: await triggerParams(db, playbook, env),
           ...(kind === 'config' ? { configId: e.event_id } : { componentId: e.event_id }),
           createdBy: SYSTEM_PERSON_ID,
-        });
+        }, e);
+        if (!run) continue;
         log.info({ playbook: playbook.id, [column]: e.event_id, run: run.run_id, event: e.name }, `playbook run started by a ${kind} event`);
       } catch (err) {
         errors.push(`playbook ${playbook.namespace}/${playbook.name}: ${err instanceof Error ? err.message : String(err)}`);
