@@ -11,6 +11,7 @@
  * Prints figures; no assertions. BENCH_SIGNINS (default 50) sets the sign-in concurrency.
  */
 import { fork } from 'node:child_process';
+import http from 'node:http';
 import { cpus } from 'node:os';
 import { adminToken, benchDatabase, fmt, loadGenerator, overHttp, percentile, summarise, type Figures } from './lib/load.js';
 // The server's modules are imported in main() only: the forked generators (--signin, --load) would otherwise compile
@@ -24,6 +25,8 @@ const USERS = 200;
 const SESSIONS = 200_000;
 const EVENTS = 1_000_000;
 const SEED_PEOPLE = 10_000;
+// BENCH_VOLUME=0 skips seeding the 200,000 sessions and 1,000,000 events and the lists measured on them (quick runs)
+const VOLUME = process.env.BENCH_VOLUME !== '0';
 
 interface SignInSpec {
   base: string;
@@ -34,11 +37,37 @@ interface SignInSpec {
 interface SignInFigures extends Figures {
   via: 'flow' | 'legacy';
   statuses: Record<string, number>;
+  /** The generator's own CPU time (user + system, µs) over the run. */
+  cpuMicros: number;
+}
+
+// The generator's client: node:http over keep-alive connections (one agent per generator process), lighter than
+// fetch, so the load generator's own CPU (on the same 2 cores) takes less from the server it measures.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+interface Answer {
+  status: number;
+  cookies: string[];
+  body: string;
+}
+
+function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((ok, fail) => {
+    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers, agent, timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, cookies: res.headers['set-cookie'] ?? [], body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', fail);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', fail);
+    req.end(opts.body);
+  });
 }
 
 /** The value of a cookie in a response's Set-Cookie headers. */
-function cookieFrom(res: Response, name: string): string | null {
-  for (const line of res.headers.getSetCookie()) {
+function cookieFrom(res: Answer, name: string): string | null {
+  for (const line of res.cookies) {
     const [pair] = line.split(';');
     const at = pair.indexOf('=');
     if (pair.slice(0, at).trim() === name) return pair.slice(at + 1);
@@ -48,29 +77,30 @@ function cookieFrom(res: Response, name: string): string | null {
 
 /** One sign-in through the Kratos-style flow: create (csrf cookie + node), submit the password. Returns the status. */
 async function flowSignIn(base: string, email: string): Promise<number> {
-  const created = await fetch(`${base}/api/.ory/self-service/login/browser`, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+  const created = await request(`${base}/api/.ory/self-service/login/browser`, { headers: { accept: 'application/json' } });
   if (created.status !== 200) return created.status === 404 ? -404 : created.status;
-  const flow = (await created.json()) as { id: string; ui: { nodes: { attributes: { name?: string; value?: unknown } }[] } };
+  const flow = JSON.parse(created.body) as { id: string; ui: { nodes: { attributes: { name?: string; value?: unknown } }[] } };
   const csrf = flow.ui.nodes.find((n) => n.attributes.name === 'csrf_token')?.attributes.value as string | undefined;
   const cookie = cookieFrom(created, 'csrf_token_ory');
-  const res = await fetch(`${base}/api/.ory/self-service/login?flow=${flow.id}`, {
+  const body = JSON.stringify({ method: 'password', identifier: email, password: PASSWORD, csrf_token: csrf });
+  const res = await request(`${base}/api/.ory/self-service/login?flow=${flow.id}`, {
     method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json', cookie: cookie ? `csrf_token_ory=${cookie}` : '' },
-    body: JSON.stringify({ method: 'password', identifier: email, password: PASSWORD, csrf_token: csrf }),
-    signal: AbortSignal.timeout(30_000),
+    headers: {
+      accept: 'application/json', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)),
+      ...(cookie && { cookie: `csrf_token_ory=${cookie}` }),
+    },
+    body,
   });
-  await res.arrayBuffer();
   return res.status;
 }
 
 async function legacySignIn(base: string, email: string): Promise<number> {
-  const res = await fetch(`${base}/api/auth/login`, {
+  const body = JSON.stringify({ username: email, password: PASSWORD });
+  const res = await request(`${base}/api/auth/login`, {
     method: 'POST',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: email, password: PASSWORD }),
-    signal: AbortSignal.timeout(30_000),
+    headers: { accept: 'application/json', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    body,
   });
-  await res.arrayBuffer();
   return res.status;
 }
 
@@ -84,6 +114,7 @@ async function signInGenerator() {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let failures = 0;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const end = started + spec.duration * 1000;
   await Promise.all(Array.from({ length: spec.connections }, async (_, worker) => {
@@ -100,7 +131,11 @@ async function signInGenerator() {
       if (status < 200 || status >= 300) failures++;
     }
   }));
-  const figures: SignInFigures = { requests: latencies.length, failures, seconds: (performance.now() - started) / 1000, latencies, via, statuses };
+  const cpu = process.cpuUsage(cpu0);
+  const figures: SignInFigures = {
+    requests: latencies.length, failures, seconds: (performance.now() - started) / 1000, latencies, via, statuses,
+    cpuMicros: cpu.user + cpu.system,
+  };
   process.send!(figures, () => process.exit(0));
 }
 
@@ -181,6 +216,55 @@ async function seedVolume(db: import('pg').Pool, me: string) {
   await db.query('ANALYZE auth_events');
 }
 
+/** CPU time (µs) of a PostgreSQL server's processes: the postmaster (with its reaped children) and its live children. */
+async function postgresCpuMicros(postmaster: number | null): Promise<number | null> {
+  if (postmaster === null) return null;
+  const { readdir, readFile } = await import('node:fs/promises');
+  const tick = 1_000_000 / 100; // USER_HZ is 100 on Linux
+  let ticks = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on (state)
+    const pid = Number(entry);
+    const ppid = Number(f[1]);
+    if (pid === postmaster) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    else if (ppid === postmaster) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * tick;
+}
+
+/** The postmaster of the bench's database, when it runs on this machine (embedded): the parent of a backend. */
+async function findPostmaster(db: import('pg').Pool): Promise<number | null> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const backend = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const stat = await readFile(`/proc/${backend}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Statements sent by this process's PostgreSQL clients (the app's pool, the bench's own few), counted by wrapping
+ * the client's query (pool.query goes through it once). */
+async function countStatements(): Promise<{ count: () => number }> {
+  const { default: pg } = await import('pg');
+  let n = 0;
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    n++;
+    return query.apply(this, args);
+  };
+  return { count: () => n };
+}
+
 type Row = [string, string, ReturnType<typeof summarise>];
 
 function printTable(rows: Row[]) {
@@ -209,12 +293,47 @@ async function main() {
     const { port } = app.server.address() as import('node:net').AddressInfo;
     const base = `http://127.0.0.1:${port}`;
     const emails = await seedUsers(app.db);
+    const statements = await countStatements();
+    const postmaster = await findPostmaster(app.db);
     const token = await adminToken(app.db);
     const version = (await app.db.query('SHOW server_version')).rows[0].server_version;
     const rows: Row[] = [];
 
     console.log(`warming up (${SIGNINS} sign-ins for 3 s)`);
     await overSignIns({ base, emails, connections: SIGNINS, duration: 3 });
+    // Cost per sign-in, alone (load-insensitive: CPU time and statements, not wall clock): the server process (argon2
+    // on its threads included), PostgreSQL's processes and the generator, over SHORT seconds of sign-ins.
+    console.log(`measuring the cost of a sign-in (${SIGNINS} concurrent, ${SHORT} s, nothing else)`);
+    // the server's background work (leader loops, queue consumers) over 3 s with no requests, per second: the cost
+    // figures are given with it and without it ("net")
+    const idle0 = { node: process.cpuUsage(), pg: await postgresCpuMicros(postmaster), q: statements.count(), t: performance.now() };
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleNode = process.cpuUsage(idle0.node);
+    const idlePg = await postgresCpuMicros(postmaster);
+    const idleSeconds = (performance.now() - idle0.t) / 1000;
+    const idle = {
+      node: (idleNode.user + idleNode.system) / idleSeconds,
+      pg: idle0.pg !== null && idlePg !== null ? (idlePg - idle0.pg) / idleSeconds : 0,
+      q: (statements.count() - idle0.q) / idleSeconds,
+    };
+    const node0 = process.cpuUsage();
+    const pg0 = await postgresCpuMicros(postmaster);
+    const q0 = statements.count();
+    const costRun = await overSignIns({ base, emails, connections: SIGNINS, duration: SHORT });
+    const nodeCpu = process.cpuUsage(node0);
+    const pg1 = await postgresCpuMicros(postmaster);
+    const n = Math.max(1, costRun.requests);
+    const both = (total: number, idlePerSecond: number, unit: number, digits: number) =>
+      `${fmt(total / unit / n, digits)} (net ${fmt((total - idlePerSecond * costRun.seconds) / unit / n, digits)})`;
+    const cost = [
+      `${costRun.requests} sign-ins (${JSON.stringify(costRun.statuses)}): per sign-in`,
+      `${both(statements.count() - q0, idle.q, 1, 1)} statements,`,
+      `server ${both(nodeCpu.user + nodeCpu.system, idle.node, 1000, 2)} ms CPU,`,
+      pg0 !== null && pg1 !== null ? `PostgreSQL ${both(pg1 - pg0, idle.pg, 1000, 2)} ms CPU,` : 'PostgreSQL CPU not measured (external),',
+      `generator ${fmt(costRun.cpuMicros / 1000 / n, 2)} ms CPU;`,
+      `idle server: ${fmt(idle.q, 0)} statements/s, ${fmt(idle.node / 1000, 1)} ms/s Node CPU, ${fmt(idle.pg / 1000, 1)} ms/s PostgreSQL CPU`,
+    ].join(' ');
+    console.log(cost);
     console.log(`measuring ${SIGNINS} sign-ins for ${SECONDS} s with other API calls meanwhile`);
     const other = {
       url: base, headers: { authorization: `Bearer ${token}` }, connections: 4, duration: SECONDS,
@@ -235,11 +354,23 @@ async function main() {
       ? '/api/.ory/sessions/whoami' : '/api/auth/whoami';
     const whoami = { url: base, headers: cookie, paths: [whoamiPath], connections: 16, duration: SHORT };
     await overHttp({ ...whoami, duration: 2 });
-    rows.push([`GET ${whoamiPath} (session cookie)`, String(whoami.connections), summarise(await overHttp(whoami))]);
+    const wNode0 = process.cpuUsage();
+    const wPg0 = await postgresCpuMicros(postmaster);
+    const wQ0 = statements.count();
+    const whoamiFigures = await overHttp(whoami);
+    const wNode = process.cpuUsage(wNode0);
+    const wPg1 = await postgresCpuMicros(postmaster);
+    const perCall = (micros: number) => fmt(micros / 1000 / Math.max(1, whoamiFigures.requests), 3);
+    const whoamiCost = [
+      `per call ${fmt((statements.count() - wQ0) / Math.max(1, whoamiFigures.requests), 2)} statements,`,
+      `server ${perCall(wNode.user + wNode.system)} ms CPU,`,
+      wPg0 !== null && wPg1 !== null ? `PostgreSQL ${perCall(wPg1 - wPg0)} ms CPU` : 'PostgreSQL CPU not measured (external)',
+    ].join(' ');
+    rows.push([`GET ${whoamiPath} (session cookie)`, String(whoami.connections), summarise(whoamiFigures)]);
 
-    console.log(`seeding ${SESSIONS} sessions and ${EVENTS} auth_events`);
+    console.log(VOLUME ? `seeding ${SESSIONS} sessions and ${EVENTS} auth_events` : 'BENCH_VOLUME=0: no volume seeded');
     const t0 = performance.now();
-    await seedVolume(app.db, me);
+    if (VOLUME) await seedVolume(app.db, me);
     const seedSeconds = (performance.now() - t0) / 1000;
     const counts = (await app.db.query<{ sessions: string; events: string; mine: string }>(
       `SELECT (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM auth_events) AS events,
@@ -249,7 +380,7 @@ async function main() {
       // the profile's sign-in activity call (web/src/features/profile/api.ts useSignInActivity)
       ['GET /api/db/auth_events own, latest 50', `/api/db/auth_events?select=id,person_id,session_id,type,method,aal,success,ip,user_agent,created_at&person_id=eq.${me}&order=created_at.desc&limit=50`],
     ] as const;
-    for (const [name, path] of lists) {
+    for (const [name, path] of VOLUME ? lists : []) {
       const probe = await fetch(`${base}${path}`, { headers: cookie });
       const note = probe.ok ? '' : ` [answers ${probe.status}]`;
       await probe.arrayBuffer();
@@ -260,6 +391,8 @@ async function main() {
 
     console.log(`\nsign-in benchmark: PostgreSQL ${version}, Node ${process.version}, ${cpus().length} CPUs, loopback; sign-ins ${SECONDS} s, others ${SHORT} s`);
     console.log(`sign-in answers: ${JSON.stringify(signIns.statuses)}`);
+    console.log(`sign-in cost: ${cost}`);
+    console.log(`whoami cost: ${whoamiCost}`);
     console.log(`seeded ${counts.sessions} sessions and ${counts.events} auth_events (${counts.mine} of the measured person's) in ${fmt(seedSeconds)} s\n`);
     printTable(rows);
     console.log(typeof totp === 'string' ? `\nTOTP check: ${totp}` : `\nTOTP check (matchTotp, 2,000 current codes): p50 ${fmt(totp.p50, 3)} ms, p99 ${fmt(totp.p99, 3)} ms`);

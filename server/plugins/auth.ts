@@ -68,6 +68,12 @@ export function invalidatePrincipals(): void {
   cache.clear();
 }
 
+/** Forgets the cached principal of one session (by the SHA-256 of its cookie, i.e. its token_hash): a sign-in that
+ * replaced or upgraded it. Other sessions and tokens keep theirs. */
+export function forgetSessionPrincipal(tokenHash: string): void {
+  cache.delete(`session:${tokenHash}`);
+}
+
 /** What assurance a person must reach (set by the sign-in flows module; without it every session counts as enough). */
 type AssuranceResolver = (db: pg.Pool, personId: string) => Promise<'aal1' | 'aal2' | 'enrol'>;
 let assuranceOf: AssuranceResolver | null = null;
@@ -118,7 +124,8 @@ export function parseAccessToken(token: string): { id: string; secret: string } 
 }
 
 // Token secrets already verified against their argon2id hash, by token id: {that hash, SHA-256 of the secret}. The
-// principal cache is cleared at every sign-in and logout; without this, each API call after a clear would wait for an
+// principal cache is cleared at every logout and role change (a sign-in forgets only the session it replaces); without
+// this, each API call after a clear would wait for an
 // argon2 verification (~8 ms of a core, queued behind the sign-ins' own). The token row is still read every time, so
 // a revoked, expired or re-generated token (another hash) is refused at once.
 const verifiedTokens = new Map<string, { phc: string; digest: string }>();

@@ -10,21 +10,27 @@ export interface LoginCandidate {
   password_hash: string;
   state: string;
   roles: string[];
+  /** When a current sign-in lockout ends (the latest `locked` event within `lockMinutes`), else null. */
+  locked_until: Date | null;
 }
 
 /** People with a password whose email or name is `username` (case-insensitive); email matches first. */
-export async function findLoginCandidates(db: Db, username: string): Promise<LoginCandidate[]> {
-  const { rows } = await db.query<LoginCandidate>(
-    `SELECT p.id, p.name, p.email, c.password_hash, i.state,
-       ARRAY(SELECT role FROM person_roles r WHERE r.person_id = p.id) AS roles
+export async function findLoginCandidates(db: Db, username: string, lockMinutes = 15): Promise<LoginCandidate[]> {
+  const { rows } = await db.query<LoginCandidate>({
+    name: 'auth-login-candidates',
+    text: `SELECT p.id, p.name, p.email, c.password_hash, i.state,
+       ARRAY(SELECT role FROM person_roles r WHERE r.person_id = p.id) AS roles,
+       (SELECT e.created_at + make_interval(mins => $2) FROM auth_events e
+         WHERE e.person_id = p.id AND e.type = 'locked' AND e.created_at > now() - make_interval(mins => $2)
+         ORDER BY e.created_at DESC LIMIT 1) AS locked_until
      FROM identities i
      JOIN people p ON p.id = i.id
      JOIN identity_credentials c ON c.identity_id = i.id
      WHERE p.deleted_at IS NULL AND (lower(p.email) = lower($1) OR lower(p.name) = lower($1))
      ORDER BY (lower(p.email) = lower($1)) DESC, p.created_at
      LIMIT 5`,
-    [username],
-  );
+    values: [username, lockMinutes],
+  });
   return rows;
 }
 

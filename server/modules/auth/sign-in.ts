@@ -5,7 +5,7 @@ import type { LoginResponse, SessionUser } from '../../contracts/auth.js';
 import { effectiveRoles } from '../../contracts/rbac.js';
 import { hashSecret, sha256, verifySecret } from '../../lib/crypto.js';
 import { UnauthorizedError } from '../../lib/errors.js';
-import { invalidatePrincipals, SESSION_COOKIE } from '../../plugins/auth.js';
+import { forgetSessionPrincipal, SESSION_COOKIE } from '../../plugins/auth.js';
 import { setSessionCookie } from './cookies.js';
 import { deleteSessionByHash, findLoginCandidates, touchLastLogin } from './queries.js';
 import { createSession } from './sessions.js';
@@ -44,7 +44,7 @@ export async function signIn(
   const previous = req.cookies?.[SESSION_COOKIE];
   if (previous) {
     await deleteSessionByHash(db, sha256(previous));
-    invalidatePrincipals();
+    forgetSessionPrincipal(sha256(previous)); // that session's alone: other callers keep their cached principals
   }
   const session = await createSession(db, user.id, config.SESSION_TTL_HOURS, {
     ip: req.ip, userAgent: req.headers['user-agent'],

@@ -209,4 +209,10 @@ async function reset(db: pg.PoolClient, personId: string): Promise<void> {
 export const lookupSecretFactor: Factor = {
   method: 'lookup_secret', group: 'lookup_secret', aal: 'aal2',
   enrolled, loginNodes, login, settingsNodes, settings, reset,
+  // unused codes, and another second factor (as hasPrimarySecondFactor)
+  enrolledSql(person, factors) {
+    const primary = factors.filter((f) => f.aal === 'aal2' && f.method !== 'lookup_secret' && f.enrolledSql);
+    const others = primary.map((f) => `(${f.enrolledSql!(person, factors)})`).join(' OR ') || 'false';
+    return `(EXISTS (SELECT 1 FROM auth_lookup_secrets WHERE person_id = ${person} AND used_at IS NULL) AND (${others}))`;
+  },
 };

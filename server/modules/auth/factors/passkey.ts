@@ -17,6 +17,7 @@ export const passkeyFactor: Factor = {
   aal: 'aal1',
 
   enrolled: (db, personId) => hasCredentials(db, personId, true),
+  enrolledSql: (person) => `EXISTS (SELECT 1 FROM auth_webauthn_credentials WHERE person_id = ${person} AND is_passkey)`,
 
   async loginNodes(ctx) {
     if (!ctx.personId) {

@@ -4,7 +4,7 @@ import { hashSecret, verifySecret } from '../../../lib/crypto.js';
 import { notifyChange } from '../../../lib/events.js';
 import { invalidatePrincipals } from '../../../plugins/auth.js';
 import { recordAuthEvent } from '../events.js';
-import { assertNotLocked, bodyValue, noteFailure } from '../flows/engine.js';
+import { assertNotLocked, assertUnlocked, bodyValue, LOCK_MINUTES, noteFailure } from '../flows/engine.js';
 import { label, message } from '../flows/messages.js';
 import { deletePersonSessions } from '../flows/queries.js';
 import { FlowValidationError, type Factor, type FlowContext } from '../flows/types.js';
@@ -108,9 +108,9 @@ export const passwordFactor: Factor = {
     if (off && ctx.config.OIDC_LOCAL_LOGIN === 'none') throw new FlowValidationError([message(4000001, { reason: off })]);
     const identifier = (typeof body.identifier === 'string' ? body.identifier : typeof body.username === 'string' ? body.username : '').trim();
     if (!identifier) throw new FlowValidationError([message(4000002, { property: 'identifier' })], 'identifier');
-    const candidates = await findLoginCandidates(ctx.db, identifier.slice(0, 320));
+    const candidates = await findLoginCandidates(ctx.db, identifier.slice(0, 320), LOCK_MINUTES);
     if (candidates.length === 0) await verifySecret(await (dummyHash ??= hashSecret('not a password')), password);
-    for (const c of candidates) await assertNotLocked(ctx.db, c.id);
+    for (const c of candidates) assertUnlocked(c.locked_until);
     for (const c of candidates) {
       if (await verifySecret(c.password_hash, password)) {
         if (c.state !== 'active') break; // an inactive user learns no more than a wrong password tells

@@ -192,4 +192,5 @@ async function reset(db: pg.PoolClient, personId: string): Promise<void> {
 export const totpFactor: Factor = {
   method: 'totp', group: 'totp', aal: 'aal2',
   enrolled, loginNodes, login, settingsNodes, settings, reset,
+  enrolledSql: (person) => `EXISTS (SELECT 1 FROM auth_totp WHERE person_id = ${person})`,
 };

@@ -17,6 +17,7 @@ export const webauthnFactor: Factor = {
   aal: 'aal2',
 
   enrolled: (db, personId) => hasCredentials(db, personId, false),
+  enrolledSql: (person) => `EXISTS (SELECT 1 FROM auth_webauthn_credentials WHERE person_id = ${person} AND NOT is_passkey)`,
 
   async loginNodes(ctx) {
     // a second factor only: who is signing in is known from the first

@@ -4,19 +4,20 @@ import type { Config } from '../../../config.js';
 import type { Aal, FlowType, Identity, KratosSession, SelfServiceFlow, UiNode, UiText } from '../../../contracts/identity.js';
 import { sha256 } from '../../../lib/crypto.js';
 import { ApiError } from '../../../lib/errors.js';
-import { notifyChange } from '../../../lib/events.js';
-import { invalidatePrincipals, SESSION_COOKIE } from '../../../plugins/auth.js';
+import { EVENTS_CHANNEL, notifyChange } from '../../../lib/events.js';
+import { forgetSessionPrincipal, SESSION_COOKIE } from '../../../plugins/auth.js';
 import { setSessionCookie } from '../cookies.js';
 import { recordAuthEvent } from '../events.js';
 import { FACTORS } from '../factors/index.js';
 import { deleteSessionByHash, propertyMap, touchLastLogin } from '../queries.js';
-import { createSession } from '../sessions.js';
+import { randomToken } from '../../../lib/crypto.js';
+import { randomUUID } from 'node:crypto';
 import { ensureCsrfCookie } from './csrf.js';
 import { KratosError } from './errors.js';
 import { kindOf } from './kinds/index.js';
 import {
-  expireFlow, incrementAttempts, insertFlow, lockedUntil, mergeFlowData, recentFailures, selectIdentity, selectSession,
-  setNewSessionAuth, upgradeSession, type FlowRow,
+  expireFlow, IDENTITY_ADDRESSES, incrementAttempts, insertBuiltFlow, insertFlow, lockedUntil, mergeFlowData, recentFailures,
+  selectIdentity, selectSession, SESSION_COLUMNS, upgradeSession, type FlowRow, type IdentityRow, type SessionRow,
 } from './queries.js';
 import { toFlowJson, toIdentity, toKratosSession, toStored } from './store.js';
 import type { FlowContext, FlowOutcome, StoredFlow } from './types.js';
@@ -44,12 +45,40 @@ export function callerSession(req: FastifyRequest): FlowContext['session'] & { p
  * auth.mfa.required is on and none is (they may only reach the settings flow), else 'aal1'.
  */
 export async function requiredAssurance(db: pg.Pool | pg.PoolClient, personId: string): Promise<'aal1' | 'aal2' | 'enrol'> {
+  const columns = assuranceColumns('$1');
+  if (columns) {
+    // one statement for every factor and the property (the principal asks this at every cache miss of an aal1 session)
+    const { rows } = await db.query<{ needs_aal2: boolean; mfa_required: boolean }>({
+      name: 'auth-assurance', text: `SELECT ${columns}`, values: [personId],
+    });
+    return assuranceOf(rows[0]);
+  }
   for (const f of FACTORS) {
     if (f.aal === 'aal2' && (await f.enrolled(db, personId))) return 'aal2';
   }
   const props = await propertyMap(db);
   return props['auth.mfa.required'] === 'true' ? 'enrol' : 'aal1';
 }
+
+let assuranceSql: string | null | undefined;
+
+/**
+ * requiredAssurance's question as two SQL columns over `person`: `needs_aal2` (an aal2 factor is enrolled) and
+ * `mfa_required` (property auth.mfa.required); null when a factor of the registry cannot say it in SQL.
+ */
+export function assuranceColumns(person: '$1' | '$2'): string | null {
+  if (assuranceSql === undefined) {
+    const aal2 = FACTORS.filter((f) => f.aal === 'aal2');
+    assuranceSql = aal2.some((f) => !f.enrolledSql)
+      ? null
+      : `(${aal2.map((f) => `(${f.enrolledSql!('$PERSON', FACTORS)})`).join(' OR ') || 'false'}) AS needs_aal2,
+        EXISTS (SELECT 1 FROM properties WHERE name = 'auth.mfa.required' AND value = 'true' AND deleted_at IS NULL) AS mfa_required`;
+  }
+  return assuranceSql && assuranceSql.replaceAll('$PERSON', person);
+}
+
+const assuranceOf = (r: { needs_aal2: boolean; mfa_required: boolean }): 'aal1' | 'aal2' | 'enrol' =>
+  r.needs_aal2 ? 'aal2' : r.mfa_required ? 'enrol' : 'aal1';
 
 /** Builds the context a kind or factor works in. */
 export function flowContext(db: pg.Pool, config: Config, req: FastifyRequest, reply: FastifyReply, flow: StoredFlow): FlowContext {
@@ -76,12 +105,37 @@ export interface NewFlowParams {
   query?: Record<string, unknown>;
 }
 
-/** Creates a flow (CSRF cookie, row, the kind's init) and returns its row. */
+/**
+ * Creates a flow (CSRF cookie, row, the kind's init) and returns its row. With `render` (a JSON client), a kind
+ * without init is built and rendered in memory first (what its factors save while rendering, e.g. a passkey
+ * challenge, goes into the row) and stored with one insert; the rendered flow comes back as `rendered`.
+ */
 export async function createFlow(
   db: pg.Pool, config: Config, req: FastifyRequest, reply: FastifyReply, type: FlowType, p: NewFlowParams,
-): Promise<FlowRow & { csrfToken: string }> {
+  opts: { render?: boolean } = {},
+): Promise<FlowRow & { csrfToken: string; rendered?: SelfServiceFlow }> {
   const csrf = ensureCsrfCookie(req, reply, config);
   const session = callerSession(req);
+  if (opts.render && !kindOf(type).init) {
+    const now = new Date();
+    const row: FlowRow = {
+      id: randomUUID(), type, state: null, person_id: p.personId, session_id: session?.id ?? null, csrf_hash: sha256(csrf),
+      return_to: p.returnTo, requested_aal: p.requestedAal, refresh: p.refresh, data: {}, messages: [], attempts: 0,
+      request_url: `${config.publicUrl}${req.url}`, created_at: now, updated_at: now,
+      expires_at: new Date(now.getTime() + config.AUTH_FLOW_MINUTES * 60_000),
+    };
+    const flow = toStored(row);
+    const ctx: FlowContext = {
+      ...flowContext(db, config, req, reply, flow),
+      async saveData(patch) {
+        flow.data = { ...flow.data, ...patch };
+      },
+    };
+    const rendered = await renderFlow(ctx, csrf, []);
+    row.data = flow.data;
+    await insertBuiltFlow(db, row);
+    return Object.assign(row, { csrfToken: csrf, rendered });
+  }
   const row = await insertFlow(db, {
     type, personId: p.personId, sessionId: session?.id ?? null, csrfHash: sha256(csrf), returnTo: p.returnTo,
     requestedAal: p.requestedAal, refresh: p.refresh, minutes: config.AUTH_FLOW_MINUTES,
@@ -173,7 +227,11 @@ export async function endFlow(db: pg.Pool, flowId: string): Promise<void> {
 
 /** 429 while a person is locked out (10 failed answers in 15 minutes lock sign-in for 15 minutes). */
 export async function assertNotLocked(db: pg.Pool | pg.PoolClient, personId: string): Promise<void> {
-  const until = await lockedUntil(db, personId, LOCK_MINUTES);
+  assertUnlocked(await lockedUntil(db, personId, LOCK_MINUTES));
+}
+
+/** 429 when `until` (a lockout's end, as lockedUntil or the login candidates' locked_until give it) is ahead. */
+export function assertUnlocked(until: Date | null): void {
   if (until && until.getTime() > Date.now()) {
     const secs = Math.ceil((until.getTime() - Date.now()) / 1000);
     throw new ApiError(429, 'rate_limited', `too many failed sign-in attempts, retry in ${Math.ceil(secs / 60)} minutes`, {
@@ -205,25 +263,38 @@ export interface OpenedSession {
  * and methods. A browser's other person's session is replaced. Sets the cookie and audits the sign-in.
  */
 export async function openSession(
-  ctx: FlowContext, outcome: Extract<FlowOutcome, { kind: 'session' }>,
+  ctx: FlowContext, outcome: Extract<FlowOutcome, { kind: 'session' }>, opts: { endFlow?: boolean } = {},
 ): Promise<OpenedSession> {
-  const { db, config, req, reply } = ctx;
+  const { db, config, req } = ctx;
   const completed = { method: outcome.method, aal: outcome.aal, completed_at: new Date().toISOString() };
   const own = callerSession(req);
+  if (!own || own.personId !== outcome.personId) {
+    const columns = assuranceColumns('$2');
+    if (columns) return newSession(ctx, outcome, completed, columns, opts.endFlow ?? false);
+  }
   let sessionId: string;
   if (own && own.personId === outcome.personId) {
     await upgradeSession(db, own.id, outcome.aal, completed);
     sessionId = own.id;
+    const cookie = req.cookies?.[SESSION_COOKIE];
+    if (cookie) forgetSessionPrincipal(sha256(cookie));
   } else {
+    // a registry factor without enrolledSql: the same steps one statement each
     const previous = req.cookies?.[SESSION_COOKIE];
-    if (previous) await deleteSessionByHash(db, sha256(previous));
-    const s = await createSession(db, outcome.personId, config.SESSION_TTL_HOURS, {
-      ip: req.ip, userAgent: req.headers['user-agent'],
-    });
-    sessionId = await setNewSessionAuth(db, sha256(s.token), outcome.aal, completed);
-    setSessionCookie(reply, config, s.token);
+    if (previous) {
+      await deleteSessionByHash(db, sha256(previous));
+      forgetSessionPrincipal(sha256(previous));
+    }
+    const token = randomToken(32);
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO sessions (person_id, token_hash, expires_at, ip, user_agent, aal, authenticated_at, methods)
+       VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5, $6, now(), $7::jsonb) RETURNING id`,
+      [outcome.personId, sha256(token), config.SESSION_TTL_HOURS * 3600, req.ip ?? null,
+        req.headers['user-agent']?.slice(0, 500) ?? null, outcome.aal, JSON.stringify([completed])],
+    );
+    sessionId = rows[0].id;
+    setSessionCookie(ctx.reply, config, token);
   }
-  invalidatePrincipals();
   await touchLastLogin(db, outcome.personId);
   const row = (await selectSession(db, sessionId))!;
   const identityRow = (await selectIdentity(db, outcome.personId))!;
@@ -233,13 +304,71 @@ export async function openSession(
     details: { flow: ctx.flow.type, ...(ctx.flow.refresh && { refresh: true }) },
   });
   await notifyChange(db, { relation: 'sessions', ids: [sessionId] }).catch(() => undefined);
-  let next: string | undefined;
-  if (row.aal === 'aal1') {
-    const need = await requiredAssurance(db, outcome.personId);
-    const returnTo = ctx.flow.return_to ?? '/';
-    if (need === 'aal2') next = `/login?aal=aal2&return_to=${encodeURIComponent(returnTo)}`;
-    else if (need === 'enrol') next = '/profile-settings';
-  }
+  if (opts.endFlow) await expireFlow(db, ctx.flow.id);
+  const next = row.aal === 'aal1' ? nextStep(ctx, await requiredAssurance(db, outcome.personId)) : undefined;
+  return { session: toKratosSession(row, identity), identity, next };
+}
+
+/** Where an aal1 session goes next when its person must reach more: the second factor, or enrolment. */
+function nextStep(ctx: FlowContext, need: 'aal1' | 'aal2' | 'enrol'): string | undefined {
+  if (need === 'aal2') return `/login?aal=aal2&return_to=${encodeURIComponent(ctx.flow.return_to ?? '/')}`;
+  if (need === 'enrol') return '/profile-settings';
+  return undefined;
+}
+
+/**
+ * A new session in one statement (the sign-in hot path): the browser's previous session deleted, the session
+ * inserted with its assurance level and method, last_login, the audit event, the flow ended when asked, the change
+ * published to every replica (at commit), and back the session, its identity and what assurance the person owes.
+ */
+const newSessionSql = (assurance: string) => `WITH
+  previous AS (DELETE FROM sessions WHERE $11::text IS NOT NULL AND token_hash = $11 RETURNING id),
+  s AS (INSERT INTO sessions (person_id, token_hash, expires_at, ip, user_agent, aal, authenticated_at, methods)
+        VALUES ($2, $1, now() + make_interval(secs => $3), $4, $5, $6, now(), $7::jsonb) RETURNING ${SESSION_COLUMNS}),
+  touched AS (UPDATE people SET last_login = now() WHERE id = $2 RETURNING id),
+  event AS (INSERT INTO auth_events (person_id, session_id, type, method, aal, success, ip, user_agent, details)
+            SELECT $2, s.id, 'login', $8, s.aal, true, $4, $5, $9 FROM s RETURNING id),
+  ended AS (UPDATE auth_flows SET expires_at = least(expires_at, now() - interval '1 second') WHERE id = $10 AND $12
+            RETURNING id)
+SELECT s.*, i.traits, i.state, i.created_at AS identity_created_at, i.updated_at AS identity_updated_at,
+  ${IDENTITY_ADDRESSES} AS addresses, ${assurance},
+  pg_notify($13, json_build_object('type', 'change', 'relation', 'sessions', 'at', $14::text, 'ids', json_build_array(s.id))::text)
+FROM s JOIN identities i ON i.id = s.person_id`;
+
+async function newSession(
+  ctx: FlowContext, outcome: Extract<FlowOutcome, { kind: 'session' }>,
+  completed: { method: string; aal: string; completed_at: string }, assurance: string, endFlow: boolean,
+): Promise<OpenedSession> {
+  const { db, config, req } = ctx;
+  const previous = req.cookies?.[SESSION_COOKIE];
+  const previousHash = previous ? sha256(previous) : null;
+  const token = randomToken(32);
+  const { rows } = await db.query<SessionRow & IdentityRow & {
+    traits: IdentityRow['traits']; identity_created_at: Date; identity_updated_at: Date; needs_aal2: boolean; mfa_required: boolean;
+  }>({
+    name: 'auth-new-session',
+    text: newSessionSql(assurance),
+    values: [
+      sha256(token), outcome.personId, config.SESSION_TTL_HOURS * 3600, req.ip ?? null,
+      req.headers['user-agent']?.slice(0, 500) ?? null, outcome.aal, JSON.stringify([completed]), outcome.method,
+      { flow: ctx.flow.type, ...(ctx.flow.refresh && { refresh: true }) }, ctx.flow.id, previousHash, endFlow,
+      EVENTS_CHANNEL, new Date().toISOString(),
+    ],
+  });
+  if (previousHash) forgetSessionPrincipal(previousHash);
+  const r = rows[0];
+  if (!r) throw new ApiError(401, 'unauthorized', 'this identity can no longer sign in');
+  setSessionCookie(ctx.reply, config, token);
+  const row: SessionRow = {
+    id: r.id, person_id: r.person_id, created_at: r.created_at, last_seen_at: r.last_seen_at, expires_at: r.expires_at,
+    ip: r.ip, user_agent: r.user_agent, aal: r.aal, authenticated_at: r.authenticated_at, methods: r.methods,
+    organization_id: r.organization_id,
+  };
+  const identity = toIdentity(config, {
+    id: r.person_id, traits: r.traits, state: r.state, created_at: r.identity_created_at, updated_at: r.identity_updated_at,
+    addresses: r.addresses,
+  });
+  const next = row.aal === 'aal1' ? nextStep(ctx, assuranceOf(r)) : undefined;
   return { session: toKratosSession(row, identity), identity, next };
 }
 

@@ -28,8 +28,20 @@ export async function insertFlow(
   return rows[0];
 }
 
+/** Saves a flow built and rendered in memory (its id, state, data and times chosen already): one statement. */
+export async function insertBuiltFlow(db: Db, f: FlowRow): Promise<void> {
+  await db.query({
+    name: 'auth-insert-built-flow',
+    text: `INSERT INTO auth_flows (id, type, state, person_id, session_id, csrf_hash, return_to, requested_aal, refresh, data,
+             request_url, created_at, updated_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13)`,
+    values: [f.id, f.type, f.state, f.person_id, f.session_id, f.csrf_hash, f.return_to, f.requested_aal, f.refresh,
+      f.data, f.request_url, f.created_at, f.expires_at],
+  });
+}
+
 export async function selectFlow(db: Db, id: string): Promise<FlowRow | null> {
-  const { rows } = await db.query<FlowRow>(`SELECT ${COLUMNS} FROM auth_flows WHERE id = $1`, [id]);
+  const { rows } = await db.query<FlowRow>({ name: 'auth-select-flow', text: `SELECT ${COLUMNS} FROM auth_flows WHERE id = $1`, values: [id] });
   return rows[0] ?? null;
 }
 
@@ -108,12 +120,15 @@ export interface IdentityRow {
   addresses: { id: string; value: string; verified: boolean; status: string; verified_at: Date | null; created_at: Date; updated_at: Date }[];
 }
 
+/** An identity's verifiable addresses as a JSON array (the identity aliased `i`). */
+export const IDENTITY_ADDRESSES = `coalesce((SELECT json_agg(json_build_object('id', a.id, 'value', a.value,
+    'verified', a.verified, 'status', a.status, 'verified_at', a.verified_at, 'created_at', a.created_at,
+    'updated_at', a.updated_at) ORDER BY a.created_at)
+  FROM identity_verifiable_addresses a WHERE a.person_id = i.id), '[]')`;
+
 export async function selectIdentity(db: Db, id: string): Promise<IdentityRow | null> {
   const { rows } = await db.query<IdentityRow>(
-    `SELECT i.id, i.traits, i.state, i.created_at, i.updated_at,
-       coalesce((SELECT json_agg(json_build_object('id', a.id, 'value', a.value, 'verified', a.verified, 'status', a.status,
-         'verified_at', a.verified_at, 'created_at', a.created_at, 'updated_at', a.updated_at) ORDER BY a.created_at)
-         FROM identity_verifiable_addresses a WHERE a.person_id = i.id), '[]') AS addresses
+    `SELECT i.id, i.traits, i.state, i.created_at, i.updated_at, ${IDENTITY_ADDRESSES} AS addresses
      FROM identities i JOIN people p ON p.id = i.id WHERE i.id = $1 AND p.deleted_at IS NULL`,
     [id],
   );
@@ -134,7 +149,7 @@ export interface SessionRow {
   organization_id: string | null;
 }
 
-const SESSION_COLUMNS = `id, person_id, created_at, last_seen_at, expires_at, ip, user_agent, aal, authenticated_at, methods,
+export const SESSION_COLUMNS = `id, person_id, created_at, last_seen_at, expires_at, ip, user_agent, aal, authenticated_at, methods,
   organization_id`;
 
 export async function selectSession(db: Db, id: string): Promise<SessionRow | null> {

@@ -16,7 +16,7 @@ import {
 import { aal2Required, flowRateLimited, KratosError, sendKratosError, sessionInactive, wantsJson } from './errors.js';
 import { hasKind, kindOf } from './kinds/index.js';
 import { loginParams } from './kinds/login.js';
-import { expireFlow, insertFlowError, selectFlow, selectFlowError, updateFlow, type FlowRow } from './queries.js';
+import { insertFlowError, selectFlow, selectFlowError, updateFlow, type FlowRow } from './queries.js';
 import { checkReturnTo } from './return-to.js';
 import { toStored } from './store.js';
 import { FlowValidationError } from './types.js';
@@ -115,8 +115,12 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
   app.get<{ Params: { type: string }; Querystring: Query }>('/self-service/:type/browser', { config: { access: 'public' } }, async (req, reply) => {
     const { type } = req.params;
     if (!hasKind(type)) throw notFound('flow type');
-    const row = await createFlow(app.db, config, req, reply, type, { ...(await paramsFor(req, type, req.query)), query: req.query });
-    if (!wantsJson(req)) return reply.redirect(`${FLOW_PAGES[type]}?flow=${row.id}`, 303);
+    const json = wantsJson(req);
+    const row = await createFlow(app.db, config, req, reply, type, { ...(await paramsFor(req, type, req.query)), query: req.query }, {
+      render: json,
+    });
+    if (!json) return reply.redirect(`${FLOW_PAGES[type]}?flow=${row.id}`, 303);
+    if (row.rendered) return reply.status(200).send(row.rendered);
     return answerFlow(req, reply, row, row.csrfToken, 200);
   });
 
@@ -164,8 +168,7 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
         redirect_browser_to: outcome.to,
       });
     }
-    const opened = await openSession(ctx, outcome);
-    if (row.type === 'login' || row.type === 'registration') await expireFlow(app.db, row.id);
+    const opened = await openSession(ctx, outcome, { endFlow: row.type === 'login' || row.type === 'registration' });
     const next = outcome.continueTo ?? opened.next;
     if (navigation) return reply.redirect(next ?? row.return_to ?? '/', 303);
     return reply.send({

@@ -80,6 +80,12 @@ export interface Factor {
   aal: Aal;
   /** Whether the person has it set up (highest-available assurance asks for aal2 when any aal2 factor is). */
   enrolled(db: pg.Pool | pg.PoolClient, personId: string): Promise<boolean>;
+  /**
+   * `enrolled` as an SQL boolean expression, `person` being the SQL expression of the person's id (e.g. `$1`), so
+   * the engine asks every factor in one statement (sign-in, the principal's assurance). `factors` is the registry.
+   * Without it the engine calls `enrolled` (one query per factor).
+   */
+  enrolledSql?(person: string, factors: readonly Factor[]): string;
   /** Nodes offered in a login flow (first factor when ctx.personId is null; second when requested_aal is aal2). */
   loginNodes?(ctx: FlowContext): Promise<UiNode[]>;
   /** Checks a login submission (`method` = this method); throws FlowValidationError on a wrong answer. */
