@@ -18,6 +18,9 @@ import { evalActionIf, evalDelay, renderTemplates, type TemplateEnv } from './te
  * cancel or a lost lease stops this replica from writing over what happened meanwhile.
  */
 
+/** Changes of one run announced together (see RunProcessor.publish). */
+export const PUBLISH_COALESCE_MS = 50;
+
 export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';
 
 /** Why an action's signal was aborted. */
@@ -99,6 +102,7 @@ function latest(rows: ActionRow[]): Map<string, ActionRow> {
 
 export class RunProcessor {
   private readonly masker = new SecretMasker();
+  private publishTimer: NodeJS.Timeout | null = null;
   private env: TemplateEnv | null = null;
   private readonly deadline: number;
   private readonly spec: Record<string, unknown>;
@@ -109,9 +113,29 @@ export class RunProcessor {
     this.deadline = new Date(run.start_time ?? Date.now()).getTime() + (timeoutMs > 0 ? timeoutMs : 1_800_000);
   }
 
-  /** Announces a change of the run or its actions (not awaited: a lost event costs a refetch, not the run). */
+  /**
+   * Announces a change of the run or its actions (not awaited: a lost event costs a refetch, not the run). Changes
+   * within PUBLISH_COALESCE_MS are announced once (a fast run makes ~10 changes; each was a statement of its own);
+   * what is pending is announced at once when the engine lets go of the run.
+   */
   private publish(): void {
+    if (this.publishTimer) return;
+    this.publishTimer = setTimeout(() => this.flushPublish(), PUBLISH_COALESCE_MS);
+  }
+
+  private flushPublish(): void {
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = null;
     void publishChange(this.ctx.db, { relation: 'playbook_runs', ids: [this.run.id] });
+  }
+
+  /** The run's action rows, read once and kept up to date by this engine's own writes; null: read them again. */
+  private rows: ActionRow[] | null = null;
+
+  private async insert(a: Parameters<typeof insertAction>[1]): Promise<ActionRow> {
+    const row = await insertAction(this.ctx.db, a);
+    this.rows?.push(row);
+    return row;
   }
 
   private async setRun(status: string, extra: { scheduled_time?: Date; error?: string; end?: boolean; release?: boolean } = {}): Promise<void> {
@@ -121,16 +145,25 @@ export class RunProcessor {
 
   /** Takes the run as far as it can go now. */
   async process(): Promise<void> {
+    try {
+      await this.step();
+    } finally {
+      if (this.publishTimer) this.flushPublish();
+    }
+  }
+
+  private async step(): Promise<void> {
     const actions = (Array.isArray(this.spec.actions) ? this.spec.actions : []).filter(
       (a): a is Action => isObject(a) && typeof a.name === 'string');
     for (;;) {
       if (this.ctx.stopping()) return this.setRun('scheduled', { release: true });
       if (Date.now() >= this.deadline) {
         // an action still waiting for another agent ends with the run
+        this.rows = null;
         if (await failWaitingActions(this.ctx.db, this.run.id, 'playbook run timed out')) this.publish();
         return this.setRun('timed_out', { end: true, release: true, error: 'playbook run timed out' });
       }
-      const rows = await listActions(this.ctx.db, this.run.id);
+      const rows = this.rows ?? (this.rows = await listActions(this.ctx.db, this.run.id));
       const last = latest(rows);
       const failed = [...last.values()].some((r) => r.status === 'failed');
       const timedOut = [...last.values()].some((r) => r.status === 'failed' && r.error?.startsWith('action timed out'));
@@ -140,6 +173,8 @@ export class RunProcessor {
       }
       const row = last.get(next.name);
       if (row) {
+        // the rare paths (interrupted, waiting, sleeping, retrying) read the rows again afterwards
+        this.rows = null;
         if (row.status === 'running') {
           // its replica stopped (or this one's earlier claim did): fail it, retry when it has a retry
           await this.interrupted(next, row);
@@ -165,17 +200,17 @@ export class RunProcessor {
         runs = evalActionIf(typeof next.if === 'string' ? next.if : undefined, env, { failed, timedOut });
         if (runs) delayMs = evalDelay(typeof next.delay === 'string' ? next.delay : undefined, env);
       } catch (err) {
-        await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
+        await this.insert({ runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
         this.publish();
         continue;
       }
       if (!runs) {
-        await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'skipped', end: true });
+        await this.insert({ runId: this.run.id, name: next.name, status: 'skipped', end: true });
         this.publish();
         continue;
       }
       if (delayMs > 0) {
-        await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'sleeping', scheduledTime: new Date(Date.now() + delayMs) });
+        await this.insert({ runId: this.run.id, name: next.name, status: 'sleeping', scheduledTime: new Date(Date.now() + delayMs) });
         continue;
       }
       if (await this.delegated(next, env)) return;
@@ -185,11 +220,11 @@ export class RunProcessor {
       } catch (err) {
         // a template or type that cannot run: before any action it is the run's error ('Initialization')
         if (rows.length === 0) return this.setRun('failed', { error: this.masker.mask(msg(err)), end: true, release: true });
-        await insertAction(this.ctx.db, { runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
+        await this.insert({ runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
         this.publish();
         continue;
       }
-      const started = await insertAction(this.ctx.db, {
+      const started = await this.insert({
         runId: this.run.id, name: next.name, status: 'running', owner: this.ctx.owner, leaseMs: this.ctx.leaseMs,
       });
       this.publish();
@@ -217,12 +252,12 @@ export class RunProcessor {
     if (!remote) return false;
     const agentId = await agentIdByName(this.ctx.db, remote);
     if (!agentId) {
-      await insertAction(this.ctx.db, { runId: this.run.id, name: action.name, status: 'failed', error: `runsOn: agent ${remote} not found`, end: true });
+      await this.insert({ runId: this.run.id, name: action.name, status: 'failed', error: `runsOn: agent ${remote} not found`, end: true });
       this.publish();
       return false;
     }
     if (agentId === LOCAL_AGENT_ID) return false;
-    const row = await insertAction(this.ctx.db, { runId: this.run.id, name: action.name, status: 'waiting', agentId });
+    const row = await this.insert({ runId: this.run.id, name: action.name, status: 'waiting', agentId });
     await insertAgentData(this.ctx.db, { actionId: row.id, playbookId: this.run.playbook_id, runId: this.run.id, spec: action, env: { params: this.masker.maskDeep(env.params), env: {} } });
     await this.setRun('waiting', { release: true, scheduled_time: this.waitUntil(action, row) });
     return true;
@@ -274,12 +309,12 @@ export class RunProcessor {
     const agentId = await this.remoteAgentId(action);
     if (agentId) {
       // the retry of an action that runs on another agent waits for that agent again
-      const retry = await insertAction(this.ctx.db, { runId: this.run.id, name: action.name, status: 'waiting', retryCount: attempt, scheduledTime, agentId });
+      const retry = await this.insert({ runId: this.run.id, name: action.name, status: 'waiting', retryCount: attempt, scheduledTime, agentId });
       const env = await this.templateEnv(false);
       await insertAgentData(this.ctx.db, { actionId: retry.id, playbookId: this.run.playbook_id, runId: this.run.id, spec: action, env: { params: this.masker.maskDeep(env?.params ?? {}), env: {} } });
       return;
     }
-    await insertAction(this.ctx.db, {
+    await this.insert({
       runId: this.run.id, name: action.name, status: 'scheduled', retryCount: attempt, scheduledTime,
     });
   }
@@ -355,6 +390,7 @@ export class RunProcessor {
       this.publish();
       return false; // cancelled meanwhile: cancelRun wrote the run and its actions
     }
+    Object.assign(row, { status: outcome.status, result: outcome.result, error: outcome.error, end_time: new Date(), lease_owner: null, lease_expires_at: null });
     if (outcome.status === 'failed' && reason !== 'run-timeout' && reason !== 'cancel') await this.scheduleRetry(action, row);
     if (reason === 'run-timeout') {
       await this.setRun('timed_out', { end: true, release: true });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { publishChange } from '../../lib/events.js';
+import { EVENTS_CHANNEL, encodeChange } from '../../lib/events.js';
 import type { SecretMasker } from '../../lib/secret-mask.js';
 
 /**
@@ -91,12 +91,15 @@ export class ActionLogWriter {
   }
 
   private async store(first: number, batch: { stream: Stream; text: string }[]): Promise<void> {
+    // the lines and their announcement in one statement (the NOTIFY is sent when it commits)
     await this.db.query(
-      `INSERT INTO playbook_run_action_logs (action_id, seq, run_id, stream, text)
-       SELECT $1, $2 + ord - 1, $3, s, t FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(s, t, ord)`,
-      [this.actionId, first, this.runId, batch.map((b) => b.stream), batch.map((b) => b.text.replace(/\u0000/g, ''))],
+      `WITH ins AS (
+         INSERT INTO playbook_run_action_logs (action_id, seq, run_id, stream, text)
+         SELECT $1, $2 + ord - 1, $3, s, t FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(s, t, ord))
+       SELECT pg_notify($6, $7)`,
+      [this.actionId, first, this.runId, batch.map((b) => b.stream), batch.map((b) => b.text.replace(/\u0000/g, '')),
+        EVENTS_CHANNEL, encodeChange({ relation: 'playbook_run_action_logs', ids: [this.runId] })],
     );
-    void publishChange(this.db, { relation: 'playbook_run_action_logs', ids: [this.runId] });
   }
 
   /** Releases what the maskers held back, stores everything and stops. */
