@@ -200,10 +200,10 @@ describe('push', () => {
   });
 
   it('refuses keys of tables it does not take (400 naming the key), and a body over 16 MB (413)', async () => {
-    const r = await push(eu, { config_relationships: [{ config_id: randomUUID() }] });
+    const r = await push(eu, { playbook_actions: [{ id: randomUUID() }] });
     expect(r.statusCode).toBe(400);
-    expect(r.json().message).toMatch(/^config_relationships/);
-    expect((await push(eu, { config_relationships: [], unknown_key: [1] })).statusCode).toBe(200);
+    expect(r.json().message).toMatch(/^playbook_actions/);
+    expect((await push(eu, { playbook_actions: [], unknown_key: [1] })).statusCode).toBe(200);
     const big = JSON.stringify({ job_history: [{ id: randomUUID(), details: { x: 'y'.repeat(16 * 1024 * 1024) } }] });
     const r2 = await ctx.app.inject({ method: 'POST', url: '/api/upstream/push', headers: { ...bearer(eu), 'content-type': 'application/json' }, payload: big });
     expect(r2.statusCode).toBe(413);
