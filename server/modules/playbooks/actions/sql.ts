@@ -48,9 +48,10 @@ function driverOf(explicit: string | undefined, url: string, connType?: string):
  * back (settings, temporary tables, prepared statements, advisory locks, LISTENs), and one left inside a transaction,
  * aborted, or that failed is closed instead. Each use sets the action's remaining time as its statement timeout.
  */
-const POOL_MAX = 8;
-const POOL_IDLE_MS = 10_000;
-const MAX_POOLS = 16;
+// at most MAX_POOLS × POOL_MAX idle sessions linger (32), each for POOL_IDLE_MS; more actions at once on one url wait
+const POOL_MAX = 4;
+const POOL_IDLE_MS = 5_000;
+const MAX_POOLS = 8;
 const pools = new Map<string, pg.Pool>();
 
 function poolFor(url: string, connectMs: number): pg.Pool {
