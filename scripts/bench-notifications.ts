@@ -14,7 +14,7 @@
  *   without the kill -9; BENCH_HISTORY=0 skips the history part)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,10 +63,19 @@ async function replicaMain(url: string) {
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 }
 
+/** CPU seconds each replica (by pid) had used when it said "ready": its start-up, left out of the per-send figures. */
+const startupCpu = new Map<number, number>();
+
 function startReplica(url: string): Promise<ChildProcess> {
-  const c = spawn(process.execPath, ['--import', 'tsx', SELF, '--replica', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each replica that exits normally (use with BENCH_KILL=0)
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const c = spawn(process.execPath, [...prof, '--import', 'tsx', SELF, '--replica', url], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    c.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve(c));
+    c.stdout!.on('data', (b: Buffer) => {
+      if (!b.toString().includes('ready')) return;
+      startupCpu.set(c.pid!, cpuOf(c.pid));
+      resolve(c);
+    });
     c.once('exit', (code) => reject(new Error(`replica exited ${code}`)));
   });
 }
@@ -79,6 +88,40 @@ function rssOf(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds (user + system) a process has used; with `children`, also its reaped children's (cutime, cstime). */
+function cpuOf(pid: number | undefined, children = false): number {
+  if (!pid) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14)
+    return (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The ppid of a process (0 when unknown). */
+function ppidOf(pid: number): number {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of a PostgreSQL server on this machine: the postmaster, its reaped backends and the live ones. */
+function postgresCpu(postmaster: number): number {
+  if (!postmaster) return 0;
+  let total = cpuOf(postmaster, true);
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    if (ppidOf(Number(d)) === postmaster) total += cpuOf(Number(d));
+  }
+  return total;
 }
 
 interface SinkRequest { at: number; done: number; ok: boolean; checks: number[] }
@@ -147,7 +190,15 @@ async function main() {
   let replica = await startReplica(url);
   progress('replica ready; flipping');
   let rss = rssOf(replica.pid);
-  const memTimer = setInterval(() => { rss = Math.max(rss, rssOf(replica.pid)); }, 500);
+  // CPU (load-insensitive): each replica's last sample (a killed one keeps its last), PostgreSQL's whole server
+  const postmaster = ppidOf((await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+  const replicaCpu = new Map<number, number>();
+  const pgCpu0 = postgresCpu(postmaster);
+  const memTimer = setInterval(() => {
+    rss = Math.max(rss, rssOf(replica.pid));
+    const c = cpuOf(replica.pid);
+    if (c && replica.pid) replicaCpu.set(replica.pid, c);
+  }, 500);
 
   // transitions: flips at PER_MINUTE for MINUTES, each check alternating failed/passed; kill -9 halfway, restart
   const fails = new Map<number, number[]>(); // check number → its failing flips (ms)
@@ -198,6 +249,9 @@ async function main() {
   const drainSeconds = (Date.now() - drainStarted) / 1000;
   progress(`drained in ${drainSeconds.toFixed(0)} s`);
   clearInterval(memTimer);
+  if (replica.pid && cpuOf(replica.pid)) replicaCpu.set(replica.pid, cpuOf(replica.pid));
+  const pgCpu = postgresCpu(postmaster) - pgCpu0;
+  const replicaCpuTotal = [...replicaCpu].reduce((a, [pid, c]) => a + c - (startupCpu.get(pid) ?? 0), 0);
   await new Promise((r) => { replica.once('exit', r); replica.kill('SIGTERM'); setTimeout(r, 10_000); });
 
   // every failing flip followed to the sink: the requests naming its check after it and before the check's next failure
@@ -221,8 +275,10 @@ async function main() {
       flipsFollowed++;
       if (mine.length) {
         firstAttempt.push(mine[0].at - t);
-        if (!(t >= killedAt - 5_000 && t <= restartEnd)) firstAttemptOutsideRestart.push(mine[0].at - t);
-        else inRestart++;
+        // the outage touches a flip still unsent when the replica died (a backlog reaches back before the kill)
+        // and flips up to the new replica's lease; every other flip is outside it
+        if (KILL && t <= restartEnd && mine[0].at >= killedAt) inRestart++;
+        else firstAttemptOutsideRestart.push(mine[0].at - t);
       }
       if (hanging(n)) {
         hangFlips++;
@@ -247,14 +303,15 @@ async function main() {
   // 1,000,000 history rows over the rules, then the history's first page and the rules' summary
   const rules = (await db.query<{ id: string }>('SELECT id FROM notifications')).rows.map((r) => r.id);
   const statuses = ['sent', 'sent', 'sent', 'error', 'silenced', 'repeat-interval', 'cancelled', 'pending'];
-  // seeded without the row triggers (session_replication_role replica), the per-rule counters filled after in one go
+  // seeded without the row triggers (session_replication_role replica), the per-rule counters filled after in one go;
+  // resource_type as the pipeline writes it (the checks are http checks)
   const seed = await db.connect();
   await seed.query(`SET session_replication_role = replica`);
   for (let done = 0; done < HISTORY; done += 100_000) {
     await seed.query(
-      `INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, created_at, recipient, duration_millis, body)
+      `INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, created_at, recipient, duration_millis, body, resource_type)
        SELECT ($1::uuid[])[1 + i % $2], ($3::text[])[1 + i % 8], 'check.failed', ($4::uuid[])[1 + i % $5],
-              now() - make_interval(secs => i), '{"kind":"custom","index":0}', 20 + i % 50, 'body'
+              now() - make_interval(secs => i), '{"kind":"custom","index":0}', 20 + i % 50, 'body', 'http'
        FROM generate_series($6::int, $7::int) i`,
       [rules, rules.length, statuses, checkIds, checkIds.length, done, Math.min(HISTORY, done + 100_000) - 1]);
   }
@@ -297,6 +354,8 @@ async function main() {
   line(`  the same, flips outside the kill/restart window (${inRestart} inside)`, firstAttemptOutsideRestart);
   line('enqueue-to-delivered, ok at the first attempt', firstOk);
   line('enqueue-to-delivered, ok after retries', retriedOk);
+  const sends = hist.filter((h) => h.status !== 'pending').reduce((a, h) => a + h.n, 0);
+  console.log(`CPU seconds, flips and drain: replica ${replicaCpuTotal.toFixed(1)} (start-up left out), PostgreSQL ${pgCpu.toFixed(1)} (the bench's own flips included); per history row (${sends}): replica ${(replicaCpuTotal / Math.max(1, sends) * 1000).toFixed(2)} ms, PostgreSQL ${(pgCpu / Math.max(1, sends) * 1000).toFixed(2)} ms`);
   console.log(`peak RSS of the replica ${(rss / 1024 / 1024).toFixed(0)} MB`);
   if (HISTORY) {
     console.log(`${HISTORY} history rows (${histRel}) p50 / p95 ms: first page ${f(page!.p50)} / ${f(page!.p95)}; status=error ${f(filtered!.p50)} / ${f(filtered!.p95)}; resource_type=http ${f(byType!.p50)} / ${f(byType!.p95)}; first page with count=exact ${f(counted!.p50)} / ${f(counted!.p95)}; the same, status=error ${f(countedFiltered!.p50)} / ${f(countedFiltered!.p95)}`);

@@ -32,6 +32,21 @@ export async function activeSilences(db: Q, at: Date): Promise<SilenceRow[]> {
   return rows;
 }
 
+/** Silences not deleted whose until has not passed (active now or later), oldest first: the pipeline's cache. */
+export async function liveSilences(db: Q): Promise<SilenceRow[]> {
+  const { rows } = await db.query<SilenceRow>(
+    `SELECT ${SILENCE_SELECT} FROM notification_silences
+      WHERE deleted_at IS NULL AND (until IS NULL OR until > now())
+      ORDER BY created_at, id`);
+  return rows;
+}
+
+/** Whether a silence row is active at `at` (from ≤ at < until), as activeSilences selects them. */
+export function silenceActiveAt(s: Pick<SilenceRow, 'from' | 'until'>, at: Date): boolean {
+  const t = at.getTime();
+  return (!s.from || new Date(s.from).getTime() <= t) && (!s.until || new Date(s.until).getTime() > t);
+}
+
 const PATH_TABLES = { component: 'components', config: 'config_items' } as const;
 
 /** The ancestors of a component or config item (its dotted `path` of ids, else its parent chain), nearest last. */

@@ -48,8 +48,32 @@ async function loadResource(db: Q, p: SendProperties): Promise<EventResource | n
   return source ? source.load(db, { name: p.event_name, event_id: p.source_event_id, properties: p }) : null;
 }
 
+/**
+ * What the send handler already read for a fresh send (its rule, its resource as loaded in the handler's transaction
+ * moments before, where it goes): the delivery of that row needs no query before the call. A re-taken row (another
+ * replica's, or after a restart) has none and reads everything again.
+ */
+export interface DeliveryHint {
+  rule: RuleRow;
+  resource: EventResource;
+  eventName: string;
+  target: Parameters<typeof deliver>[0];
+}
+
+/** Finishes a delivery's rows and NOTIFYs the change, one statement. */
+async function finish(db: Q, ids: string[], out: Parameters<typeof finishSending>[2]): Promise<void> {
+  await finishSending(db, ids, out, `pg_notify('console_events', json_build_object('type', 'change',
+    'relation', 'notification_send_history', 'at', now())::text)`);
+}
+
 /** Delivers one send (its `sending` rows: one, or the members of a digest) and finishes them. */
-export async function deliverRows(db: pg.Pool, ids: string[], opts: DeliverOptions): Promise<void> {
+export async function deliverRows(db: pg.Pool, ids: string[], opts: DeliverOptions, hint?: DeliveryHint): Promise<void> {
+  if (hint && ids.length === 1) {
+    // a fresh send of this replica, committed `sending` under this replica's lease: finish guards on the status
+    const out = await renderAndDeliver(hint.rule, hint.target, hint.resource, [hint.resource], hint.eventName, opts);
+    await finish(db, ids, out);
+    return;
+  }
   const rows = await sendingRows(db, ids);
   if (!rows.length) return;
   const rule = await ruleById(db, rows[0].notification_id);
@@ -66,9 +90,8 @@ export async function deliverRows(db: pg.Pool, ids: string[], opts: DeliverOptio
     const out = resolved.ok
       ? await renderAndDeliver(rule, resolved.target, first.resource, members.map((m) => m.resource), first.props.event_name, opts)
       : { status: resolved.gone ? 'cancelled' : 'error', error: resolved.error };
-    await finishSending(db, members.map((m) => m.id), out);
-  }
-  await notifyChange(db, { relation: 'notification_send_history' });
+    await finish(db, members.map((m) => m.id), out);
+  } else await notifyChange(db, { relation: 'notification_send_history' });
 }
 
 export interface PoolOptions {
@@ -85,6 +108,9 @@ export interface PoolOptions {
 export class DeliveryPool {
   private readonly queue: string[][] = [];
   private readonly awaiting = new Map<string, string[][]>();
+  /** What the writer already read for a job (by the job's ids array); dropped with the job. */
+  private readonly hints = new WeakMap<string[], DeliveryHint>();
+
   private readonly running = new Set<Promise<void>>();
   private readonly held = new Map<Promise<void>, string[]>();
   private renewTimer: NodeJS.Timeout | null = null;
@@ -94,7 +120,7 @@ export class DeliveryPool {
   private readonly commitPollMs: number;
   private readonly renew?: (ids: string[]) => Promise<void>;
 
-  constructor(private readonly db: pg.Pool, private readonly run: (ids: string[]) => Promise<void>,
+  constructor(private readonly db: pg.Pool, private readonly run: (ids: string[], hint?: DeliveryHint) => Promise<void>,
     private readonly onError: (err: unknown) => void, opts: PoolOptions = {}) {
     this.concurrency = opts.concurrency ?? 32;
     this.commitPollMs = opts.commitPollMs ?? 5;
@@ -111,9 +137,12 @@ export class DeliveryPool {
   }
 
   /** Delivers `ids` once transaction `xid` (txid_current() of the writer) has committed; nothing when it aborts. */
-  afterCommit(xid: string, ids: string[]): void {
+  afterCommit(xid: string, ids: string[], hint?: DeliveryHint): void {
     if (this.closed) return;
-    this.awaiting.set(xid, [...(this.awaiting.get(xid) ?? []), ids]);
+    if (hint) this.hints.set(ids, hint);
+    const jobs = this.awaiting.get(xid);
+    if (jobs) jobs.push(ids);
+    else this.awaiting.set(xid, [ids]);
     this.schedulePoll();
   }
 
@@ -145,7 +174,7 @@ export class DeliveryPool {
   private pump(): void {
     while (!this.closed && this.running.size < this.concurrency && this.queue.length) {
       const ids = this.queue.shift()!;
-      const p: Promise<void> = this.run(ids).catch(this.onError).finally(() => {
+      const p: Promise<void> = this.run(ids, this.hints.get(ids)).catch(this.onError).finally(() => {
         this.running.delete(p);
         this.held.delete(p);
         this.pump();

@@ -1,5 +1,5 @@
 import type { Q } from '../../events/types.js';
-import { openDigest, sentSince, type RuleRow } from './queries.js';
+import { digestState, type RuleRow } from './queries.js';
 import { nsToMs } from './repeat.js';
 
 /** The reference's rate limit: past this many sends per rule (and recipient) in RATE_WINDOW_MS, sends join a digest. */
@@ -16,13 +16,12 @@ export async function holdFor(db: Q, rule: RuleRow, key: Record<string, unknown>
   Promise<{ notBefore: Date; reason: 'burst' | 'rate-limit' } | null> {
   const grouping = !!rule.group_by?.length || !!nsToMs(rule.group_by_interval);
   const windowMs = nsToMs(rule.group_by_interval) ?? defaultIntervalMs;
-  const open = await openDigest(db, rule.id, key);
-  if (open) return { notBefore: open.not_before, reason: grouping ? 'burst' : 'rate-limit' };
-  if (grouping) {
-    const recent = await sentSince(db, rule.id, key, windowMs);
-    if (recent.count > 0 && recent.last) return { notBefore: new Date(new Date(recent.last).getTime() + windowMs), reason: 'burst' };
+  // one query: the open digest, the sends inside the burst window and inside the rate window
+  const state = await digestState(db, rule.id, key, RATE_WINDOW_MS, windowMs);
+  if (state.open) return { notBefore: state.open.not_before, reason: grouping ? 'burst' : 'rate-limit' };
+  if (grouping && state.groupCount > 0 && state.groupLast) {
+    return { notBefore: new Date(new Date(state.groupLast).getTime() + windowMs), reason: 'burst' };
   }
-  const window = await sentSince(db, rule.id, key, RATE_WINDOW_MS);
-  if (window.count >= RATE_LIMIT) return { notBefore: new Date(Date.now() + windowMs), reason: 'rate-limit' };
+  if (state.rateCount >= RATE_LIMIT) return { notBefore: new Date(Date.now() + windowMs), reason: 'rate-limit' };
   return null;
 }

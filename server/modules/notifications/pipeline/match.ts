@@ -30,6 +30,7 @@ export interface SendProperties extends Record<string, unknown> {
  */
 export class RuleCache {
   private byEvent: Map<string, RuleRow[]> | null = null;
+  private byId = new Map<string, RuleRow>();
   private indexes = new WeakMap<RuleRow[], RuleIndex>();
   private loadedAt = 0;
   private loading: Promise<Map<string, RuleRow[]>> | null = null;
@@ -50,6 +51,12 @@ export class RuleCache {
     return this.byEvent.get(eventName) ?? [];
   }
 
+  /** A live rule by id from the cache (a send reads its rule without a query); undefined when not live (or unknown). */
+  async live(id: string): Promise<RuleRow | undefined> {
+    await this.rulesFor('');
+    return this.byId.get(id);
+  }
+
   /** The live rules of an event name, indexed by their equality filters (built once per load). */
   async indexFor(eventName: string): Promise<RuleIndex> {
     const rules = await this.rulesFor(eventName);
@@ -60,9 +67,16 @@ export class RuleCache {
 
   private async load(): Promise<Map<string, RuleRow[]>> {
     const map = new Map<string, RuleRow[]>();
+    const byId = new Map<string, RuleRow>();
     for (const rule of await liveRules(this.db)) {
-      for (const name of rule.events ?? []) map.set(name, [...(map.get(name) ?? []), rule]);
+      byId.set(rule.id, rule);
+      for (const name of rule.events ?? []) {
+        const list = map.get(name);
+        if (list) list.push(rule);
+        else map.set(name, [rule]);
+      }
     }
+    this.byId = byId;
     this.loadedAt = Date.now();
     return map;
   }

@@ -4,6 +4,7 @@ import type { Config } from '../../../config.js';
 import { NOTIFICATION_SEND_EVENT } from '../../../contracts/notifications.js';
 import { Sweeper } from '../../incidents/sweeper.js';
 import { knownEvents } from '../../events/sources/index.js';
+import { SilenceCache } from '../silences/cache.js';
 import { matchHandler, RuleCache } from './match.js';
 import { DeliveryPool, deliverRows, type DeliverOptions } from './delivery.js';
 import { renewLease, retakeExpired } from './queries.js';
@@ -40,15 +41,16 @@ async function nextDueMs(db: pg.Pool): Promise<number | null> {
 export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (app, opts) => {
   const sweepMs = opts.sweepMs ?? 10_000;
   const rules = new RuleCache(app.db, opts.ruleCacheMs ?? 60_000);
+  const silences = new SilenceCache(app.db);
   const onEvent = matchHandler(rules);
   for (const name of knownEvents()) app.eventQueue.on(name, onEvent);
   const leaseMs = opts.config.NOTIFICATION_DELIVERY_LEASE_SECONDS * 1000;
   const deliverOpts: DeliverOptions = { publicUrl: opts.config.publicUrl, deliver: opts.deliver };
-  const pool = new DeliveryPool(app.db, (ids) => deliverRows(app.db, ids, deliverOpts),
+  const pool = new DeliveryPool(app.db, (ids, hint) => deliverRows(app.db, ids, deliverOpts, hint),
     (err) => app.log.warn({ err }, 'notifications: a delivery failed'), {
       concurrency: opts.deliveryConcurrency, renewMs: leaseMs / 3, renew: (ids) => renewLease(app.db, ids, leaseMs),
     });
-  app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ pool, leaseMs }));
+  app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ pool, leaseMs, rules, silences }));
 
   let wake: NodeJS.Timeout | null = null;
   let historyKick: NodeJS.Timeout | null = null;
@@ -63,9 +65,13 @@ export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (
 
   const off = app.hasDecorator('events')
     ? app.events.bus.subscribe((event) => {
-      if (event.type === 'resync') rules.invalidate();
+      if (event.type === 'resync') {
+        rules.invalidate();
+        silences.invalidate();
+      }
       if (event.type !== 'change') return;
       if (event.relation === 'notifications') rules.invalidate();
+      if (event.relation === 'notification_silences') silences.invalidate();
       // a new held row may be due before the next sweep: look again, at most once a second (every send writes
       // history several times; a sweep per write kept a replica busy under load)
       if (event.relation === 'notification_send_history' && !historyKick) {

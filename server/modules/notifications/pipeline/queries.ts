@@ -1,4 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Q } from '../../events/types.js';
+
+/** A short stable name part for a statement text (prepared statement names must differ when texts do). */
+const hashes = new Map<string, string>();
+function hash(text: string): string {
+  let h = hashes.get(text);
+  if (!h) hashes.set(text, (h = createHash('sha1').update(text).digest('hex').slice(0, 12)));
+  return h;
+}
 
 /** The pipeline's SQL (issue 15 "Rules"): rules, recipients, send history writes and the held (pending) sends. */
 
@@ -67,6 +76,8 @@ export interface HistoryInput {
   resource_health?: string | null;
   resource_status?: string | null;
   resource_health_description?: string | null;
+  /** The resource's type (0109; a trigger fills it when not given). */
+  resource_type?: string | null;
   body?: string | null;
   error?: string | null;
   duration_millis?: number | null;
@@ -83,15 +94,25 @@ export interface HistoryInput {
 const HISTORY_FIELDS = [
   'notification_id', 'status', 'source_event', 'resource_id', 'resource_health', 'resource_status',
   'resource_health_description', 'body', 'error', 'duration_millis', 'person_id', 'team_id', 'connection_id',
-  'silenced_by', 'parent_id', 'not_before', 'payload', 'recipient',
+  'silenced_by', 'parent_id', 'not_before', 'payload', 'recipient', 'resource_type',
 ] as const;
 
-export async function insertHistory(db: Q, h: HistoryInput): Promise<string> {
+const INSERT_HISTORY = `INSERT INTO notification_send_history (${HISTORY_FIELDS.join(', ')})
+     VALUES (${HISTORY_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
+
+/**
+ * Inserts a history row; returns its id. `xid`: also the writing transaction's id (txid_current()); `also`: an SQL
+ * expression evaluated in the same statement (a NOTIFY), so a send's write is one round trip.
+ */
+export async function insertHistory(db: Q, h: HistoryInput): Promise<string>;
+export async function insertHistory(db: Q, h: HistoryInput, o: { xid: true; also?: string }): Promise<{ id: string; xid: string }>;
+export async function insertHistory(db: Q, h: HistoryInput, o?: { xid: true; also?: string }): Promise<string | { id: string; xid: string }> {
   const values = HISTORY_FIELDS.map((f) => h[f] ?? null);
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO notification_send_history (${HISTORY_FIELDS.join(', ')})
-     VALUES (${HISTORY_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values);
-  return rows[0].id;
+  // named (prepared once per connection): PostgreSQL parses and plans the pipeline's hot statements once
+  if (!o) return (await db.query<{ id: string }>({ name: 'nsh_insert', text: INSERT_HISTORY, values })).rows[0].id;
+  const text = `WITH h AS (${INSERT_HISTORY}) SELECT h.id, txid_current()::text AS xid${o.also ? `, ${o.also} AS also` : ''} FROM h`;
+  const { rows } = await db.query<{ id: string; xid: string }>({ name: `nsh_insert_${hash(text)}`, text, values });
+  return { id: rows[0].id, xid: rows[0].xid };
 }
 
 /** Updates a held (pending) row in place with its outcome. */
@@ -157,6 +178,35 @@ export async function openDigest(db: Q, ruleId: string, recipientKey: Record<str
   return rows[0] ?? null;
 }
 
+/**
+ * The digest decision's facts in one query: the rule and recipient's open digest (a held burst or rate-limit row),
+ * and its sent rows inside the rate window and inside the burst window (count, newest).
+ */
+export async function digestState(db: Q, ruleId: string, recipientKey: Record<string, unknown>, rateMs: number, groupMs: number):
+  Promise<{ open: { id: string; not_before: Date } | null; rateCount: number; groupCount: number; groupLast: Date | null }> {
+  const { rows } = await db.query<{ id: string | null; not_before: Date | null; rate_count: number; group_count: number; group_last: Date | null }>({
+    name: 'nsh_digest_state',
+    text: `SELECT d.id, d.not_before,
+            count(s.id) FILTER (WHERE s.created_at > now() - make_interval(secs => $3::float8 / 1000))::int AS rate_count,
+            count(s.id) FILTER (WHERE s.created_at > now() - make_interval(secs => $4::float8 / 1000))::int AS group_count,
+            max(s.created_at) FILTER (WHERE s.created_at > now() - make_interval(secs => $4::float8 / 1000)) AS group_last
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (
+         SELECT id, not_before FROM notification_send_history
+          WHERE notification_id = $1 AND status = 'pending' AND recipient @> $2::jsonb
+            AND payload ->> 'digest' IN ('burst', 'rate-limit')
+          ORDER BY not_before LIMIT 1) d ON true
+       LEFT JOIN notification_send_history s ON s.notification_id = $1 AND s.status = 'sent' AND s.recipient @> $2::jsonb
+            AND s.created_at > now() - make_interval(secs => greatest($3::float8, $4::float8) / 1000)
+      GROUP BY d.id, d.not_before`,
+    values: [ruleId, JSON.stringify(recipientKey), rateMs, groupMs] });
+  const r = rows[0];
+  return {
+    open: r?.id && r.not_before ? { id: r.id, not_before: r.not_before } : null,
+    rateCount: r?.rate_count ?? 0, groupCount: r?.group_count ?? 0, groupLast: r?.group_last ?? null,
+  };
+}
+
 /** A held row whose time has come, as the sweeper claims it. */
 export interface DueRow {
   id: string;
@@ -215,11 +265,13 @@ export async function markSending(db: Q, ids: string[], leaseMs: number, h: Part
 }
 
 /** Finishes a delivery's rows (only those still `sending`: a re-take that finished first wins). */
-export async function finishSending(db: Q, ids: string[], o: { status: string; error?: string | null; body?: string | null; duration_millis?: number | null }): Promise<void> {
-  await db.query(
-    `UPDATE notification_send_history SET status = $2, error = $3, body = coalesce($4, body), duration_millis = $5, not_before = NULL
-     WHERE id = ANY($1::uuid[]) AND status = 'sending'`,
-    [ids, o.status, o.error ?? null, o.body ?? null, o.duration_millis ?? null]);
+export async function finishSending(db: Q, ids: string[], o: { status: string; error?: string | null; body?: string | null; duration_millis?: number | null },
+  also?: string): Promise<void> {
+  const update = `UPDATE notification_send_history SET status = $2, error = $3, body = coalesce($4, body), duration_millis = $5, not_before = NULL
+     WHERE id = ANY($1::uuid[]) AND status = 'sending'`;
+  // `also`: an SQL expression evaluated once in the same statement (a NOTIFY)
+  const text = also ? `WITH u AS (${update} RETURNING 1) SELECT ${also} AS also, (SELECT count(*) FROM u) AS n` : update;
+  await db.query({ name: `nsh_finish_${hash(text)}`, text, values: [ids, o.status, o.error ?? null, o.body ?? null, o.duration_millis ?? null] });
 }
 
 /**

@@ -1,12 +1,12 @@
 import type pg from 'pg';
-import { notifyChange } from '../../../lib/events.js';
 import { sourceOfEvent } from '../../events/sources/index.js';
-import type { EventHandler, EventResource, QueuedEvent } from '../../events/types.js';
+import type { EventHandler, EventResource, Q, QueuedEvent } from '../../events/types.js';
+import type { SilenceCache } from '../silences/cache.js';
 import { findSilence } from '../silences/match.js';
 import type { Recipient } from '../types.js';
 import type { DeliveryPool } from './delivery.js';
 import { holdFor } from './digest.js';
-import { filterPasses, type SendProperties } from './match.js';
+import { filterPasses, type RuleCache, type SendProperties } from './match.js';
 import { bumpIdentical, digestMembers, finishHistory, insertHistory, markSending, recentSent, ruleById, type HistoryInput, type RuleRow } from './queries.js';
 import { quietHoursOf, holdUntil } from './quiet-hours.js';
 import { keyJson, resolveRecipient } from './recipients.js';
@@ -19,12 +19,29 @@ export interface SendOptions {
   leaseMs: number;
   /** Digest window when a grouping rule sets none (ms; issue 15: 1 min). */
   groupIntervalMs?: number;
+  /** The live rules (a send reads its rule from here; a rule not live is read from the database). */
+  rules?: RuleCache;
+  /** The live silences (else each send reads them). */
+  silences?: SilenceCache;
 }
+
+/** The rule of a send: live ones from the cache, others (deleted: the send is cancelled) from the database. */
+export async function ruleOf(db: Q, id: string, rules?: RuleCache): Promise<RuleRow | null> {
+  return (await rules?.live(id)) ?? ruleById(db, id);
+}
+
+/** NOTIFYs a change of the send history at commit: one payload per transaction (now()), so a batch sends one. */
+const NOTIFY_HISTORY = `pg_notify('console_events', json_build_object('type', 'change', 'relation', 'notification_send_history',
+  'at', now())::text)`;
 
 type Outcome = Pick<HistoryInput, 'status' | 'error' | 'silenced_by' | 'parent_id' | 'body' | 'duration_millis' | 'not_before' | 'payload'>;
 
-function resourceFields(r: EventResource | null): Pick<HistoryInput, 'resource_health' | 'resource_status' | 'resource_health_description'> {
-  return { resource_health: r?.health ?? null, resource_status: r?.status ?? null, resource_health_description: r?.description ?? null };
+function resourceFields(r: EventResource | null): Pick<HistoryInput, 'resource_health' | 'resource_status' | 'resource_health_description' | 'resource_type'> {
+  return {
+    resource_health: r?.health ?? null, resource_status: r?.status ?? null, resource_health_description: r?.description ?? null,
+    // undefined when unknown: an insert leaves it to the trigger, an update keeps it
+    resource_type: r?.type ?? undefined,
+  };
 }
 
 function recipientColumns(rec: Recipient, connectionId?: string | null): Pick<HistoryInput, 'person_id' | 'team_id' | 'connection_id' | 'recipient'> {
@@ -53,15 +70,16 @@ export function sendHandler(opts: SendOptions): EventHandler {
   return async (event: QueuedEvent, client: pg.PoolClient) => {
     const p = event.properties as SendProperties | null;
     if (!p?.notification_id || !p.recipient) return;
-    const rule = await ruleById(client, p.notification_id);
+    const rule = await ruleOf(client, p.notification_id, opts.rules);
     if (!rule) return;
-    if (p.pending_ids?.length) await release(client, rule, p, opts);
-    else await fresh(client, rule, p, opts);
-    await notifyChange(client, { relation: 'notification_send_history' });
+    if (p.pending_ids?.length) {
+      await release(client, rule, p, opts);
+      await client.query(`SELECT ${NOTIFY_HISTORY}`);
+    } else if (!(await fresh(client, rule, p, opts))) await client.query(`SELECT ${NOTIFY_HISTORY}`);
   };
 }
 
-async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions): Promise<void> {
+async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions): Promise<boolean> {
   const key = keyJson(p.recipient);
   const resource = await loadResource(client, p);
   const resolved = await resolveRecipient(client, rule, p.recipient);
@@ -69,20 +87,25 @@ async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, op
     notification_id: rule.id, source_event: p.event_name, resource_id: p.resource_id, ...resourceFields(resource),
     ...recipientColumns(resolved.recipient, resolved.ok ? resolved.target.connectionId : null),
   };
-  const record = async (o: Outcome) => {
+  // true when the write also NOTIFYed the change (the sending row: its insert, transaction id and NOTIFY in one query)
+  const record = async (o: Outcome): Promise<boolean> => {
     const row = { ...base, ...o };
     if (o.status === 'sending') {
-      opts.pool.afterCommit(await xid(client), [await insertHistory(client, row)]);
-      return;
+      const { id, xid } = await insertHistory(client, row, { xid: true, also: NOTIFY_HISTORY });
+      // what this handler read goes with the row: its delivery reads nothing again
+      opts.pool.afterCommit(xid, [id], resource && resolved.ok
+        ? { rule, resource, eventName: p.event_name, target: resolved.target } : undefined);
+      return true;
     }
-    if (o.status !== 'sent' && o.status !== 'error' && o.status !== 'pending' && (await bumpIdentical(client, row, key))) return;
-    if (o.status === 'pending' && (await bumpIdentical(client, row, key))) return;
+    if (o.status !== 'sent' && o.status !== 'error' && o.status !== 'pending' && (await bumpIdentical(client, row, key))) return false;
+    if (o.status === 'pending' && (await bumpIdentical(client, row, key))) return false;
     await insertHistory(client, row);
+    return false;
   };
   if (!resource) return record({ status: 'cancelled', error: 'the resource is gone' });
   if (rule.deleted_at) return record({ status: 'cancelled', error: 'the rule was deleted' });
   if (!resolved.ok && resolved.gone) return record({ status: 'cancelled', error: resolved.error });
-  const silence = await findSilence(client, resource, new Date());
+  const silence = await findSilence(client, resource, new Date(), opts.silences);
   if (silence) return record({ status: 'silenced', silenced_by: silence.id });
   const repeatMs = intervalMs(rule.repeat_interval);
   if (repeatMs) {
@@ -97,7 +120,7 @@ async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, op
   const held = await holdFor(client, rule, key, opts.groupIntervalMs ?? 60_000);
   if (held) return record({ status: 'pending', not_before: held.notBefore, payload: { ...payload, digest: held.reason } });
   if (!resolved.ok) return record({ status: 'error', error: resolved.error });
-  await record({ status: 'sending', not_before: new Date(Date.now() + opts.leaseMs), payload });
+  return record({ status: 'sending', not_before: new Date(Date.now() + opts.leaseMs), payload });
 }
 
 /** The consumer transaction's id: the pool delivers once it has committed. */
@@ -127,7 +150,7 @@ async function release(client: pg.PoolClient, rule: RuleRow, p: SendProperties, 
         continue;
       }
     }
-    const silence = await findSilence(client, resource, new Date());
+    const silence = await findSilence(client, resource, new Date(), opts.silences);
     if (silence) { await finish({ status: 'silenced', silenced_by: silence.id }); continue; }
     survivors.push({ id: m.id, resource, props });
   }

@@ -1,7 +1,8 @@
 import { evalCel } from '../../../lib/cel.js';
 import { Params, parseSelector, selectorWhere, SelectorError, TARGETS } from '../../topology/runner/links/resource-selector.js';
 import type { EventResource, Q } from '../types.js';
-import { activeSilences, resourcePath, type SilenceRow } from '../queries.js';
+import { activeSilences, resourcePath, silenceActiveAt, type SilenceRow } from '../queries.js';
+import type { SilenceCache } from './cache.js';
 
 /**
  * Whether a notification about a resource is silenced (issue 15 "Silences"). A silence is active while not deleted and
@@ -14,8 +15,10 @@ import { activeSilences, resourcePath, type SilenceRow } from '../queries.js';
  *   and playbooks compile theirs (checks, components and config items only).
  * Every given target of a silence must hold (an id and a filter: both). The oldest matching silence wins.
  */
-export async function findSilence(db: Q, resource: EventResource, at: Date = new Date()): Promise<{ id: string } | null> {
-  const silences = await activeSilences(db, at);
+export async function findSilence(db: Q, resource: EventResource, at: Date = new Date(),
+  cached?: SilenceCache): Promise<{ id: string } | null> {
+  // from the pipeline's cache (live silences, filtered by time here), else one query
+  const silences = cached ? (await cached.list()).filter((s) => silenceActiveAt(s, at)) : await activeSilences(db, at);
   if (!silences.length) return null;
   let ancestors: string[] | undefined;
   const ancestorsOf = async (): Promise<string[]> => {
