@@ -360,11 +360,13 @@ async function main() {
     const whoamiFigures = await overHttp(whoami);
     const wNode = process.cpuUsage(wNode0);
     const wPg1 = await postgresCpuMicros(postmaster);
-    const perCall = (micros: number) => fmt(micros / 1000 / Math.max(1, whoamiFigures.requests), 3);
+    const calls = Math.max(1, whoamiFigures.requests);
+    const perCall = (total: number, idlePerSecond: number, unit: number, digits: number) =>
+      `${fmt(total / unit / calls, digits)} (net ${fmt((total - idlePerSecond * whoamiFigures.seconds) / unit / calls, digits)})`;
     const whoamiCost = [
-      `per call ${fmt((statements.count() - wQ0) / Math.max(1, whoamiFigures.requests), 2)} statements,`,
-      `server ${perCall(wNode.user + wNode.system)} ms CPU,`,
-      wPg0 !== null && wPg1 !== null ? `PostgreSQL ${perCall(wPg1 - wPg0)} ms CPU` : 'PostgreSQL CPU not measured (external)',
+      `per call ${perCall(statements.count() - wQ0, idle.q, 1, 2)} statements,`,
+      `server ${perCall(wNode.user + wNode.system, idle.node, 1000, 3)} ms CPU,`,
+      wPg0 !== null && wPg1 !== null ? `PostgreSQL ${perCall(wPg1 - wPg0, idle.pg, 1000, 3)} ms CPU` : 'PostgreSQL CPU not measured (external)',
     ].join(' ');
     rows.push([`GET ${whoamiPath} (session cookie)`, String(whoami.connections), summarise(whoamiFigures)]);
 
