@@ -65,6 +65,8 @@ async function replicaMain(url: string) {
 
 /** CPU seconds each replica (by pid) had used when it said "ready": its start-up, left out of the per-send figures. */
 const startupCpu = new Map<number, number>();
+/** The replica's RSS when it said "ready" (the app before any event): what the pipeline adds is the peak above it. */
+let readyRss = 0;
 
 function startReplica(url: string): Promise<ChildProcess> {
   // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each replica that exits normally (use with BENCH_KILL=0)
@@ -74,6 +76,7 @@ function startReplica(url: string): Promise<ChildProcess> {
     c.stdout!.on('data', (b: Buffer) => {
       if (!b.toString().includes('ready')) return;
       startupCpu.set(c.pid!, cpuOf(c.pid));
+      readyRss = Math.max(readyRss, rssOf(c.pid));
       resolve(c);
     });
     c.once('exit', (code) => reject(new Error(`replica exited ${code}`)));
@@ -356,7 +359,7 @@ async function main() {
   line('enqueue-to-delivered, ok after retries', retriedOk);
   const sends = hist.filter((h) => h.status !== 'pending').reduce((a, h) => a + h.n, 0);
   console.log(`CPU seconds, flips and drain: replica ${replicaCpuTotal.toFixed(1)} (start-up left out), PostgreSQL ${pgCpu.toFixed(1)} (the bench's own flips included); per history row (${sends}): replica ${(replicaCpuTotal / Math.max(1, sends) * 1000).toFixed(2)} ms, PostgreSQL ${(pgCpu / Math.max(1, sends) * 1000).toFixed(2)} ms`);
-  console.log(`peak RSS of the replica ${(rss / 1024 / 1024).toFixed(0)} MB`);
+  console.log(`peak RSS of the replica ${(rss / 1024 / 1024).toFixed(0)} MB (${(readyRss / 1024 / 1024).toFixed(0)} MB when ready)`);
   if (HISTORY) {
     console.log(`${HISTORY} history rows (${histRel}) p50 / p95 ms: first page ${f(page!.p50)} / ${f(page!.p95)}; status=error ${f(filtered!.p50)} / ${f(filtered!.p95)}; resource_type=http ${f(byType!.p50)} / ${f(byType!.p95)}; first page with count=exact ${f(counted!.p50)} / ${f(counted!.p95)}; the same, status=error ${f(countedFiltered!.p50)} / ${f(countedFiltered!.p95)}`);
   }
