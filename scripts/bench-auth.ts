@@ -27,6 +27,9 @@ const EVENTS = 1_000_000;
 const SEED_PEOPLE = 10_000;
 // BENCH_VOLUME=0 skips seeding the 200,000 sessions and 1,000,000 events and the lists measured on them (quick runs)
 const VOLUME = process.env.BENCH_VOLUME !== '0';
+// The other API calls during the sign-ins, per second (BENCH_OTHER_RATE; 0: as fast as 4 connections get answers,
+// which makes them a second CPU-bound load competing with the sign-ins rather than a console in use meanwhile)
+const OTHER_RATE = Number(process.env.BENCH_OTHER_RATE ?? 100);
 
 interface SignInSpec {
   base: string;
@@ -336,13 +339,13 @@ async function main() {
     console.log(cost);
     console.log(`measuring ${SIGNINS} sign-ins for ${SECONDS} s with other API calls meanwhile`);
     const other = {
-      url: base, headers: { authorization: `Bearer ${token}` }, connections: 4, duration: SECONDS,
+      url: base, headers: { authorization: `Bearer ${token}` }, connections: 4, duration: SECONDS, rate: OTHER_RATE || undefined,
       paths: ['/api/auth/whoami', '/api/db/people?select=id,name,email&limit=20', '/api/about'],
     };
     const [signIns, during] = await Promise.all([overSignIns({ base, emails, connections: SIGNINS, duration: SECONDS }), overHttp(other)]);
     const signInLabel = signIns.via === 'flow' ? 'sign-in: flow + submit (/api/.ory)' : 'sign-in: POST /api/auth/login (no flow API)';
     rows.push([signInLabel, String(SIGNINS), summarise(signIns)]);
-    rows.push(['other API meanwhile (whoami, /api/db/people, about)', String(other.connections), summarise(during)]);
+    rows.push([`other API meanwhile (whoami, /api/db/people, about; ${OTHER_RATE ? `${OTHER_RATE}/s` : 'unpaced'})`, String(other.connections), summarise(during)]);
 
     console.log('measuring the TOTP check, then whoami');
     const totp = await totpFigures(2_000);

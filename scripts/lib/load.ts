@@ -15,6 +15,8 @@ export interface LoadSpec {
   paths: string[];
   connections: number;
   duration: number;
+  /** Requests per second over all connections (autocannon's overallRate); absent: as fast as answers come. */
+  rate?: number;
 }
 
 export interface Figures {
@@ -31,6 +33,7 @@ export async function loadGenerator() {
   const pick = () => spec.paths[Math.floor(Math.random() * spec.paths.length)];
   const instance = autocannon({
     url: spec.url, connections: spec.connections, duration: spec.duration, headers: spec.headers,
+    ...(spec.rate && { overallRate: spec.rate }),
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pick() }) }],
   });
   instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
