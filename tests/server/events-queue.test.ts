@@ -184,6 +184,23 @@ describe('retries', () => {
     expect(await c.drain()).toBe(1);
     expect(await handled([id])).toHaveLength(1);
   });
+
+  it('an idle consumer waits for a wake-up: with nothing queued it does not poll the database', async () => {
+    let statements = 0;
+    const counted = {
+      query: (...args: unknown[]) => (statements++, (t.db.query as (...a: unknown[]) => unknown)(...args)),
+      connect: () => (statements++, t.db.connect()),
+    } as unknown as typeof t.db;
+    const c = consumer({ 'test.idle-nothing-queued': [recorder('idle')] }, { db: counted });
+    c.start();
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      // the start's one pass (claim + next-due look-up); re-arming on an empty queue's due time of 0 made ~200 a second
+      expect(statements).toBeLessThan(10);
+    } finally {
+      await c.stop();
+    }
+  });
 });
 
 describe('at least once', () => {
