@@ -1,12 +1,17 @@
 import { defineConfig } from '@playwright/test';
 import { ADMIN, BASE_URL, E2E_PORT, E2E_SMTP_PORT } from './tests/e2e/env';
 
+/** Specs that switch a feature off or set a property for the whole server while they run (see `projects`). */
+const EXCLUSIVE = ['**/settings-feature-flags.spec.ts', '**/live-updates.spec.ts', '**/shell.spec.ts', '**/incidents.spec.ts'];
+
 /** Browser tests against the real server and database (tests/e2e/web-server.mjs), with Debian's chromium. */
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
-  // feature flags and users are server-wide state: one worker keeps the tests from seeing each other's changes
-  workers: 1,
+  // Two workers share one server: a test spends most of its time waiting on the browser, not the CPU (a one-worker run
+  // kept the 2-core machine a fifth busy). Specs that change server-wide state (feature flags, properties) run in the
+  // `exclusive` project, one at a time, after every other spec; the rest make their own uniquely named rows.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
@@ -35,6 +40,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'shared', testIgnore: EXCLUSIVE },
+    { name: 'exclusive', testMatch: EXCLUSIVE, dependencies: ['shared'], workers: 1 },
+  ],
   webServer: {
     command: 'node tests/e2e/web-server.mjs',
     url: `${BASE_URL}/readyz`,

@@ -3,7 +3,7 @@ import { adminApi, createUser, type ApiSession } from './api';
 import { BASE_URL } from './env';
 import { AgentsPage } from './pages/agents';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signIn, signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 let seq = 0;
@@ -28,7 +28,7 @@ test.describe('Agents', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('Create new agent: Name required, Scrape Interval 30m by default, no serious axe findings', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const agents = new AgentsPage(page);
     await agents.goto();
     await agents.addButton.click();
@@ -45,7 +45,7 @@ test.describe('Agents', () => {
   test('create: the install dialog shows the Helm command with the token, no serious axe findings', async ({ page }) => {
     // the axe scan of the install dialog (a long code block over the list) took 40-60 s on a loaded 2-core machine
     test.setTimeout(180_000);
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const agents = new AgentsPage(page);
     await agents.goto();
     const name = uniqueName("o'brien $(prod)");
@@ -62,7 +62,7 @@ test.describe('Agents', () => {
   });
 
   test('the install dialog turns Connected at the first ping with the copied token; the list shows the agent Online', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const agents = new AgentsPage(page);
     await agents.goto();
     const name = uniqueName('pinger');
@@ -119,7 +119,7 @@ test.describe('Agents', () => {
     const name = uniqueName('seen');
     await generate(name);
     const viewer = await createUser(admin, 'viewer');
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const agents = new AgentsPage(page);
     await agents.goto();
     await expect(agents.row(name)).toBeVisible();

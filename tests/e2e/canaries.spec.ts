@@ -4,7 +4,7 @@ import { BASE_URL } from './env';
 import { CanariesPage } from './pages/canaries-page';
 import { HealthPage } from './pages/health-page';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {
@@ -20,7 +20,7 @@ const shots = '.tmp/screenshots';
 test.describe('Settings → Health Checks', () => {
   test('create through the form, see it listed and on /health, edit in Code, delete', async ({ page }) => {
     test.setTimeout(90_000);
-    await signIn(page);
+    await signInSession(page);
     const canaries = new CanariesPage(page);
     await canaries.goto();
     expect(await seriousViolations(page)).toEqual([]);
@@ -101,7 +101,7 @@ test.describe('Settings → Health Checks', () => {
   });
 
   test('a server refusal is shown; Cancel goes back to the list', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const canaries = new CanariesPage(page);
     await page.goto('/settings/canaries/new');
     await canaries.field('Name').fill(`e2e-bad-${unique()}`);
@@ -120,7 +120,7 @@ test.describe('Settings → Health Checks', () => {
 
   test('a viewer sees the list without Add', async ({ page }) => {
     const viewer = await createUser(admin, 'viewer');
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const canaries = new CanariesPage(page);
     await canaries.goto();
     await expect(canaries.addButton).toHaveCount(0);

@@ -5,7 +5,7 @@ import { adminApi, createUser, type ApiSession } from './api';
 import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
 import { CatalogScrapersPage } from './pages/catalog-scrapers-page';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {
@@ -61,7 +61,7 @@ test.describe('Catalog → Scrapers', () => {
     test.setTimeout(300_000);
     const fixture = writeFixture();
     try {
-      const shell = await signIn(page);
+      const shell = await signInSession(page);
       const scrapers = new CatalogScrapersPage(page);
       await scrapers.goto();
       await expect(scrapers.tab('Scrapers')).toHaveAttribute('aria-selected', 'true');
@@ -131,7 +131,7 @@ test.describe('Catalog → Scrapers', () => {
 
   test('a scraper written as code is saved; the Code tab marks a bad spec and the server\'s refusal names its path', async ({ page }) => {
     test.setTimeout(300_000);
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const scrapers = new CatalogScrapersPage(page);
     await page.goto('/catalog/scrapers/new');
     // Custom opens the Code tab on a spec with the default schedule
@@ -199,7 +199,7 @@ test.describe('Catalog → Scrapers', () => {
     // @never: only Run now runs it (the scheduler would otherwise run it once on creation)
     const id = await createScraper({ name, spec: { schedule: '@never', kubernetes: [{ clusterName: 'e2e' }] } });
     const viewer = await createUser(admin, 'viewer');
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const scrapers = new CatalogScrapersPage(page);
     await scrapers.goto();
     await expect(scrapers.row(name)).toContainText('Kubernetes');
@@ -243,7 +243,7 @@ test.describe('Catalog → Scrapers', () => {
     } finally {
       await db.end();
     }
-    await signIn(page);
+    await signInSession(page);
     const scrapers = new CatalogScrapersPage(page);
     await scrapers.goto();
     await expect(scrapers.row(name)).toContainText('Linked to Flux kustomization flux-system/apps');

@@ -6,7 +6,7 @@ import { E2E_PORT } from './env';
 import { seriousViolations } from './pages/axe';
 import { CatalogPage, ConfigItemPage } from './pages/catalog-page';
 import { dbGet, seedIncident } from './pages/incidents-page';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 const shots = (name: string) => `.tmp/screenshots/catalog-${name}.png`;
 const u = Date.now().toString(36);
@@ -44,7 +44,7 @@ test.afterAll(async () => {
 });
 
 test('groups by type with counts and cost; deleted items only when asked; a group expands to its items', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const catalog = new CatalogPage(page);
   await catalog.goto(`?search=${u}`);
   await expect(page.getByRole('tab', { name: 'Catalog', selected: true })).toBeVisible();
@@ -64,7 +64,7 @@ test('groups by type with counts and cost; deleted items only when asked; a grou
 });
 
 test('grouping and filters live in the URL; a shared link restores them; an item opens from its group', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const catalog = new CatalogPage(page);
   await catalog.goto(`?search=${u}`);
   await catalog.choose('Group by', 'Tag: namespace');
@@ -98,7 +98,7 @@ test('grouping and filters live in the URL; a shared link restores them; an item
 });
 
 test('the item sidebar shows the spec rows; the tabs carry count badges', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const item = new ConfigItemPage(page);
   await item.goto(seeded.deploymentId);
   await expect(item.tab('Config')).toHaveAttribute('aria-selected', 'true');
@@ -128,7 +128,7 @@ test('the item sidebar shows the spec rows; the tabs carry count badges', async 
 });
 
 test('each tab of the item is its own route; Playbooks and Checks list what is linked', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const item = new ConfigItemPage(page);
   await item.goto(seeded.deploymentId, 'playbooks');
   const runs = page.getByRole('table', { name: 'Playbook runs' });
@@ -152,7 +152,7 @@ test('each tab of the item is its own route; Playbooks and Checks list what is l
 });
 
 test("a deleted item reads Deleted with its age and no scrape warning; an unknown id, 'Details not found'", async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const item = new ConfigItemPage(page);
   await item.goto(seeded.deletedPodId);
   await expect(item.row('Status')).toHaveText(/^Deleted\s*3h ago$/);
@@ -164,7 +164,7 @@ test("a deleted item reads Deleted with its age and no scrape warning; an unknow
 
 test('selected lines are kept in the URL and attached to an incident as config evidence', async ({ page }) => {
   const incident = await seedIncident(admin, `Web outage ${u}`);
-  await signIn(page);
+  await signInSession(page);
   const item = new ConfigItemPage(page);
   await item.goto(seeded.deploymentId);
   await item.lineNumber(3).click();

@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/db/em
 import { adminApi, createUser, type ApiSession } from './api';
 import { seriousViolations } from './pages/axe';
 import { ConnectionsPage } from './pages/connections-page';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 // a connection test may take its full 10 s deadline; the shared machine is slow at times
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -57,7 +57,7 @@ async function storedRow(name: string) {
 
 test.describe('Settings → Connections', () => {
   test('a postgres connection with a Secret password: added, edited, tested, deleted', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const connections = new ConnectionsPage(page);
     await connections.goto();
     const name = `e2e-pg-${Date.now()}`;
@@ -127,7 +127,7 @@ test.describe('Settings → Connections', () => {
   });
 
   test('a static-password postgres connection passes its test before and after saving; its password reads ***', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const connections = new ConnectionsPage(page);
     await connections.goto();
     const name = `e2e-pg-ok-${Date.now()}`;
@@ -163,7 +163,7 @@ test.describe('Settings → Connections', () => {
   });
 
   test('a test against a closed port fails with what failed', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const connections = new ConnectionsPage(page);
     await connections.goto();
     const form = await connections.startNew('Postgres');
@@ -176,14 +176,14 @@ test.describe('Settings → Connections', () => {
 
   test('a viewer sees no connections page', async ({ page }) => {
     const viewer = await createUser(admin, 'viewer');
-    const shell = await signIn(page, viewer.email, viewer.password);
+    const shell = await signInSession(page, viewer.email, viewer.password);
     await page.goto('/settings/connections');
     await expect(page.getByText('Unauthorized - You do not have permission to access this page')).toBeVisible();
     await expect(shell.navLink('Connections')).toHaveCount(0);
   });
 
   test('the page, the tiles and the form have no serious accessibility violations', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const connections = new ConnectionsPage(page);
     await connections.goto();
     expect(await seriousViolations(page)).toEqual([]);

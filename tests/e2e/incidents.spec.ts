@@ -4,7 +4,7 @@ import { E2E_PORT } from './env';
 import { dbGet, IncidentsPage, seedIncident } from './pages/incidents-page';
 import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signIn, signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -19,7 +19,7 @@ test.afterAll(async () => {
 
 test.describe('Incidents', () => {
   test('create an incident from the modal; it is listed and detailed with its INC id', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const incidents = new IncidentsPage(page);
     await incidents.goto();
     const title = `Checkout latency ${unique()}`;
@@ -360,7 +360,7 @@ test.describe('Incidents', () => {
   test('a viewer sees incidents read-only: no create, status or comment controls', async ({ page }) => {
     const viewer = await createUser(admin, 'viewer');
     const seeded = await seedIncident(admin, `Viewer visible ${unique()}`, [{ type: 'comment', description: 'Error budget restored', definition_of_done: true, evidence: { comment: 'Error budget restored' } }]);
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const incidents = new IncidentsPage(page);
     await incidents.goto();
     await expect(incidents.row(seeded.incident_id)).toBeVisible();

@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { adminApi, createUser, type ApiSession } from './api';
 import { seriousViolations } from './pages/axe';
 import { IntegrationsPage } from './pages/integrations-page';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 // the machine running these is shared and loaded: waits get longer, nothing is timed
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -38,7 +38,7 @@ test.describe('Settings → Integrations', () => {
   test.describe.configure({ timeout: 240_000 });
 
   test('lists topologies and scrapers; a row opens its Spec and Job History', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const integrations = new IntegrationsPage(page);
     await integrations.goto();
     await expect(integrations.row(topologyName)).toContainText('Topology');
@@ -60,7 +60,7 @@ test.describe('Settings → Integrations', () => {
 
   test('Add Integration: the tiles, and a GitOps tile with its defaults and the flux warning', async ({ page }) => {
     const integrations = new IntegrationsPage(page);
-    await signIn(page);
+    await signInSession(page);
     await integrations.goto();
     await integrations.addButton.click();
     await expect(integrations.dialog.getByRole('heading', { name: 'Add via GitOps' })).toBeVisible();
@@ -89,7 +89,7 @@ test.describe('Settings → Integrations', () => {
 
   test('Add via GitOps: edited values reach the Flux YAML and the helm command, and copy', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const integrations = new IntegrationsPage(page);
     await integrations.goto();
     await integrations.addButton.click();
@@ -121,7 +121,7 @@ test.describe('Settings → Integrations', () => {
 
   test('a viewer sees the list without Add Integration', async ({ page }) => {
     const viewer = await createUser(admin, 'viewer');
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const integrations = new IntegrationsPage(page);
     await integrations.goto();
     await expect(integrations.row(topologyName)).toBeVisible();

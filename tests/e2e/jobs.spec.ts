@@ -3,7 +3,7 @@ import { adminApi, type ApiSession } from './api';
 import { E2E_PORT } from './env';
 import { JobsPage } from './pages/jobs-page';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 // Job rows come from real canary runs: one canary that fails (a closed port), one that passes (this server's port).
 let admin: ApiSession;
@@ -41,7 +41,7 @@ test.afterAll(async () => {
 
 test.describe('Settings → Job History', () => {
   test('hides SUCCESS by default; filters change the URL and the rows', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const jobs = new JobsPage(page);
     await jobs.goto();
     await expect(jobs.rowsOf(failing).first()).toBeVisible();
@@ -75,7 +75,7 @@ test.describe('Settings → Job History', () => {
   });
 
   test("a row opens its details: the run's errors, empty summaries", async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const jobs = new JobsPage(page);
     await jobs.goto();
     await jobs.rowsOf(failing).first().getByRole('cell').first().click();
@@ -90,7 +90,7 @@ test.describe('Settings → Job History', () => {
 
   test('the resource links to its settings page and copies its id', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const jobs = new JobsPage(page);
     await jobs.goto();
     await jobs.rowsOf(failing).first().getByRole('button', { name: `Copy ${ids[0]}` }).click();
@@ -100,7 +100,7 @@ test.describe('Settings → Job History', () => {
   });
 
   test('a bad filter in the link says what is wrong instead of failing; axe finds nothing serious', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const jobs = new JobsPage(page);
     await jobs.goto('?status=BANANA');
     await expect(page.getByRole('alert')).toContainText('Unknown status "BANANA"');

@@ -4,7 +4,7 @@ import { ADMIN, E2E_PORT } from './env';
 import { startRecorder } from '../support/http-recorder';
 import { seriousViolations } from './pages/axe';
 import { NotificationRulesPage, NotificationSilencesPage } from './pages/notification-rules-page';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {
@@ -27,7 +27,7 @@ test.describe('Notification rules and silences', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('create a rule, then open it by ?id= and edit it', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const rules = new NotificationRulesPage(page);
     await rules.goto();
     const name = `e2e-rule-${Date.now()}`;
@@ -94,7 +94,7 @@ test.describe('Notification rules and silences', () => {
       });
       expect(res.status(), await res.text()).toBe(201);
       const rules = new NotificationRulesPage(page);
-      await signIn(page);
+      await signInSession(page);
       await rules.goto(`?id=${await ruleId(name)}`);
       const panel = rules.dialog.getByRole('region', { name: 'Test send' });
       const picker = panel.getByRole('combobox', { name: 'Test resource' });
@@ -115,7 +115,7 @@ test.describe('Notification rules and silences', () => {
   });
 
   test('a silence with Preview, then delete it', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const silences = new NotificationSilencesPage(page);
     await silences.goto();
     await page.getByRole('button', { name: 'Add Silence' }).click();
@@ -155,7 +155,7 @@ test.describe('Notification rules and silences', () => {
     });
     expect(created.status(), await created.text()).toBeLessThan(300);
     const viewer = await createUser(admin, 'viewer');
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const rules = new NotificationRulesPage(page);
     await rules.goto();
     await expect(rules.row(name)).toBeVisible();

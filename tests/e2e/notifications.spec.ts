@@ -5,7 +5,7 @@ import { adminApi, type ApiSession } from './api';
 import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
 import { EventQueuePage, NotificationHistoryPage } from './pages/notifications-page';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 // The send comes through the real pipeline: a canary whose TCP check fails (a closed port) raises check.failed, a rule
 // filtered to that check sends to a generic webhook on a loopback recorder, and the send lands in the history.
@@ -75,7 +75,7 @@ test.describe('Notifications: send history and the Event Queue', () => {
     await expect.poll(() => rec.on('/hook').length, { timeout: 45_000 }).toBeGreaterThan(0);
     await expect.poll(async () => (await historyOf(check)).map((r) => r.status), { timeout: 15_000 }).toContain('sent');
 
-    await signIn(page);
+    await signInSession(page);
     const history = new NotificationHistoryPage(page);
     await history.goto();
     const row = history.rowsOf(check).first();
@@ -99,7 +99,7 @@ test.describe('Notifications: send history and the Event Queue', () => {
   });
 
   test('the Event Queue page lists a failed event by name', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const queue = new EventQueuePage(page);
     await queue.goto();
     const row = queue.row(poison);

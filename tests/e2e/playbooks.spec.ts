@@ -4,7 +4,7 @@ import { E2E_PORT } from './env';
 import { seriousViolations } from './pages/axe';
 import { createPlaybook } from './pages/playbook-runs-page';
 import { PlaybooksPage } from './pages/playbooks-page';
-import { signIn } from './pages/sign-in';
+import { signIn, signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 const u = `${Date.now()}`;
@@ -130,7 +130,7 @@ test.describe('Playbooks', () => {
       parameters: [{ name: 'why', label: 'Why', type: 'text', default: 'checking {{ .check.name }}' }],
       actions: [{ name: 'echo', exec: { script: 'echo {{ .params.why }}' } }],
     });
-    await signIn(page);
+    await signInSession(page);
     // the drawer is modal: the shell behind it is hidden, so sign in first, then open it
     await page.goto(`/health?checkId=${checkId}&timeRange=15m`);
     const drawer = page.getByRole('dialog');

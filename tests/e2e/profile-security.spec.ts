@@ -4,7 +4,7 @@ import { adminApi, createUser, type ApiSession } from './api';
 import { seriousViolations } from './pages/axe';
 import { LoginPage } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
-import { signIn } from './pages/sign-in';
+import { signInWithForm } from './pages/sign-in';
 import { UsersPage } from './pages/users-page';
 
 /** The authenticator app's code for the 30 s step `offset` steps from now (the server accepts one step off). */
@@ -22,7 +22,7 @@ test.afterAll(async () => {
 async function otherBrowser(browser: Browser, user: { email: string; password: string }) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, user.email, user.password, '/profile-settings');
+  await signInWithForm(page, user.email, user.password, '/profile-settings');
   return { context, page };
 }
 
@@ -32,7 +32,7 @@ test.describe('Your Profile: two-step sign-in and sessions', () => {
 
   test('enrol an authenticator app (a wrong code first), sign in with a code, then with a recovery code', async ({ page }) => {
     const user = await createUser(admin, 'editor');
-    const shell = await signIn(page, user.email, user.password, '/profile-settings');
+    const shell = await signInWithForm(page, user.email, user.password, '/profile-settings');
     const profile = new ProfilePage(page);
 
     const secret = await profile.startTotp();
@@ -88,7 +88,7 @@ test.describe('Your Profile: two-step sign-in and sessions', () => {
     const other = await otherBrowser(browser, user);
     const third = await otherBrowser(browser, user);
     try {
-      await signIn(page, user.email, user.password, '/profile-settings');
+      await signInWithForm(page, user.email, user.password, '/profile-settings');
       const profile = new ProfilePage(page);
       // three browsers, and the session the invite's registration opened (createUser)
       await expect(profile.sessionRows()).toHaveCount(4);
@@ -123,7 +123,7 @@ test.describe('Your Profile: two-step sign-in and sessions', () => {
       await profile.confirmTotp(await totpCode(secret));
       await expect(profile.totpSection.getByRole('status')).toHaveText('Your authenticator app is set up.');
 
-      await signIn(page, undefined, undefined, '/settings/users');
+      await signInWithForm(page, undefined, undefined, '/settings/users');
       const users = new UsersPage(page);
       await users.goto();
       await users.edit(user.email);
@@ -150,7 +150,7 @@ test.describe('Your Profile: two-step sign-in and sessions', () => {
 
   test('the page has no serious accessibility violations with each section open', async ({ page }) => {
     const user = await createUser(admin, 'viewer');
-    await signIn(page, user.email, user.password, '/profile-settings');
+    await signInWithForm(page, user.email, user.password, '/profile-settings');
     const profile = new ProfilePage(page);
     await profile.startTotp();
     await profile.codesSection.getByRole('button', { name: 'Generate recovery codes' }).click();

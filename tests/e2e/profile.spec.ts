@@ -3,7 +3,7 @@ import { adminApi, createUser, type ApiSession } from './api';
 import { LoginPage } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInWithForm } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {
@@ -16,7 +16,7 @@ test.afterAll(async () => {
 test.describe('Your Profile', () => {
   test('change your password, then sign in with the new one', async ({ page }) => {
     const user = await createUser(admin, 'editor');
-    const shell = await signIn(page, user.email, user.password, '/profile-settings');
+    const shell = await signInWithForm(page, user.email, user.password, '/profile-settings');
     const profile = new ProfilePage(page);
     await expect(profile.passwordSection).toBeVisible();
 
@@ -37,7 +37,7 @@ test.describe('Your Profile', () => {
   test('change your name; the message clears after 10 seconds', async ({ page }) => {
     const user = await createUser(admin, 'viewer');
     await page.clock.install();
-    const shell = await signIn(page, user.email, user.password, '/profile-settings');
+    const shell = await signInWithForm(page, user.email, user.password, '/profile-settings');
     const profile = new ProfilePage(page);
 
     await profile.changeName('Valentina', 'Renamed');
@@ -52,7 +52,7 @@ test.describe('Your Profile', () => {
   });
 
   test('the page has no serious accessibility violations', async ({ page }) => {
-    await signIn(page, undefined, undefined, '/profile-settings');
+    await signInWithForm(page, undefined, undefined, '/profile-settings');
     const profile = new ProfilePage(page);
     await profile.field('New password').focus();
     expect(await seriousViolations(page)).toEqual([]);

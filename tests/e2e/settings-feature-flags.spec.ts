@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { adminApi, deleteProperty, type ApiSession } from './api';
 import { FeatureFlagsPage } from './pages/feature-flags-page';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {
@@ -14,7 +14,7 @@ test.afterAll(async () => {
 
 test.describe('Settings → Feature Flags', () => {
   test('add, edit and delete a flag', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const flags = new FeatureFlagsPage(page);
     await flags.goto();
     const name = `e2e.flag-${Date.now()}`;
@@ -45,7 +45,7 @@ test.describe('Settings → Feature Flags', () => {
   });
 
   test('health.disable=true hides Health from the sidebar at once', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const flags = new FeatureFlagsPage(page);
     await flags.goto();
     await expect(shell.navLink('Health')).toBeVisible();
@@ -63,7 +63,7 @@ test.describe('Settings → Feature Flags', () => {
   });
 
   test('the page has no serious accessibility violations', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const flags = new FeatureFlagsPage(page);
     await flags.goto();
     await page.getByRole('button', { name: 'Add Feature Flag' }).focus();

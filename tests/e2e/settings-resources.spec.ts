@@ -3,7 +3,7 @@ import { adminApi, createUser, type ApiSession } from './api';
 import { seriousViolations } from './pages/axe';
 import { SettingsResourcesPage } from './pages/settings-resources-page';
 import { Shell } from './pages/shell';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 
 let admin: ApiSession;
 test.beforeAll(async () => {
@@ -26,7 +26,7 @@ async function storedTopology(name: string) {
 test.describe('Settings → Topologies (generic settings resource)', () => {
   test('a topology is created from a type tile, updated in Code, deleted; each write ends on Integrations', async ({ page }) => {
     test.setTimeout(480_000);
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const topologies = new SettingsResourcesPage(page, 'topologies', 'Topologies', 'Topology');
     await topologies.goto();
     await topologies.addButton.click();
@@ -106,7 +106,7 @@ test.describe('Settings → Topologies (generic settings resource)', () => {
 
   test('a viewer sees the list without Add; an unknown table is not found', async ({ page }) => {
     const viewer = await createUser(admin, 'viewer');
-    await signIn(page, viewer.email, viewer.password);
+    await signInSession(page, viewer.email, viewer.password);
     const topologies = new SettingsResourcesPage(page, 'topologies', 'Topologies', 'Topology');
     await topologies.goto();
     await expect(topologies.addButton).toHaveCount(0);

@@ -2,7 +2,7 @@ import { expect, request, test } from '@playwright/test';
 import { adminApi, type ApiSession } from './api';
 import { BASE_URL } from './env';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 import { TeamsPage } from './pages/teams-page';
 
 let admin: ApiSession;
@@ -34,7 +34,7 @@ async function makePerson(first: string) {
 test.describe('Settings → Teams', () => {
   test('create a team, add two members, remove one', async ({ page }) => {
     const [ana, ben] = [await makePerson('Ana'), await makePerson('Ben')];
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const teams = new TeamsPage(page);
     await teams.goto();
     const name = `Night Shift ${unique()}`;
@@ -63,7 +63,7 @@ test.describe('Settings → Teams', () => {
   });
 
   test('rename a team, then delete it', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const teams = new TeamsPage(page);
     await teams.goto();
     const name = `Day Shift ${unique()}`;
@@ -86,7 +86,7 @@ test.describe('Settings → Teams', () => {
   });
 
   test('a team name is required and unique', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const teams = new TeamsPage(page);
     await teams.goto();
     const name = `Dup ${unique()}`;
@@ -102,7 +102,7 @@ test.describe('Settings → Teams', () => {
   });
 
   test('the teams list and a team page have no serious accessibility violations', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const teams = new TeamsPage(page);
     await teams.goto();
     const name = `A11y ${unique()}`;

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { adminApi, createUser, type ApiSession } from './api';
 import { ADMIN } from './env';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signIn, signInSession } from './pages/sign-in';
 import { Shell } from './pages/shell';
 import { UsersPage } from './pages/users-page';
 
@@ -19,7 +19,7 @@ const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 test.describe('Settings → Users', () => {
   test('inviting a user shows a link that registers them in a fresh browser', async ({ page, browser, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const users = new UsersPage(page);
     await users.goto();
     const id = unique();
@@ -67,7 +67,7 @@ test.describe('Settings → Users', () => {
   });
 
   test('the invite dialog opens and submits with the keyboard alone', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const users = new UsersPage(page);
     await users.goto();
     // Tab from the top of the page until the Invite User button has focus
@@ -101,7 +101,7 @@ test.describe('Settings → Users', () => {
 
   test("an administrator changes a user's role", async ({ page }) => {
     const user = await createUser(admin, 'viewer');
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const users = new UsersPage(page);
     await users.goto();
     await expect(users.row(user.email)).toContainText('viewer');
@@ -121,7 +121,7 @@ test.describe('Settings → Users', () => {
   });
 
   test('a refused change shows the server message', async ({ page }) => {
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const users = new UsersPage(page);
     await page.goto('/settings/users');
     await users.edit(ADMIN.email);
@@ -133,7 +133,7 @@ test.describe('Settings → Users', () => {
 
   test('deleting a user asks first', async ({ page }) => {
     const user = await createUser(admin, 'responder');
-    const shell = await signIn(page);
+    const shell = await signInSession(page);
     const users = new UsersPage(page);
     await users.goto();
 
@@ -167,7 +167,7 @@ test.describe('Settings → Users', () => {
   });
 
   test('the page and the invite dialog have no serious accessibility violations', async ({ page }) => {
-    await signIn(page);
+    await signInSession(page);
     const users = new UsersPage(page);
     await users.goto();
     await users.inviteButton.focus();

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { adminApi, type ApiSession } from './api';
 import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 import { seedTopologyCards, type SeededTopology } from './topology-seed';
 
 const u = `g${Date.now().toString(36)}`;
@@ -37,7 +37,7 @@ test.afterAll(async () => {
 });
 
 test('the graph view draws health colours and a folded group, opens it, and a node click or Enter opens the sidebar', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   await page.goto(`/topology/${seeded.rootId}?view=graph`);
   const graph = page.getByTestId('topology-graph');
   const node = (name: string) => graph.getByRole('button', { name: new RegExp(`^${name},`) });

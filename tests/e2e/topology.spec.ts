@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { adminApi, type ApiSession } from './api';
 import { e2eDatabase } from './catalog-seed';
 import { seriousViolations } from './pages/axe';
-import { signIn } from './pages/sign-in';
+import { signInSession } from './pages/sign-in';
 import { TopologyPage } from './pages/topology-page';
 import { seedTopologyCards, type SeededTopology } from './topology-seed';
 
@@ -31,7 +31,7 @@ test.afterAll(async () => {
 });
 
 test('/ goes to the topology, the Dashboard entry leads there, and a card zooms in with the breadcrumb', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   await page.goto('/');
   await expect(page).toHaveURL(/\/topology$/, LOAD);
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Dashboard' }).first()).toHaveAttribute('href', '/topology');
@@ -56,7 +56,7 @@ test('/ goes to the topology, the Dashboard entry leads there, and a card zooms 
 });
 
 test('filters live in the URL, and "Show hidden components" brings hidden ones back', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const topology = new TopologyPage(page);
   await topology.goto(`/topology/${seeded.rootId}`);
   await expect(topology.card(`store-${u}`)).toBeVisible(LOAD);
@@ -86,7 +86,7 @@ test('filters live in the URL, and "Show hidden components" brings hidden ones b
 });
 
 test('the card width slider keeps its width over a reload, and narrow cards show headline metrics only', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const topology = new TopologyPage(page);
   await topology.goto(`/topology/${seeded.rootId}`);
   const card = topology.card(`checkout-${u}`);
@@ -112,7 +112,7 @@ test('the card width slider keeps its width over a reload, and narrow cards show
 });
 
 test('a failing check turns its card red while the page is open', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   const topology = new TopologyPage(page);
   await topology.goto(`/topology/${seeded.rootId}`);
   const card = topology.card(`checkout-${u}`);
@@ -127,7 +127,7 @@ test('a failing check turns its card red while the page is open', async ({ page 
 });
 
 test('the embedded card stands alone; an unknown id says so; the page has no serious axe findings', async ({ page }) => {
-  await signIn(page);
+  await signInSession(page);
   await page.goto(`/view/topology/${seeded.checkoutId}`);
   await expect(page.getByRole('article', { name: `checkout-${u}` })).toBeVisible(LOAD);
   await expect(page.getByRole('button', { name: `Actions for checkout-${u}` })).toHaveCount(0);
