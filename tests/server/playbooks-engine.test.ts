@@ -82,8 +82,10 @@ describe('playbook engine', () => {
     try {
       const id = await run({ actions: [{ name: 'one', testStep: { print: ['a line'] } }] });
       await waitFinal(ctx.db, id);
+      // changes of one run within PUBLISH_COALESCE_MS are announced once, so a run this fast may make one event; the
+      // last one is sent when the engine lets go of the run, after its final write
       await waitFor('the events', async () =>
-        events.filter((e) => e.relation === 'playbook_runs' && e.ids?.includes(id)).length >= 3
+        events.some((e) => e.relation === 'playbook_runs' && e.ids?.includes(id))
         && events.some((e) => e.relation === 'playbook_run_action_logs' && e.ids?.includes(id)));
     } finally {
       await listener.end();
