@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../../config.js';
 import type { Aal, FlowType, Identity, KratosSession, SelfServiceFlow, UiNode, UiText } from '../../../contracts/identity.js';
-import { sha256 } from '../../../lib/crypto.js';
+import { randomToken, sha256 } from '../../../lib/crypto.js';
 import { ApiError } from '../../../lib/errors.js';
 import { EVENTS_CHANNEL, notifyChange } from '../../../lib/events.js';
 import { forgetSessionPrincipal, SESSION_COOKIE } from '../../../plugins/auth.js';
@@ -10,14 +11,14 @@ import { setSessionCookie } from '../cookies.js';
 import { recordAuthEvent } from '../events.js';
 import { FACTORS } from '../factors/index.js';
 import { deleteSessionByHash, propertyMap, touchLastLogin } from '../queries.js';
-import { randomToken } from '../../../lib/crypto.js';
-import { randomUUID } from 'node:crypto';
+import { createSession } from '../sessions.js';
 import { ensureCsrfCookie } from './csrf.js';
 import { KratosError } from './errors.js';
 import { kindOf } from './kinds/index.js';
 import {
   expireFlow, IDENTITY_ADDRESSES, incrementAttempts, insertBuiltFlow, insertFlow, lockedUntil, mergeFlowData, recentFailures,
-  selectIdentity, selectSession, SESSION_COLUMNS, upgradeSession, type FlowRow, type IdentityRow, type SessionRow,
+  selectIdentity, selectSession, SESSION_COLUMNS, setNewSessionAuth, upgradeSession, type FlowRow, type IdentityRow,
+  type SessionRow,
 } from './queries.js';
 import { toFlowJson, toIdentity, toKratosSession, toStored } from './store.js';
 import type { FlowContext, FlowOutcome, StoredFlow } from './types.js';
@@ -285,15 +286,11 @@ export async function openSession(
       await deleteSessionByHash(db, sha256(previous));
       forgetSessionPrincipal(sha256(previous));
     }
-    const token = randomToken(32);
-    const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO sessions (person_id, token_hash, expires_at, ip, user_agent, aal, authenticated_at, methods)
-       VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5, $6, now(), $7::jsonb) RETURNING id`,
-      [outcome.personId, sha256(token), config.SESSION_TTL_HOURS * 3600, req.ip ?? null,
-        req.headers['user-agent']?.slice(0, 500) ?? null, outcome.aal, JSON.stringify([completed])],
-    );
-    sessionId = rows[0].id;
-    setSessionCookie(ctx.reply, config, token);
+    const s = await createSession(db, outcome.personId, config.SESSION_TTL_HOURS, {
+      ip: req.ip, userAgent: req.headers['user-agent'],
+    });
+    sessionId = await setNewSessionAuth(db, sha256(s.token), outcome.aal, completed);
+    setSessionCookie(ctx.reply, config, s.token);
   }
   await touchLastLogin(db, outcome.personId);
   const row = (await selectSession(db, sessionId))!;
