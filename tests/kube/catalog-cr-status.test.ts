@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeRunStatus } from '../../server/modules/catalog/engine/cr-status.js';
 import { rowIdOf } from '../../server/modules/kubernetes/objects.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
@@ -107,6 +109,23 @@ describe('ScrapeConfig status after a run', () => {
     expect(good.errorMessage).toBeUndefined();
     expect(good.lastRun).toMatchObject({ success: 1 });
     expect(good.observedGeneration).toBe(2);
+  });
+
+  it('a run finishing after its CR turned Invalid leaves the validation\'s errorMessage (the reconcile wrote it first)', async () => {
+    const rel = relative(process.cwd(), dir);
+    const good = { schedule: '@never', file: [{ type: 'File', id: '$.id', paths: [`${rel}/a.json`] }] };
+    const id = await applied('late-run', good);
+    kube.apply(cr('late-run', { ...good, file: [{ ...good.file[0], transform: { expr: 'config.(' } }] }));
+    const invalid = await until(async () => (statusOf('late-run')?.status === 'Invalid' ? statusOf('late-run') : undefined), 'the Invalid status');
+    expect(invalid.errorMessage).toMatch(/transform\.expr: invalid CEL/);
+    // the run of the last valid spec, started before the edit, ends now
+    const kc = new KubeConfig();
+    kc.loadFromFile(join(dir, 'kubeconfig'));
+    await writeRunStatus({ db: t.db, kube: kc, log: { warn() {} } }, id, { status: 'SUCCESS', saved: 1, errors: [], finishedAt: new Date() });
+    const after = statusOf('late-run')!;
+    expect(after.lastRun).toMatchObject({ success: 1 });
+    expect(after.status).toBe('Invalid');
+    expect(after.errorMessage).toBe(invalid.errorMessage);
   });
 
   it('a cluster that is gone does not fail the run (the status write is logged and given up)', async () => {

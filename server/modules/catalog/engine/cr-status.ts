@@ -58,11 +58,26 @@ export async function writeRunStatus(
     const cr = rows[0];
     if (!cr) return;
     const api = deps.kube.makeApiClient(CustomObjectsApi);
-    const body = { status: runStatus(report, cr.generation === null ? null : Number(cr.generation)) };
-    const write = api.patchNamespacedCustomObjectStatus(
-      { group: kind.group, version: kind.version, plural: kind.plural, namespace: cr.namespace, name: cr.name, body },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
+    const target = { group: kind.group, version: kind.version, plural: kind.plural, namespace: cr.namespace, name: cr.name };
+    const status = runStatus(report, cr.generation === null ? null : Number(cr.generation));
+    const write = (async () => {
+      for (let attempt = 1; ; attempt++) {
+        // While the CR's spec is Invalid its errorMessage is the validation's (kubernetes/status.ts): a run of the last
+        // valid spec, finishing after that reconcile, must not remove it. The resourceVersion read with the status
+        // makes a reconcile in between a 409, and the write is decided again.
+        const current = (await api.getNamespacedCustomObjectStatus(target)) as { metadata?: { resourceVersion?: string }; status?: { status?: string } };
+        const { errorMessage, ...rest } = status;
+        const body = {
+          metadata: { resourceVersion: current.metadata?.resourceVersion },
+          status: current.status?.status === 'Invalid' ? rest : { ...rest, errorMessage },
+        };
+        try {
+          return await api.patchNamespacedCustomObjectStatus({ ...target, body }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+        } catch (err) {
+          if (statusOf(err) !== 409 || attempt >= 3) throw err;
+        }
+      }
+    })();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer from the API server in ${STATUS_WRITE_TIMEOUT_MS / 1000}s`)), STATUS_WRITE_TIMEOUT_MS);
