@@ -438,6 +438,22 @@ function HeaderCell<TData extends RowData>({ header }: { header: Header<DataTabl
   );
 }
 
+/** Whether the element's content is larger than its box (it scrolls), kept current as either changes size. */
+function useOverflowing(ref: { current: HTMLElement | null }): boolean {
+  const [overflowing, setOverflowing] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const check = () => setOverflowing(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    check();
+    return () => observer.disconnect();
+  }, [ref]);
+  return overflowing;
+}
+
 /**
  * The console's one table (spec 000 §2 "Shared tables"): sortable columns, optional grouping and row expansion,
  * virtualised rows, row click, empty and loading states, and the pagination bar. Client mode sorts and pages
@@ -525,6 +541,7 @@ export function DataTable<TData extends RowData>({
   const [rowPx, setRowPx] = useState(ROW_ESTIMATE_PX);
   const scrollRef = useRef<HTMLDivElement>(null);
   const getScrollElement = useCallback(() => scrollRef.current, []);
+  const overflowing = useOverflowing(scrollRef);
   // stable while the rows are: a new key function makes the virtualizer rebuild every row's measurements
   const getItemKey = useCallback(
     (i: number) => (items ? `${items[i].kind}:${items[i].row.id}` : rows[i].id),
@@ -650,7 +667,13 @@ export function DataTable<TData extends RowData>({
   return (
     <div className={mergeClasses(s.root, className)}>
       {loading && rows.length > 0 && <div className={s.progress} role="progressbar" aria-label="Refreshing" />}
-      <div ref={scrollRef} className={s.scroll} style={{ maxHeight }}>
+      {/* a scroller whose rows cannot take focus is a tab stop itself while it scrolls, so a keyboard can scroll it */}
+      <div
+        ref={scrollRef}
+        className={s.scroll}
+        style={{ maxHeight }}
+        {...(overflowing && !onRowClick && { tabIndex: 0, role: 'region', 'aria-label': label })}
+      >
         <table className={s.table} style={{ minWidth: minTableWidth(leafColumns) }} aria-label={label} aria-busy={loading || undefined}>
           <colgroup>
             {leafColumns.map((c) => (
