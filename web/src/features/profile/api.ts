@@ -4,10 +4,13 @@ import type { KratosSession, SelfServiceFlow, UiText } from '@contracts/identity
 import { api, ApiError, errorMessage } from '../../lib/api-client';
 import { csrfToken, flowBody, kratosError } from './flow-nodes';
 
-/** Under `['auth']`: live updates and sign-outs refresh or clear every auth query at once. */
+/** Under `['auth']` (but the settings flow): live updates and sign-outs refresh or clear every auth query at once. */
 export const profileKeys = {
   all: ['auth', 'profile'] as const,
-  settingsFlow: () => [...profileKeys.all, 'settings-flow'] as const,
+  // Outside `['auth']` on purpose: a live change of people or identities (anyone's sign-in touches last_login) would
+  // otherwise fetch a new settings flow, whose new id remounts the forms and closes an open dialog mid-edit. The flow
+  // is replaced by each of this page's own submits; sign-outs clear every query.
+  settingsFlow: () => ['settings-flow'] as const,
   sessions: () => [...profileKeys.all, 'sessions'] as const,
   activity: (personId: string) => [...profileKeys.all, 'activity', personId] as const,
 };
