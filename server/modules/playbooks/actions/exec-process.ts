@@ -1,11 +1,18 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A child process for the exec action: detached in its own process group, so that stopping it stops everything it
  * started (a script's `sleep 600 &` too). Output streams to `onOutput` as it comes and is kept up to `keepBytes` a
  * stream; what is beyond is counted, not held.
+ *
+ * The processes are started by a small long-lived spawner process (./exec-spawner.mjs, one per console process,
+ * started on first use and again after it dies): starting a process from the console itself forks its whole heap and
+ * sets up node streams on its main thread (measured 10–25 ms of CPU a script); from the spawner it costs a fraction.
+ * The spawner also makes and removes the scripts' temporary trees with synchronous calls, off the console's thread.
+ * If it dies, the groups it had started are killed from here and their actions fail "interrupted: …".
  */
 
 /** Output kept in an exec action's result, per stream. */
@@ -14,6 +21,8 @@ export const EXEC_OUTPUT_CAP_BYTES = 1024 * 1024;
 export const KILL_GRACE_MS = 2_000;
 /** How long the pipes may stay open after the group is gone (a grandchild that left the group holding them). */
 const PIPE_GRACE_MS = 1_000;
+/** The message an action fails with when the spawner dies under it. */
+export const SPAWNER_STOPPED = 'interrupted: the exec spawner process stopped';
 
 export interface ProcessSpec {
   command: string;
@@ -72,9 +81,155 @@ function collector(keep: number, emit: (text: string) => void) {
   };
 }
 
+// --- the spawner ---------------------------------------------------------------------------------------------------
+
+const SPAWNER_FILE = fileURLToPath(new URL('./exec-spawner.mjs', import.meta.url));
+const HEADER = 9;
+
+/** What a request to the spawner hears back. */
+interface Pending {
+  /** The process's group, once started (killed from here if the spawner dies). */
+  pid?: number;
+  on(type: string, body: Buffer): void;
+  /** The spawner died (or could not start). */
+  lost(err: Error): void;
+}
+
+class Spawner {
+  private child: ChildProcess | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private buf = Buffer.alloc(0);
+
+  /** The spawner's pid (tests); undefined before the first use. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Sends one request; `p` hears the answers until it deletes itself with `done(id)`. */
+  request(type: string, payload: unknown, p: Pending): number {
+    const child = this.ensure();
+    const id = this.nextId++;
+    if (this.nextId > 0xffffffff) this.nextId = 1;
+    this.pending.set(id, p);
+    this.ref();
+    this.write(child, type, id, Buffer.from(JSON.stringify(payload)));
+    return id;
+  }
+
+  kill(id: number): void {
+    if (this.child && this.pending.has(id)) this.write(this.child, 'K', id, Buffer.alloc(0));
+  }
+
+  done(id: number): void {
+    this.pending.delete(id);
+    if (!this.pending.size) this.unref();
+  }
+
+  private write(child: ChildProcess, type: string, id: number, body: Buffer): void {
+    const head = Buffer.allocUnsafe(HEADER);
+    head.write(type, 0, 'latin1');
+    head.writeUInt32BE(id, 1);
+    head.writeUInt32BE(body.length, 5);
+    child.stdin!.write(body.length ? Buffer.concat([head, body]) : head);
+  }
+
+  /** Only requests in flight keep the console's event loop alive, not an idle spawner. */
+  private ref(): void {
+    this.child?.ref();
+    (this.child?.stdout as unknown as { ref?(): void } | null)?.ref?.();
+  }
+
+  private unref(): void {
+    this.child?.unref();
+    (this.child?.stdout as unknown as { unref?(): void } | null)?.unref?.();
+    (this.child?.stdin as unknown as { unref?(): void } | null)?.unref?.();
+  }
+
+  private ensure(): ChildProcess {
+    if (this.child) return this.child;
+    // an empty environment and no loader flags: nothing of the console's own reaches it, or its scripts
+    const child = spawn(process.execPath, ['--max-old-space-size=64', SPAWNER_FILE, String(KILL_GRACE_MS), String(PIPE_GRACE_MS)], {
+      stdio: ['pipe', 'pipe', 'inherit'], env: {},
+    });
+    this.child = child;
+    this.buf = Buffer.alloc(0);
+    child.stdin!.on('error', () => undefined); // it died: 'exit' below handles that
+    child.stdout!.on('data', (c: Buffer) => this.read(c));
+    const lost = (why: string) => {
+      if (this.child !== child) return;
+      this.child = null;
+      const err = new Error(`${SPAWNER_STOPPED} (${why})`);
+      const all = [...this.pending.values()];
+      this.pending.clear();
+      for (const p of all) {
+        // what it started is detached: it would run on without anyone reading its output
+        if (p.pid) signalGroup(p.pid, 'SIGKILL');
+        p.lost(err);
+      }
+    };
+    child.on('error', (e) => lost(e.message));
+    child.on('exit', (code, signal) => lost(signal ? `signal ${signal}` : `exit code ${code}`));
+    return child;
+  }
+
+  private read(chunk: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    while (this.buf.length >= HEADER) {
+      const len = this.buf.readUInt32BE(5);
+      if (this.buf.length < HEADER + len) break;
+      const type = String.fromCharCode(this.buf[0]);
+      const id = this.buf.readUInt32BE(1);
+      const body = this.buf.subarray(HEADER, HEADER + len);
+      this.buf = this.buf.subarray(HEADER + len);
+      this.pending.get(id)?.on(type, body);
+    }
+  }
+}
+
+const spawner = new Spawner();
+
+/** The spawner's pid, or undefined before its first use (tests kill it to check what its death does). */
+export function spawnerPid(): number | undefined {
+  return spawner.pid;
+}
+
+function spawnerError(body: Buffer): Error {
+  const { message, code } = JSON.parse(body.toString()) as { message: string; code?: string };
+  return Object.assign(new Error(message), code ? { code } : {});
+}
+
+/** A simple request (a temporary tree made or removed) → its answer. */
+function ask(type: 'T' | 'R', payload: unknown): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const id = spawner.request(type, payload, {
+      on(t, body) {
+        spawner.done(id);
+        if (t === 'D') resolve(JSON.parse(body.toString()) as Record<string, unknown>);
+        else reject(spawnerError(body));
+      },
+      lost: reject,
+    });
+  });
+}
+
+/**
+ * A fresh temporary directory `${prefix}XXXXXX` with the sub-directories (0700) and files (0600 unless given) made in
+ * it, in one request to the spawner. → its path.
+ */
+export async function makeTempTree(prefix: string, dirs: string[], files: { path: string; text: string; mode?: number }[] = []): Promise<string> {
+  return (await ask('T', { prefix, dirs, files })).path as string;
+}
+
+/** Removes a tree (as rm -rf; a missing one is fine). */
+export async function removeTree(path: string): Promise<void> {
+  await ask('R', { path });
+}
+
 /**
  * Runs the process to its end. On abort, and once it has exited (for what it left running in the background), its
- * group gets SIGTERM, then SIGKILL after KILL_GRACE_MS. Rejects only when it could not be started (ENOENT…).
+ * group gets SIGTERM, then SIGKILL after KILL_GRACE_MS. Rejects when it could not be started (ENOENT…), and with
+ * SPAWNER_STOPPED when the spawner died under it (its group is killed).
  */
 export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const keep = spec.keepBytes ?? EXEC_OUTPUT_CAP_BYTES;
@@ -83,59 +238,49 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       reject(new Error('aborted before it started'));
       return;
     }
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = collector(keep, (t) => spec.onOutput('stdout', t));
     const err = collector(keep, (t) => spec.onOutput('stderr', t));
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-
     let aborted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    let killTimer: NodeJS.Timeout | null = null;
-    let pipeTimer: NodeJS.Timeout | null = null;
     let settled = false;
-
-    const stopGroup = () => {
-      if (!child.pid || killTimer || !signalGroup(child.pid, 'SIGTERM')) return;
-      // kept after the action finished: a member that ignores SIGTERM and closed its pipes still gets SIGKILL
-      killTimer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS).unref();
-    };
     const onAbort = () => {
       aborted = true;
-      stopGroup();
+      spawner.kill(id);
     };
+    const settle = () => {
+      settled = true;
+      spawner.done(id);
+      spec.signal.removeEventListener('abort', onAbort);
+    };
+    const pending: Pending = {
+      on(type, body) {
+        if (settled) return;
+        if (type === 'O') out.push(body);
+        else if (type === 'e') err.push(body);
+        else if (type === 'P') pending.pid = (JSON.parse(body.toString()) as { pid: number }).pid;
+        else if (type === 'X') exit = JSON.parse(body.toString()) as typeof exit;
+        else if (type === 'E') {
+          settle();
+          reject(spawnerError(body));
+        } else if (type === 'C') {
+          settle();
+          out.end();
+          err.end();
+          const e = exit ?? { code: null, signal: null };
+          const bySignal = e.signal ? 128 + (constants.signals[e.signal] ?? 0) : 1;
+          resolve({
+            stdout: out.text(), stderr: err.text(), exitCode: e.code ?? bySignal,
+            bytes: { stdout: out.total(), stderr: err.total() }, aborted,
+          });
+        }
+      },
+      lost(e) {
+        if (settled) return;
+        settle();
+        reject(e);
+      },
+    };
+    const id = spawner.request('S', { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env }, pending);
     spec.signal.addEventListener('abort', onAbort, { once: true });
-
-    const finish = () => {
-      if (settled || !exit) return;
-      settled = true;
-      spec.signal.removeEventListener('abort', onAbort);
-      if (pipeTimer) clearTimeout(pipeTimer);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      out.end();
-      err.end();
-      const bySignal = exit.signal ? 128 + (constants.signals[exit.signal] ?? 0) : 1;
-      resolve({
-        stdout: out.text(), stderr: err.text(), exitCode: exit.code ?? bySignal,
-        bytes: { stdout: out.total(), stderr: err.total() }, aborted,
-      });
-    };
-
-    child.on('error', (e) => {
-      if (settled) return;
-      settled = true;
-      spec.signal.removeEventListener('abort', onAbort);
-      if (killTimer) clearTimeout(killTimer);
-      reject(e);
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      // the script is done: whatever it left running in its group goes too (its temporary directory is removed)
-      stopGroup();
-      // a grandchild that left the group may hold the pipes open: stop waiting for them after the kill grace
-      pipeTimer = setTimeout(() => finish(), KILL_GRACE_MS + PIPE_GRACE_MS);
-    });
-    child.on('close', () => finish());
   });
 }

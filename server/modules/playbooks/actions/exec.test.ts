@@ -11,7 +11,7 @@ import { ExecAction } from '../../../contracts/playbook-actions/exec.js';
 import { SecretMasker } from '../../../lib/secret-mask.js';
 import { startKubeApi, type KubeApi } from '../../../../tests/support/kube-api/index.js';
 import { EXEC_DISABLED, execAction } from './exec.js';
-import { EXEC_OUTPUT_CAP_BYTES } from './exec-process.js';
+import { EXEC_OUTPUT_CAP_BYTES, SPAWNER_STOPPED, spawnerPid } from './exec-process.js';
 import { createTestDb, insertConnection, testContext, type RecordingContext, type TestDb } from './test-context.js';
 import { ActionFailedError } from './types.js';
 
@@ -197,6 +197,29 @@ describe('exec action', () => {
     expect((err as ActionFailedError).result).toMatchObject({ stdout: 'started\n' });
     for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive(pid)).toBe(false);
+  });
+
+  it('scripts start from one long-lived spawner; when it dies, its running scripts fail interrupted, their groups are killed, and the next script starts a new one', async () => {
+    const warm = testContext(db.pool);
+    await execAction.run({ script: 'echo one' }, warm);
+    const first = spawnerPid()!;
+    expect(alive(first)).toBe(true);
+    await execAction.run({ script: 'echo two' }, testContext(db.pool));
+    expect(spawnerPid()).toBe(first);
+
+    const pidFile = join(dir, 'orphan.pid');
+    const ctx = testContext(db.pool);
+    ctx.env = { PIDFILE: pidFile };
+    const running = execAction.run({ script: 'sleep 600 & echo $! > "$PIDFILE"; wait' }, ctx);
+    const pid = Number(await waitFor(pidFile));
+    process.kill(first, 'SIGKILL');
+    const err = await failure(running);
+    expect(err.message).toBe(`${SPAWNER_STOPPED} (signal SIGKILL)`);
+    for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid)).toBe(false);
+
+    expect(await execAction.run({ script: 'echo again' }, testContext(db.pool))).toMatchObject({ stdout: 'again\n', exitCode: 0 });
+    expect(spawnerPid()).not.toBe(first);
   });
 
   it('a script that ignores SIGTERM is killed after the grace; a finished script leaves nothing behind', async () => {

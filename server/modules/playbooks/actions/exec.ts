@@ -1,11 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExecAction } from '../../../contracts/playbook-actions/exec.js';
 import { saveArtifacts } from './exec-artifacts.js';
 import { checkout } from './exec-checkout.js';
 import { connectionEnv } from './exec-connections.js';
-import { runProcess } from './exec-process.js';
+import { makeTempTree, removeTree, runProcess } from './exec-process.js';
 import { abortError, envValue } from './support.js';
 import { ActionFailedError, type ActionContext, type PlaybookActionType } from './types.js';
 
@@ -65,19 +64,17 @@ export const execAction: PlaybookActionType = {
     const block = parseBlock(raw);
     if (ctx.signal.aborted) throw abortError(ctx.signal);
     // base/ holds the script, git's askpass helper and tmp/ (TMPDIR); base/work is the script's HOME and working
-    // directory (empty, so that a checkout without a destination can clone into it)
-    const base = await mkdtemp(join(tmpdir(), 'playbook-exec-'));
+    // directory (empty, so that a checkout without a destination can clone into it); made and removed by the exec
+    // spawner, one request each (./exec-process.ts)
+    const base = await makeTempTree(join(tmpdir(), 'playbook-exec-'), ['work', 'tmp'], [{ path: 'script.sh', text: block.script }]);
     const { signal, clear } = withDeadline(ctx);
     try {
       const work = join(base, 'work');
-      await mkdir(work, { mode: 0o700 });
-      await mkdir(join(base, 'tmp'), { mode: 0o700 });
       const env = await scriptEnv(ctx, block, work, join(base, 'tmp'));
       // connections' credentials (files under base/credentials) over the env[] values of the same names
       if (block.connections) Object.assign(env, await connectionEnv(ctx, block.connections, join(base, 'credentials')));
       const cwd = block.checkout ? await checkout({ ...ctx, signal }, block.checkout, work, base, env) : work;
       const scriptFile = join(base, 'script.sh');
-      await writeFile(scriptFile, block.script, { mode: 0o600 });
       const r = await runProcess({
         command: 'bash', args: ['--noprofile', '--norc', scriptFile], cwd, env, signal,
         onOutput: (stream, text) => ctx.log(stream, text),
@@ -91,7 +88,7 @@ export const execAction: PlaybookActionType = {
       return result;
     } finally {
       clear();
-      await rm(base, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+      await removeTree(base).catch(() => undefined);
     }
   },
 };
