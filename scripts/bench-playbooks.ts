@@ -46,16 +46,23 @@ async function ticks(pid: number): Promise<{ own: number; children: number; ppid
   return { ppid: Number(f[1] ?? 0), own: Number(f[11] ?? 0) + Number(f[12] ?? 0), children: Number(f[13] ?? 0) + Number(f[14] ?? 0) };
 }
 
-/** CPU ms of a process tree: the process, its children alive now and those it reaped (one level, as postgres is). */
-async function treeCpuMs(pid: number): Promise<{ own: number; children: number; exited: number }> {
+/**
+ * CPU ms of a process tree: the process, its children alive now (a replica's exec spawner) and those it reaped, and
+ * what those live children reaped (the scripts the spawner started); one level below for postgres.
+ */
+async function treeCpuMs(pid: number): Promise<{ own: number; children: number; exited: number; helpers: number }> {
   const root = await ticks(pid);
   let children = root.children;
+  let helpers = 0;
   for (const e of await readdir('/proc')) {
     if (!/^\d+$/.test(e)) continue;
     const t = await ticks(Number(e));
-    if (t.ppid === pid) children += t.own + t.children;
+    if (t.ppid === pid) {
+      children += t.own + t.children;
+      helpers += t.own;
+    }
   }
-  return { own: root.own * 10, children: children * 10, exited: root.children * 10 };
+  return { own: root.own * 10, children: children * 10, exited: root.children * 10, helpers: helpers * 10 };
 }
 
 /** Replica mode: `--replica name url` runs one engine until SIGTERM. */
@@ -184,6 +191,7 @@ async function main() {
         const per = (v: number) => (v / RUNS).toFixed(2);
         const nodeMs = replicas.reduce((s, _r, i) => s + cpu1[i]!.own - cpu0[i]!.own, 0);
         const childMs = replicas.reduce((s, _r, i) => s + cpu1[i]!.children - cpu0[i]!.children, 0);
+        const spawnerMs = replicas.reduce((s, _r, i) => s + cpu1[i]!.helpers - cpu0[i]!.helpers, 0);
         const pgMs = pgPid ? cpu1[2]!.own + cpu1[2]!.children - cpu0[2]!.own - cpu0[2]!.children : NaN;
         const stats = await Promise.all(replicas.map(replicaStats));
         const byText = new Map<string, number>();
@@ -191,7 +199,7 @@ async function main() {
         const total = [...byText.values()].reduce((a, b) => a + b, 0);
         console.log('\nCPU ms per run (process CPU time, load-insensitive; 2 cores = 2,000 ms a second)');
         const pgExited = pgPid ? (await ticks(pgPid)).children * 10 - (cpu0[2]!.exited ?? 0) : NaN;
-        console.table([{ 'replicas (node)': per(nodeMs), 'their children (bash)': per(childMs), postgres: pgPid ? per(pgMs) : 'n/a (DATABASE_URL)', 'of which ended backends': pgPid ? per(pgExited) : '', 'pool statements per run': (total / RUNS).toFixed(1) }]);
+        console.table([{ 'replicas (node)': per(nodeMs), 'their children (spawner + bash)': per(childMs), 'of which the spawners': per(spawnerMs), postgres: pgPid ? per(pgMs) : 'n/a (DATABASE_URL)', 'of which ended backends': pgPid ? per(pgExited) : '', 'pool statements per run': (total / RUNS).toFixed(1) }]);
         if (process.env.BENCH_QUERIES) {
           console.table([...byText.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([q, n]) => ({ statement: q, 'per run': (n / RUNS).toFixed(2) })));
         }

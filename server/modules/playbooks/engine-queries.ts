@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { EVENTS_CHANNEL } from '../../lib/events.js';
+import type { FinalLogBatch } from './log-writer.js';
 
 /** The playbook engine's SQL (issue 14 "Engine"): claims, leases, action rows, approvals. Parameterised only. */
 
@@ -56,13 +58,17 @@ export async function wakeEngines(db: Queryable, payload = 'wake'): Promise<void
   await db.query('SELECT pg_notify($1, $2)', [ENGINE_CHANNEL, payload]);
 }
 
+/** Set on a claimed run that has no action rows yet (the engine need not read them). */
+export const NO_ACTIONS = Symbol('no action rows');
+export type ClaimedRun = RunRow & { [NO_ACTIONS]?: boolean };
+
 /**
  * Claims up to `limit` due runs for `owner`: scheduled/sleeping/retrying ones whose time has come, waiting ones
  * (an action waiting for another agent) whose action or run timeout has come, and running ones whose lease has
  * expired (their replica stopped). The claim is the lease; the run is `running` while held.
  */
-export async function claimDueRuns(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<RunRow[]> {
-  const { rows } = await db.query<RunRow>(
+export async function claimDueRuns(db: Queryable, owner: string, limit: number, leaseMs: number): Promise<ClaimedRun[]> {
+  const { rows } = await db.query<RunRow & { _fresh: boolean }>(
     `UPDATE playbook_runs r
         SET status = 'running', lease_owner = $1, lease_expires_at = now() + $3 * interval '1 millisecond',
             start_time = coalesce(r.start_time, now())
@@ -74,10 +80,11 @@ export async function claimDueRuns(db: Queryable, owner: string, limit: number, 
          ORDER BY scheduled_time
          LIMIT $2
          FOR UPDATE SKIP LOCKED)
-      RETURNING r.*, r.timeout::text AS timeout`,
+      RETURNING r.*, r.timeout::text AS timeout,
+                NOT EXISTS (SELECT 1 FROM playbook_run_actions a WHERE a.playbook_run_id = r.id) AS _fresh`,
     [owner, limit, leaseMs],
   );
-  return rows;
+  return rows.map(({ _fresh, ...run }) => Object.assign(run, { [NO_ACTIONS]: _fresh }));
 }
 
 /** Renews the leases this replica holds on its runs and running actions. */
@@ -114,41 +121,51 @@ export async function listActions(db: Queryable, runId: string): Promise<ActionR
   return rows;
 }
 
-/** Updates a run this replica holds; false when it no longer does (cancelled meanwhile, or lease lost). */
+/**
+ * Updates a run this replica holds; false when it no longer does (cancelled meanwhile, or lease lost). `notify`: a
+ * change of the run announced by the same statement (EVENTS_CHANNEL payload), sent whether or not it was still held.
+ */
 export async function updateHeldRun(
   db: Queryable, runId: string, owner: string,
-  set: { status: string; scheduled_time?: Date | null; error?: string | null; end?: boolean; release?: boolean },
+  set: { status: string; scheduled_time?: Date | null; error?: string | null; end?: boolean; release?: boolean; notify?: string | null },
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE playbook_runs SET status = $3,
-            scheduled_time = coalesce($4, scheduled_time),
-            error = CASE WHEN $5::boolean THEN $6 ELSE error END,
-            end_time = CASE WHEN $7::boolean THEN now() ELSE end_time END,
-            lease_owner = CASE WHEN $8::boolean THEN NULL ELSE lease_owner END,
-            lease_expires_at = CASE WHEN $8::boolean THEN NULL ELSE lease_expires_at END
-      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
-    [runId, owner, set.status, set.scheduled_time ?? null, set.error !== undefined, set.error ?? null, !!set.end, !!set.release],
+  const { rows } = await db.query<{ n: number }>(
+    `WITH upd AS (
+       UPDATE playbook_runs SET status = $3,
+              scheduled_time = coalesce($4, scheduled_time),
+              error = CASE WHEN $5::boolean THEN $6 ELSE error END,
+              end_time = CASE WHEN $7::boolean THEN now() ELSE end_time END,
+              lease_owner = CASE WHEN $8::boolean THEN NULL ELSE lease_owner END,
+              lease_expires_at = CASE WHEN $8::boolean THEN NULL ELSE lease_expires_at END
+        WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING 1)
+     SELECT (SELECT count(*) FROM upd)::int AS n, CASE WHEN $9::text IS NOT NULL THEN pg_notify($10, $9) END`,
+    [runId, owner, set.status, set.scheduled_time ?? null, set.error !== undefined, set.error ?? null, !!set.end, !!set.release,
+      set.notify ?? null, EVENTS_CHANNEL],
   );
-  return (rowCount ?? 0) > 0;
+  return rows[0].n > 0;
 }
 
+/** An action row inserted; `notify`: a change of the run announced by the same statement (EVENTS_CHANNEL payload). */
 export async function insertAction(
   db: Queryable,
   a: { runId: string; name: string; status: string; retryCount?: number; scheduledTime?: Date; owner?: string | null;
-    leaseMs?: number; error?: string | null; agentId?: string | null; end?: boolean },
+    leaseMs?: number; error?: string | null; agentId?: string | null; end?: boolean; notify?: string | null },
 ): Promise<ActionRow> {
   const running = a.status === 'running';
-  const { rows } = await db.query<ActionRow>(
-    `INSERT INTO playbook_run_actions (playbook_run_id, name, status, retry_count, scheduled_time, start_time, end_time,
-                                      lease_owner, lease_expires_at, error, agent_id)
-     VALUES ($1, $2, $3, $4, coalesce($5, now()), CASE WHEN $6::boolean THEN now() END, CASE WHEN $7::boolean THEN now() END,
-             $8, CASE WHEN $6::boolean THEN now() + $9 * interval '1 millisecond' END, $10,
-             coalesce($11, '00000000-0000-0000-0000-000000000000'::uuid))
-     RETURNING *`,
+  const { rows } = await db.query<ActionRow & { _notified?: unknown }>(
+    `WITH ins AS (
+       INSERT INTO playbook_run_actions (playbook_run_id, name, status, retry_count, scheduled_time, start_time, end_time,
+                                         lease_owner, lease_expires_at, error, agent_id)
+       VALUES ($1, $2, $3, $4, coalesce($5, now()), CASE WHEN $6::boolean THEN now() END, CASE WHEN $7::boolean THEN now() END,
+               $8, CASE WHEN $6::boolean THEN now() + $9 * interval '1 millisecond' END, $10,
+               coalesce($11, '00000000-0000-0000-0000-000000000000'::uuid))
+       RETURNING *)
+     SELECT ins.*, CASE WHEN $12::text IS NOT NULL THEN pg_notify($13, $12) END AS _notified FROM ins`,
     [a.runId, a.name, a.status, a.retryCount ?? 0, a.scheduledTime ?? null, running, !!a.end,
-      running ? a.owner ?? null : null, a.leaseMs ?? 30_000, a.error ?? null, a.agentId ?? null],
+      running ? a.owner ?? null : null, a.leaseMs ?? 30_000, a.error ?? null, a.agentId ?? null, a.notify ?? null, EVENTS_CHANNEL],
   );
-  return rows[0];
+  const { _notified: _n, ...row } = rows[0];
+  return row;
 }
 
 /** Fails a run's actions still waiting for another agent (the run or the action timed out waiting). */
@@ -172,18 +189,41 @@ export async function startAction(db: Queryable, actionId: string, owner: string
   return (rowCount ?? 0) > 0;
 }
 
-/** Ends a running action held by `owner` (false when it was ended meanwhile: cancelled). */
+/**
+ * Ends a running action held by `owner` (false when it was ended meanwhile: cancelled). `logs`: the action's last
+ * lines, stored and announced by the same statement (whether or not the action was still held, as a separate flush
+ * would); `notify`: a change of the run announced with it (EVENTS_CHANNEL payload).
+ */
 export async function finishAction(
   db: Queryable, actionId: string, owner: string,
   status: 'completed' | 'failed', result: Record<string, unknown> | null, error: string | null,
+  extra: { logs?: FinalLogBatch | null; notify?: string | null } = {},
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE playbook_run_actions SET status = $3, result = $4, error = $5, end_time = now(),
-            lease_owner = NULL, lease_expires_at = NULL
-      WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
-    [actionId, owner, status, result, error],
+  const { logs, notify } = extra;
+  if (!logs && !notify) {
+    const { rowCount } = await db.query(
+      `UPDATE playbook_run_actions SET status = $3, result = $4, error = $5, end_time = now(),
+              lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+      [actionId, owner, status, result, error],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+  const { rows } = await db.query<{ n: number }>(
+    `WITH ins AS (
+       INSERT INTO playbook_run_action_logs (action_id, seq, run_id, stream, text)
+       SELECT $1, $6 + ord - 1, $7, s, t FROM unnest($8::text[], $9::text[]) WITH ORDINALITY AS u(s, t, ord)),
+     upd AS (
+       UPDATE playbook_run_actions SET status = $3, result = $4, error = $5, end_time = now(),
+              lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING 1)
+     SELECT (SELECT count(*) FROM upd)::int AS n,
+            CASE WHEN $10::text IS NOT NULL THEN pg_notify($12, $10) END,
+            CASE WHEN $11::text IS NOT NULL THEN pg_notify($12, $11) END`,
+    [actionId, owner, status, result, error, logs?.first ?? 0, logs?.runId ?? null, logs?.streams ?? [], logs?.texts ?? [],
+      logs?.notify ?? null, notify ?? null, EVENTS_CHANNEL],
   );
-  return (rowCount ?? 0) > 0;
+  return rows[0].n > 0;
 }
 
 /** Fails a running action whose replica is gone (lease expired, or this replica stopping). */

@@ -1,12 +1,12 @@
 import type pg from 'pg';
-import { publishChange } from '../../lib/events.js';
+import { encodeChange, publishChange } from '../../lib/events.js';
 import { SecretMasker } from '../../lib/secret-mask.js';
 import type { ValueFromResolver } from '../../lib/value-from.js';
 import { parseGoDuration } from '../health/schedule.js';
 import { ActionFailedError, type ActionOptions, type PlaybookActionType } from './actions/types.js';
 import {
   FINAL_ACTION_STATUSES, agentIdByName, failInterrupted, failWaitingActions, finishAction, insertAction, insertAgentData, listActions,
-  startAction, updateHeldRun, type ActionRow, type RunRow,
+  NO_ACTIONS, startAction, updateHeldRun, type ActionRow, type ClaimedRun,
 } from './engine-queries.js';
 import { buildTemplateEnv, RunSetupError } from './executor-env.js';
 import { ActionLogWriter } from './log-writer.js';
@@ -107,8 +107,10 @@ export class RunProcessor {
   private readonly deadline: number;
   private readonly spec: Record<string, unknown>;
 
-  constructor(private readonly ctx: EngineContext, private readonly run: RunRow, private readonly slot: RunSlot) {
+  constructor(private readonly ctx: EngineContext, private readonly run: ClaimedRun, private readonly slot: RunSlot) {
     this.spec = run.spec ?? {};
+    // a run claimed with no action rows yet (most): nothing to read
+    if (run[NO_ACTIONS]) this.rows = [];
     const timeoutMs = run.timeout ? Number(BigInt(run.timeout) / 1_000_000n) : 1_800_000;
     this.deadline = new Date(run.start_time ?? Date.now()).getTime() + (timeoutMs > 0 ? timeoutMs : 1_800_000);
   }
@@ -116,11 +118,19 @@ export class RunProcessor {
   /**
    * Announces a change of the run or its actions (not awaited: a lost event costs a refetch, not the run). Changes
    * within PUBLISH_COALESCE_MS are announced once (a fast run makes ~10 changes; each was a statement of its own);
-   * what is pending is announced at once when the engine lets go of the run.
+   * what is pending is announced at once when the engine lets go of the run. The engine's action inserts and run
+   * updates announce themselves (and what is pending) in their own statement: see inlineNotify.
    */
   private publish(): void {
     if (this.publishTimer) return;
     this.publishTimer = setTimeout(() => this.flushPublish(), PUBLISH_COALESCE_MS);
+  }
+
+  /** The announcement a write of the run carries in its own statement; what was pending goes with it. */
+  private inlineNotify(): string {
+    if (this.publishTimer) clearTimeout(this.publishTimer);
+    this.publishTimer = null;
+    return encodeChange({ relation: 'playbook_runs', ids: [this.run.id] });
   }
 
   private flushPublish(): void {
@@ -132,15 +142,15 @@ export class RunProcessor {
   /** The run's action rows, read once and kept up to date by this engine's own writes; null: read them again. */
   private rows: ActionRow[] | null = null;
 
+  /** Inserts an action row (announced by the same statement). */
   private async insert(a: Parameters<typeof insertAction>[1]): Promise<ActionRow> {
-    const row = await insertAction(this.ctx.db, a);
+    const row = await insertAction(this.ctx.db, { ...a, notify: this.inlineNotify() });
     this.rows?.push(row);
     return row;
   }
 
   private async setRun(status: string, extra: { scheduled_time?: Date; error?: string; end?: boolean; release?: boolean } = {}): Promise<void> {
-    await updateHeldRun(this.ctx.db, this.run.id, this.ctx.owner, { status, ...extra });
-    this.publish();
+    await updateHeldRun(this.ctx.db, this.run.id, this.ctx.owner, { status, ...extra, notify: this.inlineNotify() });
   }
 
   /** Takes the run as far as it can go now. */
@@ -201,12 +211,10 @@ export class RunProcessor {
         if (runs) delayMs = evalDelay(typeof next.delay === 'string' ? next.delay : undefined, env);
       } catch (err) {
         await this.insert({ runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
-        this.publish();
         continue;
       }
       if (!runs) {
         await this.insert({ runId: this.run.id, name: next.name, status: 'skipped', end: true });
-        this.publish();
         continue;
       }
       if (delayMs > 0) {
@@ -221,13 +229,11 @@ export class RunProcessor {
         // a template or type that cannot run: before any action it is the run's error ('Initialization')
         if (rows.length === 0) return this.setRun('failed', { error: this.masker.mask(msg(err)), end: true, release: true });
         await this.insert({ runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
-        this.publish();
         continue;
       }
       const started = await this.insert({
         runId: this.run.id, name: next.name, status: 'running', owner: this.ctx.owner, leaseMs: this.ctx.leaseMs,
       });
-      this.publish();
       if (!(await this.execute(next, started, prepared))) return;
     }
   }
@@ -253,7 +259,6 @@ export class RunProcessor {
     const agentId = await agentIdByName(this.ctx.db, remote);
     if (!agentId) {
       await this.insert({ runId: this.run.id, name: action.name, status: 'failed', error: `runsOn: agent ${remote} not found`, end: true });
-      this.publish();
       return false;
     }
     if (agentId === LOCAL_AGENT_ID) return false;
@@ -384,9 +389,19 @@ export class RunProcessor {
       if (timer) clearTimeout(timer);
       this.slot.controller = null;
     }
-    await logs.close();
+    // the last lines are stored by the statement that finishes the action
+    const lastLines = await logs.closeForFinish();
     const reason = this.slot.reason;
-    if (!(await finishAction(ctx.db, row.id, ctx.owner, outcome.status, outcome.result, outcome.error))) {
+    let finished: boolean;
+    try {
+      finished = await finishAction(ctx.db, row.id, ctx.owner, outcome.status, outcome.result, outcome.error, { logs: lastLines });
+    } catch (err) {
+      if (!lastLines) throw err;
+      // the lines may be what it choked on: store them on their own (a failure there is logged), then finish
+      await logs.storeFinal(lastLines);
+      finished = await finishAction(ctx.db, row.id, ctx.owner, outcome.status, outcome.result, outcome.error);
+    }
+    if (!finished) {
       this.publish();
       return false; // cancelled meanwhile: cancelRun wrote the run and its actions
     }

@@ -15,6 +15,17 @@ export const TRUNCATED_LINE = '[output truncated at 1 MB]';
 
 type Stream = 'stdout' | 'stderr';
 
+/** The lines left when an action ends, stored by the statement that finishes it (engine-queries finishAction). */
+export interface FinalLogBatch {
+  actionId: string;
+  runId: string;
+  first: number;
+  streams: Stream[];
+  texts: string[];
+  /** The announcement of the stored lines (EVENTS_CHANNEL). */
+  notify: string;
+}
+
 interface StreamState {
   masker: { push(chunk: string): string; end(): string };
   bytes: number;
@@ -98,8 +109,43 @@ export class ActionLogWriter {
          SELECT $1, $2 + ord - 1, $3, s, t FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(s, t, ord))
        SELECT pg_notify($6, $7)`,
       [this.actionId, first, this.runId, batch.map((b) => b.stream), batch.map((b) => b.text.replace(/\u0000/g, '')),
-        EVENTS_CHANNEL, encodeChange({ relation: 'playbook_run_action_logs', ids: [this.runId] })],
+        EVENTS_CHANNEL, this.announcement()],
     );
+  }
+
+  private announcement(): string {
+    return encodeChange({ relation: 'playbook_run_action_logs', ids: [this.runId] });
+  }
+
+  /**
+   * Like close(), but the lines still pending are handed back instead of stored, for the statement that finishes the
+   * action to store them (one statement less an action); the batches already on their way are stored first, so the
+   * seq order holds. Null when nothing is left. If that statement fails, storeFinal() stores them on their own.
+   */
+  async closeForFinish(): Promise<FinalLogBatch | null> {
+    if (this.closed) {
+      await this.flushing;
+      return null;
+    }
+    for (const [stream, s] of this.streams) this.accept(stream, s, s.masker.end());
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    await this.flushing;
+    if (!batch.length) return null;
+    const first = this.seq;
+    this.seq += batch.length;
+    return {
+      actionId: this.actionId, runId: this.runId, first, streams: batch.map((b) => b.stream),
+      texts: batch.map((b) => b.text.replace(/\u0000/g, '')), notify: this.announcement(),
+    };
+  }
+
+  /** Stores a batch closeForFinish() handed back (when the finishing statement could not). */
+  async storeFinal(b: FinalLogBatch): Promise<void> {
+    await this.store(b.first, b.streams.map((stream, i) => ({ stream, text: b.texts[i] }))).catch(this.onError);
   }
 
   /** Releases what the maskers held back, stores everything and stops. */

@@ -99,7 +99,7 @@ class Spawner {
   private child: ChildProcess | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
 
   /** The spawner's pid (tests); undefined before the first use. */
   get pid(): number | undefined {
