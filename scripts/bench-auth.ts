@@ -5,7 +5,8 @@
  * - 50 concurrent sign-ins (a login flow, then its password submission, through /api/.ory; POST /api/auth/login
  *   when the flow API is not there) for BENCH_SECONDS (default 60), with other API calls meanwhile;
  * - a TOTP check (the factor's own matchTotp), in process;
- * - GET /api/.ory/sessions/whoami with a session cookie (autocannon);
+ * - GET /api/.ory/sessions/whoami with a session cookie: flat out on 16 connections (autocannon), then open loop at
+ *   BENCH_WHOAMI_RATE (2,000) requests a second, latency counted from each request's scheduled time;
  * - with 200,000 sessions and 1,000,000 auth_events seeded by SQL, the profile's lists: GET /api/.ory/sessions and
  *   /api/db/auth_events?select=…&person_id=eq.<me>&order=created_at.desc&limit=50 (the profile page's calls).
  * Prints figures; no assertions. BENCH_SIGNINS (default 50) sets the sign-in concurrency.
@@ -30,6 +31,9 @@ const VOLUME = process.env.BENCH_VOLUME !== '0';
 // The other API calls during the sign-ins, per second (BENCH_OTHER_RATE; 0: as fast as 4 connections get answers,
 // which makes them a second CPU-bound load competing with the sign-ins rather than a console in use meanwhile)
 const OTHER_RATE = Number(process.env.BENCH_OTHER_RATE ?? 100);
+// BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the server's main thread (the inspector's Profiler) over the
+// sign-in cost run and the whoami run (<file>-whoami.cpuprofile), with their top functions and files printed
+const PROFILE = process.env.BENCH_PROFILE;
 
 interface SignInSpec {
   base: string;
@@ -151,6 +155,67 @@ function overSignIns(spec: SignInSpec): Promise<SignInFigures> {
   });
 }
 
+interface PacedSpec {
+  url: string;
+  headers: Record<string, string>;
+  rate: number;
+  duration: number;
+  maxSockets: number;
+}
+
+/**
+ * Child process (`--paced`): an open-loop load, `rate` requests a second on a fixed schedule whatever the answers do
+ * (keep-alive sockets, up to `maxSockets` in flight). Each latency counts from the request's scheduled time, so a
+ * server falling behind shows as latency rather than as a slower schedule (no coordinated omission).
+ */
+async function pacedGenerator() {
+  const specReady = new Promise<PacedSpec>((ok) => process.once('message', (m) => ok(m as PacedSpec)));
+  process.send!('ready');
+  const spec = await specReady;
+  const paced = new http.Agent({ keepAlive: true, maxSockets: spec.maxSockets });
+  const latencies: number[] = [];
+  let failures = 0;
+  let sent = 0;
+  let inFlight = 0;
+  const interval = 1000 / spec.rate;
+  const total = Math.floor(spec.rate * spec.duration);
+  const started = performance.now();
+  await new Promise<void>((done) => {
+    const one = (scheduled: number) => {
+      inFlight++;
+      const finish = (ok: boolean) => {
+        inFlight--;
+        latencies.push(performance.now() - scheduled);
+        if (!ok) failures++;
+        if (sent >= total && inFlight === 0) done();
+      };
+      const req = http.get(spec.url, { headers: spec.headers, agent: paced, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.on('end', () => finish(res.statusCode === 200));
+        res.on('error', () => finish(false));
+      });
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('error', () => finish(false));
+    };
+    const tick = () => {
+      const due = Math.min(total, Math.floor((performance.now() - started) / interval) + 1);
+      while (sent < due) one(started + sent++ * interval);
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  const figures: Figures = { requests: latencies.length, failures, seconds: (performance.now() - started) / 1000, latencies };
+  process.send!(figures, () => process.exit(0));
+}
+
+function overPaced(spec: PacedSpec): Promise<Figures> {
+  const child = fork(process.argv[1], ['--paced'], { stdio: 'inherit' });
+  return new Promise<Figures>((ok, fail) => {
+    child.on('message', (m) => (m === 'ready' ? child.send(spec) : ok(m as Figures)));
+    child.once('exit', (code) => fail(new Error(`paced generator exited with ${code}`)));
+  });
+}
+
 /** The TOTP factor's own check, if the factor is there (part C): p50/p99 of `n` checks of a current code. */
 async function totpFigures(n: number): Promise<{ p50: number; p99: number } | string> {
   const module = '../server/modules/auth/factors/totp.js';
@@ -242,6 +307,19 @@ async function postgresCpuMicros(postmaster: number | null): Promise<number | nu
   return ticks * tick;
 }
 
+/** CPU time (µs) of this process's main thread (the event loop: HTTP, JSON, SQL client), from /proc; the rest of
+ * process.cpuUsage() is other threads: libuv's pool (argon2), V8's GC and compiler threads. null off Linux. */
+async function mainThreadCpuMicros(): Promise<number | null> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const stat = await readFile(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * (1_000_000 / 100);
+  } catch {
+    return null;
+  }
+}
+
 /** The postmaster of the bench's database, when it runs on this machine (embedded): the parent of a backend. */
 async function findPostmaster(db: import('pg').Pool): Promise<number | null> {
   const { readFile } = await import('node:fs/promises');
@@ -256,16 +334,61 @@ async function findPostmaster(db: import('pg').Pool): Promise<number | null> {
 
 /** Statements sent by this process's PostgreSQL clients (the app's pool, the bench's own few), counted by wrapping
  * the client's query (pool.query goes through it once). */
-async function countStatements(): Promise<{ count: () => number }> {
+async function countStatements(): Promise<{ count: () => number; connects: () => number }> {
   const { default: pg } = await import('pg');
   let n = 0;
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  let c = 0;
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown; connect: (...args: unknown[]) => unknown };
   const query = proto.query;
   proto.query = function (this: unknown, ...args: unknown[]) {
     n++;
     return query.apply(this, args);
   };
-  return { count: () => n };
+  // new connections (each a SCRAM handshake here and a backend start in PostgreSQL)
+  const connect = proto.connect;
+  proto.connect = function (this: unknown, ...args: unknown[]) {
+    c++;
+    return connect.apply(this, args);
+  };
+  return { count: () => n, connects: () => c };
+}
+
+/** Starts the inspector's CPU profiler on this (the server's) thread; the returned stop() writes the profile to `file`
+ * and prints its heaviest functions (self time) and files. */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await writeFile(file, JSON.stringify(profile));
+    const dt = new Map<number, number>();
+    for (let i = 0; i < profile.samples!.length; i++) {
+      dt.set(profile.samples![i], (dt.get(profile.samples![i]) ?? 0) + (profile.timeDeltas![i] ?? 0));
+    }
+    const total = [...dt.values()].reduce((a, b) => a + b, 0) || 1;
+    const byFn = new Map<string, number>();
+    const byFile = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const t = dt.get(node.id) ?? 0;
+      if (!t) continue;
+      const f = node.callFrame;
+      const where = f.url.replace(/^file:\/\//, '').replace(process.cwd() + '/', '') || '(native)';
+      const fn = `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
+      byFn.set(fn, (byFn.get(fn) ?? 0) + t);
+      const file = where.includes('node_modules/') ? where.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1') : where;
+      byFile.set(file, (byFile.get(file) ?? 0) + t);
+    }
+    const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
+      .map(([k, v]) => `  ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+    console.log(`profile ${file} (main thread, ${(total / 1000).toFixed(0)} ms sampled): top functions (self)\n${top(byFn, 30)}`);
+    console.log(`top files / packages (self)\n${top(byFile, 25)}`);
+  };
 }
 
 type Row = [string, string, ReturnType<typeof summarise>];
@@ -320,20 +443,29 @@ async function main() {
       q: (statements.count() - idle0.q) / idleSeconds,
     };
     const node0 = process.cpuUsage();
+    const main0 = await mainThreadCpuMicros();
     const pg0 = await postgresCpuMicros(postmaster);
     const q0 = statements.count();
+    const c0 = statements.connects();
+    const stopProfile = PROFILE ? await startProfile(PROFILE) : null;
     const costRun = await overSignIns({ base, emails, connections: SIGNINS, duration: SHORT });
     const nodeCpu = process.cpuUsage(node0);
+    const main1 = await mainThreadCpuMicros();
     const pg1 = await postgresCpuMicros(postmaster);
+    await stopProfile?.(); // (the profiler's own overhead is in the CPU figures of a profiled run)
     const n = Math.max(1, costRun.requests);
     const both = (total: number, idlePerSecond: number, unit: number, digits: number) =>
       `${fmt(total / unit / n, digits)} (net ${fmt((total - idlePerSecond * costRun.seconds) / unit / n, digits)})`;
     const cost = [
       `${costRun.requests} sign-ins (${JSON.stringify(costRun.statuses)}): per sign-in`,
       `${both(statements.count() - q0, idle.q, 1, 1)} statements,`,
-      `server ${both(nodeCpu.user + nodeCpu.system, idle.node, 1000, 2)} ms CPU,`,
+      `server ${both(nodeCpu.user + nodeCpu.system, idle.node, 1000, 2)} ms CPU`,
+      main0 !== null && main1 !== null
+        ? `(main thread ${fmt((main1 - main0) / 1000 / n, 2)}, other threads: argon2, GC ${fmt((nodeCpu.user + nodeCpu.system - (main1 - main0)) / 1000 / n, 2)}),`
+        : ',',
       pg0 !== null && pg1 !== null ? `PostgreSQL ${both(pg1 - pg0, idle.pg, 1000, 2)} ms CPU,` : 'PostgreSQL CPU not measured (external),',
       `generator ${fmt(costRun.cpuMicros / 1000 / n, 2)} ms CPU;`,
+      `${statements.connects() - c0} new database connections;`,
       `idle server: ${fmt(idle.q, 0)} statements/s, ${fmt(idle.node / 1000, 1)} ms/s Node CPU, ${fmt(idle.pg / 1000, 1)} ms/s PostgreSQL CPU`,
     ].join(' ');
     console.log(cost);
@@ -360,9 +492,11 @@ async function main() {
     const wNode0 = process.cpuUsage();
     const wPg0 = await postgresCpuMicros(postmaster);
     const wQ0 = statements.count();
+    const stopWhoamiProfile = PROFILE ? await startProfile(PROFILE.replace(/(\.cpuprofile)?$/, '-whoami.cpuprofile')) : null;
     const whoamiFigures = await overHttp(whoami);
     const wNode = process.cpuUsage(wNode0);
     const wPg1 = await postgresCpuMicros(postmaster);
+    await stopWhoamiProfile?.();
     const calls = Math.max(1, whoamiFigures.requests);
     const perCall = (total: number, idlePerSecond: number, unit: number, digits: number) =>
       `${fmt(total / unit / calls, digits)} (net ${fmt((total - idlePerSecond * whoamiFigures.seconds) / unit / calls, digits)})`;
@@ -371,7 +505,11 @@ async function main() {
       `server ${perCall(wNode.user + wNode.system, idle.node, 1000, 3)} ms CPU,`,
       wPg0 !== null && wPg1 !== null ? `PostgreSQL ${perCall(wPg1 - wPg0, idle.pg, 1000, 3)} ms CPU` : 'PostgreSQL CPU not measured (external)',
     ].join(' ');
-    rows.push([`GET ${whoamiPath} (session cookie)`, String(whoami.connections), summarise(whoamiFigures)]);
+    rows.push([`GET ${whoamiPath} (session cookie), flat out`, String(whoami.connections), summarise(whoamiFigures)]);
+    // the target's rate, open loop: p95 at 2,000 req/s rather than the queue a flat-out run builds
+    const pacedRate = Number(process.env.BENCH_WHOAMI_RATE ?? 2000);
+    const paced = await overPaced({ url: `${base}${whoamiPath}`, headers: cookie, rate: pacedRate, duration: SHORT, maxSockets: 64 });
+    rows.push([`GET ${whoamiPath}, open loop at ${pacedRate}/s`, '≤64', summarise(paced)]);
 
     console.log(VOLUME ? `seeding ${SESSIONS} sessions and ${EVENTS} auth_events` : 'BENCH_VOLUME=0: no volume seeded');
     const t0 = performance.now();
@@ -409,4 +547,5 @@ async function main() {
 
 if (process.argv.includes('--load')) await loadGenerator();
 else if (process.argv.includes('--signin')) await signInGenerator();
+else if (process.argv.includes('--paced')) await pacedGenerator();
 else await main();
