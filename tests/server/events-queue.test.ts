@@ -10,8 +10,8 @@ import { until } from '../support/poll.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from './helpers.js';
 
 /**
- * The event queue (issue 15 "Events"): app.eventQueue on every replica, batches claimed with SKIP LOCKED, a savepoint
- * per event, retries after base · attempts^exponent (properties), max attempts, the per-event timeout, delays, a
+ * The event queue (issue 15 "Events"): app.eventQueue on every replica, batches claimed with SKIP LOCKED, a failing
+ * event's writes rolled back while the others commit once, retries after base · attempts^exponent (properties), max attempts, the per-event timeout, delays, a
  * SIGKILLed replica losing nothing, GET /api/notification/events.
  */
 

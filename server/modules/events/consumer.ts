@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { claimEvents, deleteEvent, nextDueInMs, recordAttemptFailure, retrySettings, type RetrySettings } from './queries.js';
-import type { EventHandler, QueuedEvent } from './types.js';
+import { claimEvents, deleteEvents, nextDueInMs, recordAttemptFailure, relockEvents, retrySettings, type RetrySettings } from './queries.js';
+import { runInEventScope } from './scope.js';
+import type { EventHandler, EventTx, QueuedEvent } from './types.js';
 
 export interface EventConsumerOptions {
   db: pg.Pool;
@@ -19,7 +20,7 @@ export interface EventConsumerOptions {
   concurrency?: number;
 }
 
-const DEFAULTS = { batchSize: 20, timeoutMs: 60_000, sweepMs: 5_000, concurrency: 4 };
+const DEFAULTS = { batchSize: 50, timeoutMs: 60_000, sweepMs: 5_000, concurrency: 4 };
 
 class HandlerTimeout extends Error {
   constructor(ms: number) {
@@ -33,9 +34,10 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * The event_queue consumer every console replica runs (issue 15 "Events"): woken by the events bus (a NOTIFY from
  * the queue's trigger), a sweep and a timer for the next delayed or retried row. A pass claims batches of due rows
  * with FOR UPDATE SKIP LOCKED (replicas share the queue and never take the same row) in one transaction, runs each
- * row's handlers inside a SAVEPOINT, then deletes the row; a failure (a throw or the timeout) rolls back that row's
- * writes only and records the attempt (attempts+1, error, last_attempt; due again after base · attempts^exponent).
- * A crash before the commit leaves every claimed row in the queue: at least once.
+ * row's handlers, deletes the handled rows in one statement and commits; a failure (a throw or the timeout) rolls the
+ * transaction back, records that row's attempt (attempts+1, error, last_attempt; due again after
+ * base · attempts^exponent) and runs the others again. A crash before the commit leaves every claimed row in the
+ * queue: at least once.
  */
 export class EventConsumer {
   private readonly o: typeof DEFAULTS;
@@ -44,6 +46,7 @@ export class EventConsumer {
   private stopped = true;
   private again = false;
   private readonly workers = new Set<Promise<void>>();
+  private retryRead: { at: number; settings: Promise<RetrySettings> } | null = null;
 
   constructor(private readonly opts: EventConsumerOptions) {
     this.o = {
@@ -109,8 +112,14 @@ export class EventConsumer {
     return [...this.opts.handlers].filter(([, hs]) => hs.length).map(([name]) => name);
   }
 
+  /** The retry settings, read at most every 5 s (a burst's workers each read them once per pass). */
   private async settings(): Promise<RetrySettings> {
-    return { ...(await retrySettings(this.opts.db)), ...this.opts.retry };
+    const now = Date.now();
+    if (!this.retryRead || now - this.retryRead.at > 5_000) {
+      this.retryRead = { at: now, settings: retrySettings(this.opts.db) };
+      this.retryRead.settings.catch(() => { this.retryRead = null; });
+    }
+    return { ...(await this.retryRead.settings), ...this.opts.retry };
   }
 
   /** Consumes due rows, batch after batch, until none is due (or the consumer stops); resolves with the count handled. */
@@ -139,79 +148,139 @@ export class EventConsumer {
     this.timer.unref();
   }
 
-  /** One transaction: claims up to batchSize due rows and handles each in its own savepoint. */
+  /**
+   * One transaction: claims up to batchSize due rows and runs their handlers one after another with no savepoint (a
+   * savepoint and its release per event were a third of a send's round trips); the handled rows are deleted in one
+   * statement at commit, then the handlers' after-commit callbacks run. When a handler fails, the transaction is rolled
+   * back, that row's attempt is recorded on its own, and the other rows (their writes undone with it) are taken again
+   * and run once more in a new transaction: a failing row's writes never commit, and every other row commits once.
+   */
   private async batch(names: string[], s: RetrySettings): Promise<number> {
     const client = await this.opts.db.connect();
+    let drop = false;
     let lost: QueuedEvent | null = null;
     try {
-      await client.query('BEGIN');
-      // a handler's statement cannot outlast its event's timeout either
-      await client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(this.o.timeoutMs)]);
-      const events = await claimEvents(client, names, s, this.o.batchSize);
-      for (const event of events) {
-        if (!(await this.handle(client, event))) {
-          lost = event;
+      await this.begin(client);
+      let events = await claimEvents(client, names, s, this.o.batchSize);
+      let done = 0;
+      while (events.length) {
+        const tx = new BatchTx();
+        let failed: { event: QueuedEvent; error: string } | null = null;
+        for (const event of events) {
+          const r = await this.handle(client, event, tx);
+          if (r === true) continue;
+          if (r === 'lost') {
+            lost = event;
+            drop = true;
+            return done;
+          }
+          failed = { event, error: r.error };
           break;
         }
+        if (!failed) {
+          await deleteEvents(client, events.map((e) => e.id));
+          await client.query('COMMIT');
+          tx.committed(this.opts.log);
+          return done + events.length;
+        }
+        // the failing row's writes go with the whole transaction; its attempt is recorded by itself
+        await client.query('ROLLBACK');
+        await this.recordFailure(failed.event, failed.error);
+        done++;
+        const rest = events.filter((e) => e.id !== failed!.event.id).map((e) => e.id);
+        if (!rest.length) return done;
+        await this.begin(client);
+        // the others again (a row another replica took meanwhile is its now)
+        events = await relockEvents(client, rest);
       }
-      if (lost) return 0;
       await client.query('COMMIT');
-      return events.length;
+      return done;
     } catch (err) {
-      lost ??= { id: '', name: '', event_id: null, properties: null, attempts: 0, created_at: new Date() };
+      drop = true;
       throw err;
     } finally {
-      if (lost) {
+      if (drop) {
         // not awaited: the connection may be stuck behind the handler's query; closing it aborts the transaction
         client.release(true);
-        if (lost.id) await this.failOutside(lost);
+        if (lost) await this.failOutside(lost, `timed out after ${this.o.timeoutMs} ms`);
       } else client.release();
     }
   }
 
-  /** The attempt of an event whose batch was dropped, recorded in a transaction of its own (best effort). */
-  private async failOutside(event: QueuedEvent): Promise<void> {
+  /** BEGIN and the transaction's statement timeout, one round trip (a handler's statement cannot outlast its event's timeout either). */
+  private async begin(client: pg.PoolClient): Promise<void> {
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.o.timeoutMs))}`);
+  }
+
+  /** A failed attempt, recorded in a transaction of its own: attempts+1 unless another replica counted it already. */
+  private async recordFailure(event: QueuedEvent, error: string): Promise<void> {
     try {
-      await this.opts.db.query(
-        `UPDATE event_queue SET attempts = coalesce(attempts, 0) + 1, error = $2, last_attempt = now()
-          WHERE id = $1 AND coalesce(attempts, 0) = $3`,
-        [event.id, `timed out after ${this.o.timeoutMs} ms`, event.attempts]);
+      await recordAttemptFailure(this.opts.db, event.id, error, event.attempts);
     } catch (err) {
-      this.opts.log.warn({ err, event: event.id }, 'event queue: recording a timed-out attempt failed');
+      this.opts.log.warn({ err, event: event.id }, 'event queue: recording a failed attempt failed');
     }
   }
 
-  /** Runs one row's handlers in a savepoint; false when the connection can no longer be trusted (the batch is dropped). */
-  private async handle(client: pg.PoolClient, event: QueuedEvent): Promise<boolean> {
-    await client.query('SAVEPOINT event');
+  /** The attempt of an event whose batch was dropped (best effort). */
+  private async failOutside(event: QueuedEvent, error: string): Promise<void> {
+    await this.recordFailure(event, error);
+  }
+
+  /**
+   * Runs one row's handlers: true when they succeeded, the error when one failed (the caller rolls back), 'lost' when
+   * the connection can no longer be trusted (a timed-out handler's query still runs on it: the batch is dropped).
+   */
+  private async handle(client: pg.PoolClient, event: QueuedEvent, tx: BatchTx): Promise<true | 'lost' | { error: string }> {
     const guard = guarded(client);
     let timer: NodeJS.Timeout | undefined;
+    const mark = tx.mark();
     try {
-      const work = (async () => {
-        for (const handler of this.opts.handlers.get(event.name) ?? []) await handler(event, guard.client);
-      })();
+      const work = runInEventScope(async () => {
+        for (const handler of this.opts.handlers.get(event.name) ?? []) await handler(event, guard.client, tx.forHandler(guard));
+      });
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new HandlerTimeout(this.o.timeoutMs)), this.o.timeoutMs);
       });
       await Promise.race([work, timeout]);
-      await client.query('RELEASE SAVEPOINT event');
-      await deleteEvent(client, event.id);
       return true;
     } catch (err) {
       guard.revoke();
+      tx.rewind(mark);
       const error = message(err);
       this.opts.log.warn({ event: event.id, name: event.name, attempt: event.attempts + 1, error }, 'event queue: handling an event failed');
-      if (err instanceof HandlerTimeout && guard.busy()) return false; // a query of the handler still runs on this connection
-      try {
-        await client.query('ROLLBACK TO SAVEPOINT event');
-        await recordAttemptFailure(client, event.id, error);
-        return true;
-      } catch {
-        return false;
-      }
+      if (err instanceof HandlerTimeout && guard.busy()) return 'lost';
+      return { error };
     } finally {
       clearTimeout(timer);
       guard.revoke();
+    }
+  }
+}
+
+/** The after-commit callbacks of one batch's transaction (run once it has committed; dropped when it rolls back). */
+class BatchTx {
+  private readonly callbacks: (() => void)[] = [];
+
+  mark(): number {
+    return this.callbacks.length;
+  }
+
+  rewind(mark: number): void {
+    this.callbacks.length = mark;
+  }
+
+  /** What a handler gets: registrations after its guard is revoked (a timed-out handler waking up) are ignored. */
+  forHandler(guard: { revoked(): boolean }): EventTx {
+    return { afterCommit: (fn) => { if (!guard.revoked()) this.callbacks.push(fn); } };
+  }
+
+  committed(log: EventConsumerOptions['log']): void {
+    for (const fn of this.callbacks.splice(0)) {
+      try {
+        fn();
+      } catch (err) {
+        log.warn({ err }, 'event queue: an after-commit callback failed');
+      }
     }
   }
 }
@@ -221,7 +290,7 @@ export class EventConsumer {
  * (timed out); after that they throw, so a hanging handler that wakes up later cannot write into another row's
  * savepoint. `busy()`: one of its queries is still in flight.
  */
-function guarded(client: pg.PoolClient): { client: pg.PoolClient; revoke(): void; busy(): boolean } {
+function guarded(client: pg.PoolClient): { client: pg.PoolClient; revoke(): void; revoked(): boolean; busy(): boolean } {
   let revoked = false;
   let inFlight = 0;
   const query = (...args: unknown[]) => {
@@ -238,5 +307,5 @@ function guarded(client: pg.PoolClient): { client: pg.PoolClient; revoke(): void
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-  return { client: proxy, revoke: () => void (revoked = true), busy: () => inFlight > 0 };
+  return { client: proxy, revoke: () => void (revoked = true), revoked: () => revoked, busy: () => inFlight > 0 };
 }

@@ -91,14 +91,37 @@ export async function nextDueInMs(q: Q, names: readonly string[], s: RetrySettin
 
 /** A consumed event is gone: a replay of the queue cannot act on it again. */
 export async function deleteEvent(c: Q, id: string): Promise<void> {
-  await c.query('DELETE FROM event_queue WHERE id = $1', [id]);
+  await deleteEvents(c, [id]);
 }
 
-/** A failed attempt: the row stays, with its error, the attempt counted and its time. */
-export async function recordAttemptFailure(c: Q, id: string, error: string): Promise<void> {
+/** A batch's consumed events, one statement at its commit. */
+export async function deleteEvents(c: Q, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await c.query({ name: 'event_queue_delete', text: 'DELETE FROM event_queue WHERE id = ANY($1::uuid[])', values: [ids] });
+}
+
+/**
+ * Locks again rows of a batch that was rolled back (one of its handlers failed), as they are now; rows another
+ * replica took meanwhile (locked, or consumed and gone) are left out.
+ */
+export async function relockEvents(c: pg.PoolClient, ids: readonly string[]): Promise<QueuedEvent[]> {
+  const { rows } = await c.query<QueuedEvent>(
+    `SELECT id, name, event_id, properties, coalesce(attempts, 0) AS attempts, created_at FROM event_queue
+      WHERE id = ANY($1::uuid[])
+      ORDER BY priority DESC, created_at
+      FOR UPDATE SKIP LOCKED`, [ids]);
+  return rows;
+}
+
+/**
+ * A failed attempt: the row stays, with its error, the attempt counted and its time. `attempts`: the count the
+ * attempt started from; when given, a row whose count moved on (another replica recorded it) is left alone.
+ */
+export async function recordAttemptFailure(c: Q, id: string, error: string, attempts?: number): Promise<void> {
   await c.query(
-    'UPDATE event_queue SET attempts = coalesce(attempts, 0) + 1, error = $2, last_attempt = now() WHERE id = $1',
-    [id, error.slice(0, 4000)],
+    `UPDATE event_queue SET attempts = coalesce(attempts, 0) + 1, error = $2, last_attempt = now()
+      WHERE id = $1 AND ($3::int IS NULL OR coalesce(attempts, 0) = $3::int)`,
+    [id, error.slice(0, 4000), attempts ?? null],
   );
 }
 

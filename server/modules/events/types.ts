@@ -19,10 +19,18 @@ export interface QueuedEvent {
 }
 
 /**
- * Acts on one claimed row, inside the consumer's transaction (`client`; a savepoint per event: throwing rolls back this
- * handler's writes only and fails the attempt). Must be idempotent over retries of the same row.
+ * Acts on one claimed row, inside the consumer's transaction (`client`). Throwing fails the attempt: the batch's
+ * transaction is rolled back and its other rows run again in a new one, so a handler may run more than once for one
+ * row and must be idempotent over that (and over retries of the row); side effects outside the database belong in
+ * `tx.afterCommit`.
  */
-export type EventHandler = (event: QueuedEvent, client: pg.PoolClient) => Promise<void>;
+export type EventHandler = (event: QueuedEvent, client: pg.PoolClient, tx: EventTx) => Promise<void>;
+
+/** The consumer's transaction as a handler sees it. */
+export interface EventTx {
+  /** Runs `fn` once the transaction has committed (never when it rolls back). */
+  afterCommit(fn: () => void): void;
+}
 
 /** `app.eventQueue`: handlers by event name, registered while plugins load (before onReady). */
 export interface EventQueue {

@@ -1,16 +1,26 @@
+import { eventScoped } from '../scope.js';
 import type { EventResource, EventSource, Q } from '../types.js';
 
-/** A check and its canary as CEL filters and templates see them (the check's labels over its canary's). */
+/**
+ * A check and its canary as CEL filters and templates see them (the check's labels over its canary's). Read once per
+ * event's handling (the notification rules and the playbook triggers both read it for a check event).
+ */
 export async function checkWithCanary(q: Q, checkId: string): Promise<{ check: Record<string, unknown>; canary: Record<string, unknown> } | null> {
-  const { rows } = await q.query<{ check: Record<string, unknown>; canary: Record<string, unknown> }>(
-    `SELECT to_jsonb(k) - 'spec' || jsonb_build_object('labels', coalesce(n.labels, '{}'::jsonb) || coalesce(k.labels, '{}'::jsonb),
+  return eventScoped(`check:${checkId}`, () => loadCheckWithCanary(q, checkId));
+}
+
+async function loadCheckWithCanary(q: Q, checkId: string): Promise<{ check: Record<string, unknown>; canary: Record<string, unknown> } | null> {
+  const { rows } = await q.query<{ check: Record<string, unknown>; canary: Record<string, unknown> }>({
+    // prepared once per connection: every check event reads it
+    name: 'check_with_canary',
+    text: `SELECT to_jsonb(k) - 'spec' || jsonb_build_object('labels', coalesce(n.labels, '{}'::jsonb) || coalesce(k.labels, '{}'::jsonb),
               'last_runtime', u.last_runtime, 'last_error', u.last_error, 'last_message', u.last_message) AS check,
             to_jsonb(n) - 'spec' AS canary
        FROM checks k JOIN canaries n ON n.id = k.canary_id
        LEFT JOIN checks_unlogged u ON u.check_id = k.id
       WHERE k.id = $1`,
-    [checkId],
-  );
+    values: [checkId],
+  });
   return rows[0] ?? null;
 }
 

@@ -6,7 +6,7 @@ import { renderNotification } from '../render/index.js';
 import { channelOf, deliver } from '../senders/index.js';
 import type { DeliveryResult } from '../types.js';
 import type { SendProperties } from './match.js';
-import { finishSending, ruleById, sendingRows, type RuleRow } from './queries.js';
+import { finishMany, finishSending, ruleById, sendingRows, type RuleRow } from './queries.js';
 import { resolveRecipient } from './recipients.js';
 
 /**
@@ -60,14 +60,54 @@ export interface DeliveryHint {
   target: Parameters<typeof deliver>[0];
 }
 
-/** Finishes a delivery's rows and NOTIFYs the change, one statement. */
-async function finish(db: Q, ids: string[], out: Parameters<typeof finishSending>[2]): Promise<void> {
-  await finishSending(db, ids, out, `pg_notify('console_events', json_build_object('type', 'change',
-    'relation', 'notification_send_history', 'at', now())::text)`);
+const NOTIFY_HISTORY = `pg_notify('console_events', json_build_object('type', 'change',
+    'relation', 'notification_send_history', 'at', now())::text)`;
+
+type FinishOutcome = Parameters<typeof finishSending>[2];
+
+/**
+ * Outcomes of deliveries written together (issue 15 "Performance": one UPDATE and one NOTIFY per flush, not per send):
+ * a delivery's outcome waits at most `windowMs` (or until `max` rows are waiting) and its promise resolves once it is
+ * written. A replica that dies before the flush leaves the rows `sending`; another re-takes them after the lease (at
+ * least once, as a death between the call and any write).
+ */
+export class FinishBatcher {
+  private waiting: { ids: string[]; out: FinishOutcome; done: () => void; fail: (e: unknown) => void }[] = [];
+  private rows = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Q, private readonly windowMs = 10, private readonly max = 100) {}
+
+  finish(ids: string[], out: FinishOutcome): Promise<void> {
+    return new Promise<void>((done, fail) => {
+      this.waiting.push({ ids, out, done, fail });
+      this.rows += ids.length;
+      if (this.rows >= this.max) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+    });
+  }
+
+  /** Writes what is waiting now. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.waiting;
+    this.waiting = [];
+    this.rows = 0;
+    if (!batch.length) return;
+    try {
+      await finishMany(this.db, batch.flatMap((b) => b.ids.map((id) => ({ id, ...b.out }))), NOTIFY_HISTORY);
+      for (const b of batch) b.done();
+    } catch (err) {
+      for (const b of batch) b.fail(err);
+    }
+  }
 }
 
 /** Delivers one send (its `sending` rows: one, or the members of a digest) and finishes them. */
-export async function deliverRows(db: pg.Pool, ids: string[], opts: DeliverOptions, hint?: DeliveryHint): Promise<void> {
+export async function deliverRows(db: pg.Pool, ids: string[], opts: DeliverOptions, hint?: DeliveryHint,
+  finisher: Pick<FinishBatcher, 'finish'> = new FinishBatcher(db, 0, 1)): Promise<void> {
+  const finish = (_db: Q, rowIds: string[], out: FinishOutcome) => finisher.finish(rowIds, out);
   if (hint && ids.length === 1) {
     // a fresh send of this replica, committed `sending` under this replica's lease: finish guards on the status
     const out = await renderAndDeliver(hint.rule, hint.target, hint.resource, [hint.resource], hint.eventName, opts);
@@ -144,6 +184,21 @@ export class DeliveryPool {
     if (jobs) jobs.push(ids);
     else this.awaiting.set(xid, [ids]);
     this.schedulePoll();
+  }
+
+  /**
+   * Delivers `ids` whose writing transaction has just committed (the event consumer's after-commit callback: no
+   * polling for the commit). `writtenAt`: when their lease began; a batch slow to commit renews it first.
+   */
+  committed(ids: string[], hint: DeliveryHint | undefined, writtenAt: number, leaseMs: number): void {
+    if (this.closed) return;
+    if (hint) this.hints.set(ids, hint);
+    if (this.renew && Date.now() - writtenAt > leaseMs / 3) {
+      const renew = this.renew;
+      void renew(ids).catch(this.onError).finally(() => this.submit(ids));
+      return;
+    }
+    this.submit(ids);
   }
 
   /** Delivers `ids` (rows already committed `sending`). */

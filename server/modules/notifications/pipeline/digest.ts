@@ -1,5 +1,5 @@
 import type { Q } from '../../events/types.js';
-import { digestState, type RuleRow } from './queries.js';
+import { digestState, type DigestState, type RuleRow } from './queries.js';
 import { nsToMs } from './repeat.js';
 
 /** The reference's rate limit: past this many sends per rule (and recipient) in RATE_WINDOW_MS, sends join a digest. */
@@ -14,10 +14,19 @@ export const RATE_WINDOW_MS = 4 * 3_600_000;
  */
 export async function holdFor(db: Q, rule: RuleRow, key: Record<string, unknown>, defaultIntervalMs: number):
   Promise<{ notBefore: Date; reason: 'burst' | 'rate-limit' } | null> {
-  const grouping = !!rule.group_by?.length || !!nsToMs(rule.group_by_interval);
-  const windowMs = nsToMs(rule.group_by_interval) ?? defaultIntervalMs;
+  const { windowMs } = digestWindow(rule, defaultIntervalMs);
   // one query: the open digest, the sends inside the burst window and inside the rate window
-  const state = await digestState(db, rule.id, key, RATE_WINDOW_MS, windowMs);
+  return holdOf(rule, await digestState(db, rule.id, key, RATE_WINDOW_MS, windowMs), defaultIntervalMs);
+}
+
+/** Whether the rule groups, and its burst window (ms). */
+export function digestWindow(rule: RuleRow, defaultIntervalMs: number): { grouping: boolean; windowMs: number } {
+  return { grouping: !!rule.group_by?.length || !!nsToMs(rule.group_by_interval), windowMs: nsToMs(rule.group_by_interval) ?? defaultIntervalMs };
+}
+
+/** holdFor's decision over digest facts already read. */
+export function holdOf(rule: RuleRow, state: DigestState, defaultIntervalMs: number): { notBefore: Date; reason: 'burst' | 'rate-limit' } | null {
+  const { grouping, windowMs } = digestWindow(rule, defaultIntervalMs);
   if (state.open) return { notBefore: state.open.not_before, reason: grouping ? 'burst' : 'rate-limit' };
   if (grouping && state.groupCount > 0 && state.groupLast) {
     return { notBefore: new Date(new Date(state.groupLast).getTime() + windowMs), reason: 'burst' };

@@ -7,6 +7,7 @@ import { sourceOfEvent } from '../../events/sources/index.js';
 import type { EventHandler, QueuedEvent, Q } from '../../events/types.js';
 import { liveRules, pauseRule, type RuleRow } from './queries.js';
 import { expandRecipients, keyJson, type RecipientKey } from './recipients.js';
+import type { ResourceMemo } from './resource-memo.js';
 
 /** A rule whose filter failed at run time is paused this long (issue 15). */
 export const PAUSE_MS = 3_600_000;
@@ -194,7 +195,7 @@ export async function filterPasses(db: Q, rule: RuleRow, env: Record<string, unk
 }
 
 /** The handler of every source event: one `notification.send` per recipient of every matching live rule. */
-export function matchHandler(rules: RuleCache): EventHandler {
+export function matchHandler(rules: RuleCache, resources?: ResourceMemo): EventHandler {
   return async (event: QueuedEvent, client: pg.PoolClient) => {
     const index = await rules.indexFor(event.name);
     if (!index.others.length && !index.byPath.size) return;
@@ -205,6 +206,8 @@ export function matchHandler(rules: RuleCache): EventHandler {
     const { pass, check } = index.candidates(resource.env);
     const matched = pass.filter((r) => !isPaused(r));
     for (const rule of check) if (!isPaused(rule) && (await filterPasses(client, rule, resource.env))) matched.push(rule);
+    // its sends (moments later, on this replica most often) use what was just read
+    if (matched.length) resources?.set(event.name, event.event_id, resource);
     for (const rule of matched) {
       for (const key of await expandRecipients(client, rule, resource.env)) {
         const properties: SendProperties = {

@@ -6,8 +6,9 @@ import { Sweeper } from '../../incidents/sweeper.js';
 import { knownEvents } from '../../events/sources/index.js';
 import { SilenceCache } from '../silences/cache.js';
 import { matchHandler, RuleCache } from './match.js';
-import { DeliveryPool, deliverRows, type DeliverOptions } from './delivery.js';
+import { DeliveryPool, deliverRows, FinishBatcher, type DeliverOptions } from './delivery.js';
 import { renewLease, retakeExpired } from './queries.js';
+import { ResourceMemo } from './resource-memo.js';
 import { sendHandler } from './send.js';
 import { releaseDue } from './wait-for.js';
 
@@ -42,15 +43,18 @@ export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (
   const sweepMs = opts.sweepMs ?? 10_000;
   const rules = new RuleCache(app.db, opts.ruleCacheMs ?? 60_000);
   const silences = new SilenceCache(app.db);
-  const onEvent = matchHandler(rules);
+  const resources = new ResourceMemo();
+  const onEvent = matchHandler(rules, resources);
   for (const name of knownEvents()) app.eventQueue.on(name, onEvent);
   const leaseMs = opts.config.NOTIFICATION_DELIVERY_LEASE_SECONDS * 1000;
   const deliverOpts: DeliverOptions = { publicUrl: opts.config.publicUrl, deliver: opts.deliver };
-  const pool = new DeliveryPool(app.db, (ids, hint) => deliverRows(app.db, ids, deliverOpts, hint),
+  // outcomes written together: one UPDATE and one NOTIFY per flush
+  const finisher = new FinishBatcher(app.db);
+  const pool = new DeliveryPool(app.db, (ids, hint) => deliverRows(app.db, ids, deliverOpts, hint, finisher),
     (err) => app.log.warn({ err }, 'notifications: a delivery failed'), {
       concurrency: opts.deliveryConcurrency, renewMs: leaseMs / 3, renew: (ids) => renewLease(app.db, ids, leaseMs),
     });
-  app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ pool, leaseMs, rules, silences }));
+  app.eventQueue.on(NOTIFICATION_SEND_EVENT, sendHandler({ pool, leaseMs, rules, silences, resources }));
 
   let wake: NodeJS.Timeout | null = null;
   let historyKick: NodeJS.Timeout | null = null;
@@ -87,5 +91,7 @@ export const notificationPipeline: FastifyPluginAsync<PipelineOptions> = async (
     if (historyKick) clearTimeout(historyKick);
     await sweeper.stop();
     await pool.close(opts.closeGraceMs ?? 5_000);
+    await finisher.flush();
+    resources.clear();
   });
 };

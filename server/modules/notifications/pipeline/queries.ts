@@ -97,6 +97,14 @@ const HISTORY_FIELDS = [
   'silenced_by', 'parent_id', 'not_before', 'payload', 'recipient', 'resource_type',
 ] as const;
 
+/** The column types of HISTORY_FIELDS (an INSERT ... SELECT does not infer its parameters' types from the columns). */
+const HISTORY_TYPES: Record<(typeof HISTORY_FIELDS)[number], string> = {
+  notification_id: 'uuid', status: 'text', source_event: 'text', resource_id: 'uuid', resource_health: 'text',
+  resource_status: 'text', resource_health_description: 'text', body: 'text', error: 'text', duration_millis: 'int',
+  person_id: 'uuid', team_id: 'uuid', connection_id: 'uuid', silenced_by: 'uuid', parent_id: 'uuid',
+  not_before: 'timestamptz', payload: 'jsonb', recipient: 'jsonb', resource_type: 'text',
+};
+
 const INSERT_HISTORY = `INSERT INTO notification_send_history (${HISTORY_FIELDS.join(', ')})
      VALUES (${HISTORY_FIELDS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`;
 
@@ -178,15 +186,7 @@ export async function openDigest(db: Q, ruleId: string, recipientKey: Record<str
   return rows[0] ?? null;
 }
 
-/**
- * The digest decision's facts in one query: the rule and recipient's open digest (a held burst or rate-limit row),
- * and its sent rows inside the rate window and inside the burst window (count, newest).
- */
-export async function digestState(db: Q, ruleId: string, recipientKey: Record<string, unknown>, rateMs: number, groupMs: number):
-  Promise<{ open: { id: string; not_before: Date } | null; rateCount: number; groupCount: number; groupLast: Date | null }> {
-  const { rows } = await db.query<{ id: string | null; not_before: Date | null; rate_count: number; group_count: number; group_last: Date | null }>({
-    name: 'nsh_digest_state',
-    text: `SELECT d.id, d.not_before,
+const DIGEST_STATE = `SELECT d.id, d.not_before,
             count(s.id) FILTER (WHERE s.created_at > now() - make_interval(secs => $3::float8 / 1000))::int AS rate_count,
             count(s.id) FILTER (WHERE s.created_at > now() - make_interval(secs => $4::float8 / 1000))::int AS group_count,
             max(s.created_at) FILTER (WHERE s.created_at > now() - make_interval(secs => $4::float8 / 1000)) AS group_last
@@ -198,7 +198,49 @@ export async function digestState(db: Q, ruleId: string, recipientKey: Record<st
           ORDER BY not_before LIMIT 1) d ON true
        LEFT JOIN notification_send_history s ON s.notification_id = $1 AND s.status = 'sent' AND s.recipient @> $2::jsonb
             AND s.created_at > now() - make_interval(secs => greatest($3::float8, $4::float8) / 1000)
-      GROUP BY d.id, d.not_before`,
+      GROUP BY d.id, d.not_before`;
+
+/** The digest facts as digestState answers them. */
+export interface DigestState { open: { id: string; not_before: Date } | null; rateCount: number; groupCount: number; groupLast: Date | null }
+
+/**
+ * A fresh send's `sending` row, inserted in the statement that reads the digest facts (digestState) unless they hold
+ * it back: the open digest, a burst (when `grouping`) or the rate limit. Returns the facts, and the row (its id, the
+ * transaction's id) when it was inserted; `also` is evaluated in the same statement (a NOTIFY) when it was.
+ */
+export async function insertSendingUnlessHeld(db: Q, h: HistoryInput, digest: { key: Record<string, unknown>; rateMs: number;
+  groupMs: number; grouping: boolean; rateLimit: number }, also?: string): Promise<{ state: DigestState; row: { id: string; xid: string } | null }> {
+  const n = HISTORY_FIELDS.length;
+  const text = `WITH st AS (${DIGEST_STATE.replace(/\$(\d+)/g, (_, i: string) => `$${Number(i) + n}`)}),
+     go AS (SELECT 1 FROM st WHERE st.id IS NULL AND NOT ($${n + 5}::boolean AND st.group_count > 0) AND st.rate_count < $${n + 6}),
+     h AS (INSERT INTO notification_send_history (${HISTORY_FIELDS.join(', ')})
+           SELECT ${HISTORY_FIELDS.map((f, i) => `$${i + 1}::${HISTORY_TYPES[f]}`).join(', ')} FROM go RETURNING id)
+     SELECT st.id AS open_id, st.not_before, st.rate_count, st.group_count, st.group_last, h.id, txid_current()::text AS xid
+            ${also ? `, CASE WHEN h.id IS NOT NULL THEN ${also} END AS also` : ''}
+       FROM st LEFT JOIN h ON true`;
+  const values = [...HISTORY_FIELDS.map((f) => h[f] ?? null), h.notification_id, JSON.stringify(digest.key), digest.rateMs, digest.groupMs,
+    digest.grouping, digest.rateLimit];
+  const { rows } = await db.query<{ open_id: string | null; not_before: Date | null; rate_count: number; group_count: number;
+    group_last: Date | null; id: string | null; xid: string }>({ name: `nsh_send_unless_held_${hash(text)}`, text, values });
+  const r = rows[0];
+  return {
+    state: {
+      open: r?.open_id && r.not_before ? { id: r.open_id, not_before: r.not_before } : null,
+      rateCount: r?.rate_count ?? 0, groupCount: r?.group_count ?? 0, groupLast: r?.group_last ?? null,
+    },
+    row: r?.id ? { id: r.id, xid: r.xid } : null,
+  };
+}
+
+/**
+ * The digest decision's facts in one query: the rule and recipient's open digest (a held burst or rate-limit row),
+ * and its sent rows inside the rate window and inside the burst window (count, newest).
+ */
+export async function digestState(db: Q, ruleId: string, recipientKey: Record<string, unknown>, rateMs: number, groupMs: number):
+  Promise<{ open: { id: string; not_before: Date } | null; rateCount: number; groupCount: number; groupLast: Date | null }> {
+  const { rows } = await db.query<{ id: string | null; not_before: Date | null; rate_count: number; group_count: number; group_last: Date | null }>({
+    name: 'nsh_digest_state',
+    text: DIGEST_STATE,
     values: [ruleId, JSON.stringify(recipientKey), rateMs, groupMs] });
   const r = rows[0];
   return {
@@ -272,6 +314,25 @@ export async function finishSending(db: Q, ids: string[], o: { status: string; e
   // `also`: an SQL expression evaluated once in the same statement (a NOTIFY)
   const text = also ? `WITH u AS (${update} RETURNING 1) SELECT ${also} AS also, (SELECT count(*) FROM u) AS n` : update;
   await db.query({ name: `nsh_finish_${hash(text)}`, text, values: [ids, o.status, o.error ?? null, o.body ?? null, o.duration_millis ?? null] });
+}
+
+/**
+ * Finishes the rows of several deliveries in one statement (each row its own outcome; only rows still `sending`),
+ * and evaluates `also` (a NOTIFY) once.
+ */
+export async function finishMany(db: Q, rows: { id: string; status: string; error?: string | null; body?: string | null; duration_millis?: number | null }[],
+  also?: string): Promise<void> {
+  if (!rows.length) return;
+  const update = `UPDATE notification_send_history h SET status = v.status, error = v.error, body = coalesce(v.body, h.body),
+       duration_millis = v.duration_millis, not_before = NULL
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[]) AS v(id, status, error, body, duration_millis)
+     WHERE h.id = v.id AND h.status = 'sending'`;
+  const text = also ? `WITH u AS (${update} RETURNING 1) SELECT ${also} AS also, (SELECT count(*) FROM u) AS n` : update;
+  await db.query({
+    name: `nsh_finish_many_${hash(text)}`, text,
+    values: [rows.map((r) => r.id), rows.map((r) => r.status), rows.map((r) => r.error ?? null), rows.map((r) => r.body ?? null),
+      rows.map((r) => (r.duration_millis === null || r.duration_millis === undefined ? null : Math.round(r.duration_millis)))],
+  });
 }
 
 /**

@@ -1,15 +1,16 @@
 import type pg from 'pg';
 import { sourceOfEvent } from '../../events/sources/index.js';
-import type { EventHandler, EventResource, Q, QueuedEvent } from '../../events/types.js';
+import type { EventHandler, EventResource, EventTx, Q, QueuedEvent } from '../../events/types.js';
 import type { SilenceCache } from '../silences/cache.js';
 import { findSilence } from '../silences/match.js';
 import type { Recipient } from '../types.js';
-import type { DeliveryPool } from './delivery.js';
-import { holdFor } from './digest.js';
+import type { DeliveryHint, DeliveryPool } from './delivery.js';
+import { digestWindow, holdFor, holdOf, RATE_LIMIT, RATE_WINDOW_MS } from './digest.js';
 import { filterPasses, type RuleCache, type SendProperties } from './match.js';
-import { bumpIdentical, digestMembers, finishHistory, insertHistory, markSending, recentSent, ruleById, type HistoryInput, type RuleRow } from './queries.js';
+import { bumpIdentical, digestMembers, finishHistory, insertHistory, insertSendingUnlessHeld, markSending, recentSent, ruleById, type HistoryInput, type RuleRow } from './queries.js';
 import { quietHoursOf, holdUntil } from './quiet-hours.js';
 import { keyJson, resolveRecipient } from './recipients.js';
+import type { ResourceMemo } from './resource-memo.js';
 import { intervalMs, nsToMs } from './repeat.js';
 
 export interface SendOptions {
@@ -23,6 +24,8 @@ export interface SendOptions {
   rules?: RuleCache;
   /** The live silences (else each send reads them). */
   silences?: SilenceCache;
+  /** Resources the match handler read moments before (else each send reads its resource). */
+  resources?: ResourceMemo;
 }
 
 /** The rule of a send: live ones from the cache, others (deleted: the send is cancelled) from the database. */
@@ -67,21 +70,34 @@ async function loadResource(client: pg.PoolClient, p: SendProperties): Promise<E
  * (pending_ids) is checked again (gone, recovered, filter, silence) and its survivors become `sending` together.
  */
 export function sendHandler(opts: SendOptions): EventHandler {
-  return async (event: QueuedEvent, client: pg.PoolClient) => {
+  return async (event: QueuedEvent, client: pg.PoolClient, tx?: EventTx) => {
     const p = event.properties as SendProperties | null;
     if (!p?.notification_id || !p.recipient) return;
     const rule = await ruleOf(client, p.notification_id, opts.rules);
     if (!rule) return;
     if (p.pending_ids?.length) {
-      await release(client, rule, p, opts);
+      await release(client, rule, p, opts, tx);
       await client.query(`SELECT ${NOTIFY_HISTORY}`);
-    } else if (!(await fresh(client, rule, p, opts))) await client.query(`SELECT ${NOTIFY_HISTORY}`);
+    } else if (!(await fresh(client, rule, p, opts, tx))) await client.query(`SELECT ${NOTIFY_HISTORY}`);
   };
 }
 
-async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions): Promise<boolean> {
+/**
+ * Hands committed `sending` rows to the pool: at the consumer's commit (in-process, nothing to poll), else once the
+ * writing transaction (its txid) is seen committed.
+ */
+function handOver(opts: SendOptions, tx: EventTx | undefined, xid: string, ids: string[], hint?: DeliveryHint): void {
+  if (!tx) {
+    opts.pool.afterCommit(xid, ids, hint);
+    return;
+  }
+  const writtenAt = Date.now();
+  tx.afterCommit(() => opts.pool.committed(ids, hint, writtenAt, opts.leaseMs));
+}
+
+async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions, tx?: EventTx): Promise<boolean> {
   const key = keyJson(p.recipient);
-  const resource = await loadResource(client, p);
+  const resource = opts.resources?.get(p.event_name, p.source_event_id) ?? await loadResource(client, p);
   const resolved = await resolveRecipient(client, rule, p.recipient);
   const base = {
     notification_id: rule.id, source_event: p.event_name, resource_id: p.resource_id, ...resourceFields(resource),
@@ -93,7 +109,7 @@ async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, op
     if (o.status === 'sending') {
       const { id, xid } = await insertHistory(client, row, { xid: true, also: NOTIFY_HISTORY });
       // what this handler read goes with the row: its delivery reads nothing again
-      opts.pool.afterCommit(xid, [id], resource && resolved.ok
+      handOver(opts, tx, xid, [id], resource && resolved.ok
         ? { rule, resource, eventName: p.event_name, target: resolved.target } : undefined);
       return true;
     }
@@ -117,9 +133,23 @@ async function fresh(client: pg.PoolClient, rule: RuleRow, p: SendProperties, op
   if (waitMs) return record({ status: 'pending', not_before: new Date(Date.now() + waitMs), payload: { ...payload, waited: true } });
   const quietEnd = holdUntil(quietHoursOf(rule.quiet_hours), resource.env);
   if (quietEnd) return record({ status: 'pending', not_before: quietEnd, payload: { ...payload, digest: 'quiet-hours' } });
-  const held = await holdFor(client, rule, key, opts.groupIntervalMs ?? 60_000);
+  const groupMs = opts.groupIntervalMs ?? 60_000;
+  if (!resolved.ok) {
+    const held = await holdFor(client, rule, key, groupMs);
+    if (held) return record({ status: 'pending', not_before: held.notBefore, payload: { ...payload, digest: held.reason } });
+    return record({ status: 'error', error: resolved.error });
+  }
+  // the digest facts and the `sending` row (unless they hold it back) in one statement
+  const { grouping, windowMs } = digestWindow(rule, groupMs);
+  const sending = { ...base, status: 'sending', not_before: new Date(Date.now() + opts.leaseMs), payload };
+  const { state, row } = await insertSendingUnlessHeld(client, sending,
+    { key, rateMs: RATE_WINDOW_MS, groupMs: windowMs, grouping, rateLimit: RATE_LIMIT }, NOTIFY_HISTORY);
+  if (row) {
+    handOver(opts, tx, row.xid, [row.id], { rule, resource, eventName: p.event_name, target: resolved.target });
+    return true;
+  }
+  const held = holdOf(rule, state, groupMs);
   if (held) return record({ status: 'pending', not_before: held.notBefore, payload: { ...payload, digest: held.reason } });
-  if (!resolved.ok) return record({ status: 'error', error: resolved.error });
   return record({ status: 'sending', not_before: new Date(Date.now() + opts.leaseMs), payload });
 }
 
@@ -130,7 +160,7 @@ async function xid(client: pg.PoolClient): Promise<string> {
 }
 
 /** A send the sweeper released: every held row it names is checked again; the survivors leave as one message. */
-async function release(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions): Promise<void> {
+async function release(client: pg.PoolClient, rule: RuleRow, p: SendProperties, opts: SendOptions, tx?: EventTx): Promise<void> {
   const members = await digestMembers(client, p.pending_ids!);
   const survivors: { id: string; resource: EventResource; props: SendProperties }[] = [];
   for (const m of members) {
@@ -165,5 +195,5 @@ async function release(client: pg.PoolClient, rule: RuleRow, p: SendProperties, 
   for (const s of survivors) await finishHistory(client, s.id, resourceFields(s.resource));
   const ids = survivors.map((s) => s.id);
   await markSending(client, ids, opts.leaseMs, cols);
-  opts.pool.afterCommit(await xid(client), ids);
+  handOver(opts, tx, tx ? '' : await xid(client), ids);
 }

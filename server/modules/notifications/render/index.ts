@@ -12,7 +12,7 @@ import { toPlainText } from './text.js';
  * title and markdown (defaults.ts; a digest when input.group is given); a rule's `title` and `template` are Go
  * templates over the resource's variables (`.check.name`, `.canary.name`, `.incident.title`, `.config.labels`…) plus
  * `.permalink`, `.silenceURL` (absolute), `.groupedResources` (a digest's names) and the function `channel`. The
- * markdown is then shaped: plain text and email HTML always, Slack blocks for slack, an Adaptive Card for teams.
+ * markdown is then shaped: plain text always, email HTML when read, Slack blocks for slack, an Adaptive Card for teams.
  * A custom template failing at run time throws (`template: …` / `title: …`): the caller records the send as an error.
  */
 
@@ -69,12 +69,18 @@ export function renderNotification(input: RenderInput): NotificationMessage {
   }
   const links = linksOf(input.resource, input.publicUrl);
   const urlLabel = digest ? 'View' : KIND_VIEW[input.resource.kind] ?? 'View';
-  const message: NotificationMessage = {
+  let html: string | undefined;
+  const message = {
     title,
     markdown,
     text: customBlocks ? toPlainText(base.markdown) : toPlainText(markdown),
-    html: emailHtml(title, customBlocks ? base.markdown : markdown),
-  };
+  } as NotificationMessage;
+  // the email HTML (marked) only for the senders that read it (email, matrix): most channels never do
+  Object.defineProperty(message, 'html', {
+    enumerable: true, configurable: true,
+    get: () => (html ??= emailHtml(title, customBlocks ? base.markdown : markdown)),
+    set: (v: string) => { html = v; },
+  });
   if (input.channel === 'slack') {
     message.slack = customBlocks
       ? { text: title, blocks: customBlocks }
