@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { abortable } from './lib/abort.js';
 import { ConnectionFields, envValue, interpolateCredentials, targetUrl } from './lib/env-var.js';
@@ -60,6 +60,8 @@ async function runRedis(spec: RedisCheckSpec, ctx: CheckContext): Promise<CheckR
     }
     const db = spec.db ?? target.options.db ?? 0;
     redact = redactor(password, options.password, ...tlsSecrets(t));
+    // ioredis is imported at a first redis check, not with the app
+    const { Redis } = await import('ioredis');
     const c = new Redis(options);
     client = c;
     let lastError: unknown;

@@ -1,5 +1,4 @@
 import { isIP, type Socket } from 'node:net';
-import { Client, InvalidCredentialsError, InvalidDNSyntaxError, NoSuchObjectError } from 'ldapts';
 import { abortable, errorMessage, hostPort, maskUrl, parseUrl, requireUrl, testFailure } from './lib.js';
 import { ConnectionTestError, type Tester } from './types.js';
 
@@ -23,6 +22,8 @@ export const ldapTester: Tester = async (c, ctx) => {
   if (!dn) throw new ConnectionTestError('username is required: the DN to bind as (e.g. cn=admin,dc=example,dc=org)');
   if (!c.password) throw new ConnectionTestError('password is required: an empty password is an anonymous bind, which proves nothing');
   const ca = c.certificate?.includes('-----BEGIN CERTIFICATE-----') ? c.certificate : undefined;
+  // ldapts is imported at a first ldap test, not with the app
+  const { Client, InvalidCredentialsError, InvalidDNSyntaxError, NoSuchObjectError } = await import('ldapts');
   const client = new Client({
     url: `${u.protocol}//${u.host}`,
     connectTimeout: ctx.timeoutMs,

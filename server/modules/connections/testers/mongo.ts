@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type MongoClientOptions } from 'mongodb';
+import type { MongoClient, MongoClientOptions } from 'mongodb';
 import { abortable, errorMessage, maskUrl, requireUrl, testFailure } from './lib.js';
 import { ConnectionTestError, type Tester } from './types.js';
 
@@ -27,6 +27,8 @@ export const mongoTester: Tester = async (c, ctx) => {
   };
   if (!m[1] && c.username) opts.auth = { username: c.username, password: c.password };
   if (c.insecure_tls) opts.tlsInsecure = true;
+  // the driver is imported at a first mongo test, not with the app (a few hundred ms of CPU at every start)
+  const { MongoClient, MongoServerError } = await import('mongodb');
   let client: MongoClient;
   try {
     client = new MongoClient(raw, opts);
@@ -53,14 +55,14 @@ export const mongoTester: Tester = async (c, ctx) => {
       () => void client.close(true).catch(() => {}),
     );
   } catch (err) {
-    throw mongoFailure(err, target);
+    throw mongoFailure(err, target, MongoServerError);
   } finally {
     await client.close(true).catch(() => {});
   }
 };
 
 /** What a driver error means for the user; server selection errors carry the real cause in `reason`/`cause`. */
-function mongoFailure(err: unknown, target: string): ConnectionTestError {
+function mongoFailure(err: unknown, target: string, MongoServerError: typeof import('mongodb').MongoServerError): ConnectionTestError {
   if (err instanceof ConnectionTestError) return err;
   const servers = (err as { reason?: { servers?: Map<string, { error?: unknown }> } }).reason?.servers;
   const inner = [...(servers?.values() ?? [])].map((s) => s.error).find(Boolean) ?? (err as { cause?: unknown }).cause;

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { abortable, errorMessage, parseUrl, prop, requireUrl, testFailure } from './lib.js';
 import { ConnectionTestError, type Tester } from './types.js';
 
@@ -17,6 +16,8 @@ export const redisTester: Tester = async (c, ctx) => {
   const port = Number(u.port) || 6379;
   const target = `${host}:${port}`;
   let lastError: unknown;
+  // ioredis is imported at a first redis test, not with the app
+  const { Redis } = await import('ioredis');
   const client = new Redis({
     host, port, db,
     username: (u.username && decodeURIComponent(u.username)) || c.username || undefined,

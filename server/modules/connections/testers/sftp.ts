@@ -1,4 +1,3 @@
-import SftpClient from 'ssh2-sftp-client';
 import { abortable, errorMessage, prop, requireUrl, testFailure } from './lib.js';
 import { ConnectionTestError, type HydratedConnection, type Tester } from './types.js';
 
@@ -15,6 +14,8 @@ export const sftpTester: Tester = async (c, ctx) => {
   const target = `${host}:${port}`;
   // ssh2-sftp-client's default listeners print to the console; a test reports through its result instead
   const quiet = { error: () => {}, end: () => {}, close: () => {} };
+  // ssh2-sftp-client (and ssh2) is imported at a first sftp test, not with the app
+  const { default: SftpClient } = await import('ssh2-sftp-client');
   const client = new SftpClient('connection-test', quiet);
   // the ssh2 connection under the sftp client (not in its type declarations): destroyed on abort and at the end
   const ssh = (client as unknown as { client: { destroy(): void } }).client;

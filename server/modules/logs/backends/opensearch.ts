@@ -1,4 +1,4 @@
-import { Client, errors } from '@opensearch-project/opensearch';
+import type { Client } from '@opensearch-project/opensearch';
 import type { LogLine } from '../../../contracts/logs.js';
 import { guessSeverity, normaliseSeverity } from '../severity.js';
 import { BackendError, decodePage, encodePage, isAbort, sleep, type BackendContext, type BackendQuery, type LogBackend } from '../types.js';
@@ -14,9 +14,14 @@ import { BackendError, decodePage, encodePage, isAbort, sleep, type BackendConte
 type Hit = { _id?: string; _source?: Record<string, unknown>; sort?: unknown[] };
 interface Page { after: unknown[] }
 
+// Loaded at the first search, not with the app: most consoles never query OpenSearch, and importing the client costs
+// a few hundred ms of CPU at every start (and in every test process).
+let library: Promise<typeof import('@opensearch-project/opensearch')> | undefined;
+const openSearch = () => (library ??= import('@opensearch-project/opensearch'));
+
 const clients = new Map<string, Client>();
 
-function clientFor(config: Record<string, unknown>, timeoutMs: number): Client {
+function clientFor(Client: typeof import('@opensearch-project/opensearch').Client, config: Record<string, unknown>, timeoutMs: number): Client {
   const node = String(config.url ?? config.address ?? '');
   const username = typeof config.username === 'string' ? config.username : '';
   const password = typeof config.password === 'string' ? config.password : '';
@@ -123,7 +128,8 @@ export function searchBody(config: Record<string, unknown>, q: BackendQuery, ran
 async function run(ctx: BackendContext, name: string, config: Record<string, unknown>, q: BackendQuery, body: object): Promise<{ hits: Hit[]; total?: number }> {
   const index = typeof config.index === 'string' && config.index ? config.index : '_all';
   if (!config.url && !config.address) throw new BackendError(name, 'url is required');
-  const req = clientFor(config, ctx.timeoutMs).search({ index, body } as never);
+  const { Client, errors } = await openSearch();
+  const req = clientFor(Client, config, ctx.timeoutMs).search({ index, body } as never);
   const abort = () => req.abort();
   q.signal.addEventListener('abort', abort, { once: true });
   try {
