@@ -211,10 +211,25 @@ async function main() {
   let killedAt = NaN;
   let restartedAt = NaN;
   let restart: Promise<void> | null = null;
+  // steady state: CPU and sink requests from 10 s into the flips to the kill (or the flips' end), start-up and
+  // restart left out; what the two cores allow is 2 s of CPU over the replica's and PostgreSQL's per send
+  let steady0: { at: number; replica: number; pg: number; reqs: number } | null = null;
+  let steady: string | null = null;
+  const steadyMark = () => ({ at: Date.now(), replica: cpuOf(replica.pid), pg: postgresCpu(postmaster), reqs: requests.length });
+  const steadyEnd = () => {
+    if (!steady0 || steady) return;
+    const e = steadyMark();
+    const n = e.reqs - steady0.reqs;
+    const r = ((e.replica - steady0.replica) / Math.max(1, n)) * 1000;
+    const q = ((e.pg - steady0.pg) / Math.max(1, n)) * 1000;
+    steady = `steady state (${((e.at - steady0.at) / 1000).toFixed(0)} s of flips, ${n} sink requests): per request replica ${r.toFixed(2)} ms, PostgreSQL ${q.toFixed(2)} ms (the bench's flips included): two cores allow ~${(2000 / Math.max(0.01, r + q)).toFixed(0)} sends/s`;
+  };
   for (let i = 0; i < total; i += 10) {
     const due = started + (i / PER_MINUTE) * 60_000;
     if (due > Date.now()) await sleep(due - Date.now());
+    if (!steady0 && Date.now() - started >= 10_000) steady0 = steadyMark();
     if (KILL && !restart && i >= total / 2) {
+      steadyEnd();
       const old = replica;
       const gone = new Promise((r) => old.once('exit', r));
       old.kill('SIGKILL');
@@ -234,6 +249,7 @@ async function main() {
     if (fail.length) await db.query(`UPDATE checks SET status = 'unhealthy' WHERE id = ANY($1::uuid[])`, [fail]);
     if (pass.length) await db.query(`UPDATE checks SET status = 'healthy' WHERE id = ANY($1::uuid[])`, [pass]);
   }
+  steadyEnd();
   const flipSeconds = (Date.now() - started) / 1000;
   await restart;
   progress('flips done; draining');
@@ -359,6 +375,7 @@ async function main() {
   line('enqueue-to-delivered, ok after retries', retriedOk);
   const sends = hist.filter((h) => h.status !== 'pending').reduce((a, h) => a + h.n, 0);
   console.log(`CPU seconds, flips and drain: replica ${replicaCpuTotal.toFixed(1)} (start-up left out), PostgreSQL ${pgCpu.toFixed(1)} (the bench's own flips included); per history row (${sends}): replica ${(replicaCpuTotal / Math.max(1, sends) * 1000).toFixed(2)} ms, PostgreSQL ${(pgCpu / Math.max(1, sends) * 1000).toFixed(2)} ms`);
+  if (steady) console.log(steady);
   console.log(`peak RSS of the replica ${(rss / 1024 / 1024).toFixed(0)} MB (${(readyRss / 1024 / 1024).toFixed(0)} MB when ready)`);
   if (HISTORY) {
     console.log(`${HISTORY} history rows (${histRel}) p50 / p95 ms: first page ${f(page!.p50)} / ${f(page!.p95)}; status=error ${f(filtered!.p50)} / ${f(filtered!.p95)}; resource_type=http ${f(byType!.p50)} / ${f(byType!.p95)}; first page with count=exact ${f(counted!.p50)} / ${f(counted!.p95)}; the same, status=error ${f(countedFiltered!.p50)} / ${f(countedFiltered!.p95)}`);

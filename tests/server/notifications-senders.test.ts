@@ -122,7 +122,8 @@ describe('deliver: retries, timeouts, per-host limits', () => {
     setPerHostLimit(2);
     rec.script('/slow', { hang: true });
     const hung = [1, 2, 3].map(() => deliver({ url: `${rec.url}/slow` }, message, { attempts: 1, timeoutMs: 8000 }));
-    // the third waits for a slot of the hanging host; the other host answers at once
+    // two hang in the host's two slots; the third waits for one; the other host answers at once
+    await until(async () => rec.on('/slow').length === 2, 'two calls to the hanging host');
     const ok = await deliver({ url: `${other.url}/fast` }, message, { attempts: 1, timeoutMs: 8000 });
     expect(ok.ok).toBe(true);
     expect(rec.on('/slow')).toHaveLength(2);

@@ -22,9 +22,9 @@ export interface QueuedEvent {
  * Acts on one claimed row, inside the consumer's transaction (`client`). Throwing fails the attempt: the batch's
  * transaction is rolled back and its other rows run again in a new one, so a handler may run more than once for one
  * row and must be idempotent over that (and over retries of the row); side effects outside the database belong in
- * `tx.afterCommit`.
+ * `tx.afterCommit` (the consumer always passes `tx`; a direct call, as in tests, may not).
  */
-export type EventHandler = (event: QueuedEvent, client: pg.PoolClient, tx: EventTx) => Promise<void>;
+export type EventHandler = (event: QueuedEvent, client: pg.PoolClient, tx?: EventTx) => Promise<void>;
 
 /** The consumer's transaction as a handler sees it. */
 export interface EventTx {
