@@ -8,10 +8,13 @@
  * BENCH_BUILD=1 rebuilds, BENCH_DIST=<dir> serves another directory, as bench:web), signs in, opens
  * /topology/{root}?view=graph, and per run prints: the worker's layout time (dagre on the leaf-packed boxes),
  * navigation → the first nodes painted, and the frame times while dragging the view across the pane for 2 s of
- * pointer moves (one move per frame), with the long tasks (> 50 ms) seen meanwhile. BENCH_RUNS (default 3).
+ * pointer moves (one move per frame), with the long tasks (> 50 ms) seen meanwhile; then Fit view (the whole graph:
+ * below zoom 0.3 a graph this big is drawn as one overview canvas, `data-view="overview"`), the time until the drawn
+ * nodes settle, and the same pan. BENCH_RUNS (default 3). BENCH_TRACE=<dir> writes a Chromium trace and a CPU profile
+ * of run 1's whole-graph pan there (main-thread CPU by phase: layerize, hit test, paint, script).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -62,7 +65,7 @@ async function seed(db: pg.Pool): Promise<{ root: string; count: number }> {
 interface Run {
   nodes: number; layoutMs: number; paintMs: number; inDom: number; frames: number[]; longTasks: number[];
   /** The same pan after Fit view (every node drawn, names unreadable): nodes in the DOM, frames, long tasks. */
-  whole: { inDom: number; frames: number[]; longTasks: number[] };
+  whole: { inDom: number; view: string; fitMs: number; fitLong: number[]; frames: number[]; longTasks: number[] };
 }
 
 // plain JavaScript text: tsx would wrap a TypeScript callback's named functions in a `__name` the page lacks
@@ -80,6 +83,16 @@ const START_FRAMES = `(() => {
   const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__recording) requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+})()`;
+// after the Fit view click: until the nodes in the DOM stop changing for 10 frames; the time from the click (the whole
+// graph mounted and measured)
+const FIT_SETTLED = `(async () => {
+  const t0 = performance.now();
+  const frame = () => new Promise((ok) => requestAnimationFrame(ok));
+  const count = () => document.querySelectorAll('[data-testid="topology-graph"] .react-flow__node').length;
+  let last = -1, same = 0, settledAt = t0;
+  while (same < 10) { await frame(); const n = count(); if (n === last) same++; else { last = n; same = 0; settledAt = performance.now(); } }
+  return { ms: settledAt - t0, inDom: last, view: document.querySelector('[data-testid="topology-graph"]').dataset.view };
 })()`;
 const STOP_FRAMES = `(() => { window.__recording = false; return { frames: window.__frames.slice(1), longTasks: window.__long }; })()`;
 
@@ -131,9 +144,22 @@ async function main() {
       await page.mouse.up();
       const { frames, longTasks } = await page.evaluate<{ frames: number[]; longTasks: number[] }>(STOP_FRAMES);
       // the whole graph: Fit view (the page opens a big graph on its top levels), then the same pan
+      await page.evaluate(START_FRAMES);
       await page.locator('[data-testid="topology-graph"] .react-flow__controls-fitview').click();
-      await page.waitForTimeout(500);
-      const inDomWhole = await page.locator('[data-testid="topology-graph"] .react-flow__node').count();
+      const fit = await page.evaluate<{ ms: number; inDom: number; view: string }>(FIT_SETTLED);
+      const fitLong = (await page.evaluate<{ longTasks: number[] }>(STOP_FRAMES)).longTasks;
+      const inDomWhole = fit.inDom;
+      const trace = process.env.BENCH_TRACE && run === 1 ? join(process.env.BENCH_TRACE, 'topology-graph-whole-pan.json') : undefined;
+      if (trace) {
+        mkdirSync(process.env.BENCH_TRACE!, { recursive: true });
+        await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'viz', 'v8.execute'] });
+      }
+      const cdp = trace ? await page.context().newCDPSession(page) : undefined;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       await page.evaluate(START_FRAMES);
       await page.mouse.move(cx, cy);
       await page.mouse.down();
@@ -143,7 +169,13 @@ async function main() {
       }
       await page.mouse.up();
       const whole = await page.evaluate<{ frames: number[]; longTasks: number[] }>(STOP_FRAMES);
-      runs.push({ ...drawn, frames, longTasks, whole: { inDom: inDomWhole, ...whole } });
+      if (cdp) {
+        const { profile } = await cdp.send('Profiler.stop');
+        writeFileSync(join(process.env.BENCH_TRACE!, 'topology-graph-whole-pan.cpuprofile'), JSON.stringify(profile));
+        await cdp.detach();
+      }
+      if (trace) await browser.stopTracing();
+      runs.push({ ...drawn, frames, longTasks, whole: { inDom: inDomWhole, view: fit.view, fitMs: fit.ms, fitLong, ...whole } });
     }
     if (process.env.BENCH_SCREENSHOT) {
       mkdirSync(process.env.BENCH_SCREENSHOT, { recursive: true });
@@ -157,10 +189,10 @@ async function main() {
       const f = [...r.frames].sort((a, b) => a - b);
       console.log(`| ${i + 1} | ${r.nodes} | ${fmt(r.layoutMs, 0)} | ${fmt(r.paintMs, 0)} | ${r.inDom} | ${f.length} | ${fmt(percentile(f, 0.5), 1)} / ${fmt(percentile(f, 0.95), 1)} / ${fmt(f.at(-1) ?? 0, 1)} | ${r.longTasks.length}${r.longTasks.length ? ` (max ${fmt(Math.max(...r.longTasks), 0)} ms)` : ''} |`);
     });
-    console.log('\nAfter Fit view (the whole graph drawn), the same pan:\n\n| run | nodes in the DOM | pan frames | frame ms p50 / p95 / max | long tasks (> 50 ms) |\n|---|---|---|---|---|');
+    console.log('\nAfter Fit view (the whole graph drawn), the same pan:\n\n| run | Fit view: settled ms, longest task | drawn as | nodes in the DOM | pan frames | frame ms p50 / p95 / max | long tasks (> 50 ms) |\n|---|---|---|---|---|---|---|');
     runs.forEach((r, i) => {
       const f = [...r.whole.frames].sort((a, b) => a - b);
-      console.log(`| ${i + 1} | ${r.whole.inDom} | ${f.length} | ${fmt(percentile(f, 0.5), 1)} / ${fmt(percentile(f, 0.95), 1)} / ${fmt(f.at(-1) ?? 0, 1)} | ${r.whole.longTasks.length}${r.whole.longTasks.length ? ` (max ${fmt(Math.max(...r.whole.longTasks), 0)} ms)` : ''} |`);
+      console.log(`| ${i + 1} | ${fmt(r.whole.fitMs, 0)}, ${r.whole.fitLong.length ? `${fmt(Math.max(...r.whole.fitLong), 0)} ms` : 'none > 50 ms'} | ${r.whole.view} | ${r.whole.inDom} | ${f.length} | ${fmt(percentile(f, 0.5), 1)} / ${fmt(percentile(f, 0.95), 1)} / ${fmt(f.at(-1) ?? 0, 1)} | ${r.whole.longTasks.length}${r.whole.longTasks.length ? ` (max ${fmt(Math.max(...r.whole.longTasks), 0)} ms)` : ''} |`);
     });
   } finally {
     await browser?.close();

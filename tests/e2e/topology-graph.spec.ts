@@ -69,3 +69,39 @@ test('the graph view draws health colours and a folded group, opens it, and a no
   await expect(page.getByRole('complementary', { name: `checkout-${u} details` })).toBeVisible();
   await page.screenshot({ path: '.tmp/screenshots/topology-graph.png' });
 });
+
+test('a big graph zoomed out is one overview picture; Fit view shows all of it and zooming in brings the nodes back', async ({ page }) => {
+  // 12 services + 240 pods under the root (20 each: nothing folds), more than the 200 a first view fits whole
+  const rootId = (await db.query<{ id: string }>(`INSERT INTO components (external_id, name, type) VALUES ($1, $1, 'Topology') RETURNING id`, [`big-${u}`])).rows[0].id;
+  const services = await db.query<{ id: string }>(
+    `INSERT INTO components (external_id, name, type, parent_id) SELECT 'svc-' || i || '-${u}', 'svc-' || i || '-${u}', 'Service', $1 FROM generate_series(1, 12) AS i RETURNING id`,
+    [rootId],
+  );
+  await db.query(
+    `INSERT INTO components (external_id, name, type, parent_id, health)
+     SELECT 'pod-' || s.n || '-' || i || '-${u}', 'pod-' || s.n || '-' || i || '-${u}', 'Pod', s.id, CASE WHEN i = 3 THEN 'unhealthy' ELSE 'healthy' END
+     FROM unnest($1::uuid[]) WITH ORDINALITY AS s(id, n), generate_series(1, 20) AS i`,
+    [services.rows.map((r) => r.id)],
+  );
+  await signInSession(page);
+  await page.goto(`/topology/${rootId}?view=graph`);
+  const graph = page.getByTestId('topology-graph');
+  // it opens readable, on part of it (the root's children: 12 services and their pods)
+  await expect(graph.getByRole('status')).toHaveText('252 components', LOAD);
+  await expect(graph.locator('.react-flow__node').first()).toBeVisible();
+  await expect(graph).toHaveAttribute('data-view', 'nodes');
+
+  await graph.getByRole('button', { name: 'Fit view' }).click();
+  await expect(graph).toHaveAttribute('data-view', 'overview');
+  // every node on one canvas, named by its counts (each service rolls up its failing pod: warning); the flow's own
+  // nodes are gone from the page
+  await expect(graph.getByRole('img', { name: 'Overview of 252 nodes: 12 unhealthy, 12 warning, 228 healthy. Zoom in to read and reach them.' })).toBeVisible();
+  await expect(graph.locator('.react-flow__node')).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Zoom In multiplies by 1.2: from the whole graph's zoom to 0.3 takes about a dozen
+  for (let i = 0; i < 30 && (await graph.getAttribute('data-view')) === 'overview'; i++) await graph.getByRole('button', { name: 'Zoom In' }).click();
+  await expect(graph).toHaveAttribute('data-view', 'nodes');
+  await expect(graph.getByTestId('topology-graph-overview')).toHaveCount(0);
+  await expect(graph.locator('.react-flow__node').first()).toBeVisible();
+});

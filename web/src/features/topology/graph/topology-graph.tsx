@@ -1,6 +1,7 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import {
   Background,
+  ControlButton,
   Controls,
   getViewportForBounds,
   Handle,
@@ -9,6 +10,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStore,
   type Edge,
   type Node,
   type NodeProps,
@@ -22,6 +24,7 @@ import { layoutBounds } from '../../../lib/graph-layout/leaf-grid';
 import { buildTopologyGraph, type GraphNode } from './graph-model';
 import { NODE_SIZE, type LayoutRequest, type LayoutResponse } from './layout';
 import LayoutWorker from './layout.worker.ts?worker';
+import { boxAt, OverviewCanvas, overviewBoxes, overviewSummary } from './overview-canvas';
 
 const useStyles = makeStyles({
   frame: {
@@ -50,8 +53,9 @@ const useStyles = makeStyles({
   text: { display: 'flex', flexDirection: 'column', minWidth: 0, flex: 1 },
   name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontWeight: tokens.fontWeightSemibold, color: tokens.colorNeutralForeground1 },
   type: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: tokens.colorNeutralForeground3 },
-  // edges attach here; nothing connects by hand, so the dots stay out of sight
-  handle: { opacity: 0 },
+  // edges attach here; nothing connects by hand, so the dots stay out of sight (hidden, not transparent: an opacity
+  // is one more layer to composite per handle)
+  handle: { visibility: 'hidden' },
   icon: { width: '20px', height: '20px', flexShrink: 0, objectFit: 'contain' },
 });
 
@@ -103,6 +107,21 @@ const MIN_ZOOM = 0.015;
  */
 const FIRST_VIEW_NODES = 200;
 const READABLE_ZOOM = 0.5;
+/**
+ * Below this zoom a name is about 4 px high. A graph of more than FIRST_VIEW_NODES is then drawn as an overview on
+ * one canvas (overview-canvas.tsx) instead of the flow's nodes and edges: boxes in their health colours, a click on
+ * one acts as a click on the node. Zoomed out that far, a pan of 2,000 DOM nodes re-layerised every one of them per
+ * frame (long tasks of 50-150 ms); the canvas draws what is in view in a few milliseconds.
+ */
+const FAR_ZOOM = 0.3;
+const farSelector = (s: { transform: [number, number, number] }) => s.transform[2] < FAR_ZOOM;
+const NONE: never[] = [];
+// xyflow's fit-view icon (its own button fits only measured nodes; ours fits the whole layout)
+const FitIcon = () => (
+  <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 30" aria-hidden="true">
+    <path d="M3.692 4.63c0-.53.4-.938.939-.938h5.215V0H4.708C2.13 0 0 2.054 0 4.63v5.216h3.692V4.631zM27.354 0h-5.2v3.692h5.17c.53 0 .984.4.984.939v5.215H32V4.631A4.624 4.624 0 0027.354 0zm.954 24.83c0 .532-.4.94-.939.94h-5.215v3.768h5.215c2.577 0 4.631-2.13 4.631-4.707v-5.139h-3.692v5.139zm-23.677.94c-.531 0-.939-.4-.939-.94v-5.138H0v5.139c0 2.577 2.13 4.707 4.708 4.707h5.138V25.77H4.631z" />
+  </svg>
+);
 const miniMapColor = (n: FlowNode) => HEALTH_TOKENS[healthColor(statusOf(n.data.node))];
 
 export interface TopologyGraphProps {
@@ -119,6 +138,7 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
   const worker = useRef<Worker | null>(null);
   const seq = useRef(0);
   const flow = useReactFlow();
+  const far = useStore(farSelector) && model.nodes.length > FIRST_VIEW_NODES;
   const frame = useRef<HTMLDivElement>(null);
   const boxes = useRef<LayoutRequest['nodes']>([]);
   const flowRef = useRef(flow);
@@ -132,6 +152,7 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
     worker.current = w;
     w.onmessage = (e: MessageEvent<LayoutResponse>) => {
       if (e.data.seq !== seq.current) return; // only the newest layout counts
+      latest.current = e.data;
       const el = frame.current;
       // fit before the nodes render: rendering 2,000 in the old view mounts hundreds the fitted view then drops
       if (el && !e.data.error && fitNext.current) {
@@ -162,6 +183,15 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
     fitNext.current = 'all';
   }, [rootKey]);
   const parents = useRef(new Map<string, string>());
+  const latest = useRef<LayoutResponse | null>(null);
+  // Fit view fits every node the layout placed (xyflow's own fits only the nodes it has measured, and with
+  // onlyRenderVisibleElements or the overview that is a few of a big graph)
+  const fitAll = useCallback(() => {
+    const el = frame.current;
+    const laid = latest.current;
+    if (!el || !laid || laid.error || laid.seq !== seq.current) return;
+    flowRef.current.setViewport(getViewportForBounds(layoutBounds(boxes.current, laid.positions), el.clientWidth, el.clientHeight, MIN_ZOOM, 1.2, 0.1));
+  }, []);
   useEffect(() => {
     parents.current = new Map(model.edges.filter((e) => e.kind === 'parent').map((e) => [e.target, e.source]));
     const req: LayoutRequest = {
@@ -223,12 +253,24 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
             target: e.target,
             type: 'smoothstep',
             focusable: false,
+            // edges take no clicks (elementsSelectable is off): no invisible wide path to hit-test under the pointer
+            interactionWidth: 0,
             ...(e.kind === 'relationship' && { style: { strokeDasharray: '6 4' }, className: 'relationship' }),
           }))
         : [],
     [laidOut, model],
   );
   const shown = model.nodes.filter((n) => n.kind === 'component').length;
+  const boxesDrawn = useMemo(() => (laidOut && far ? overviewBoxes(model.nodes, positions.positions) : []), [laidOut, far, model, positions]);
+  const onPaneClick = useCallback(
+    (e: MouseEvent) => {
+      if (!far) return;
+      const at = flowRef.current.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const hit = boxAt(boxesDrawn, at.x, at.y);
+      if (hit) activate(hit.id);
+    },
+    [far, boxesDrawn, activate],
+  );
   return (
     <div
       ref={frame}
@@ -237,6 +279,7 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
       data-testid="topology-graph"
       data-nodes={model.nodes.length}
       data-layout-ms={positions ? Math.round(positions.ms) : ''}
+      data-view={far ? 'overview' : 'nodes'}
     >
       <Text className={s.status} role="status">
         {laidOut ? `${shown} components` : 'Laying out…'}
@@ -244,21 +287,33 @@ function Graph({ components, onSelect, direction = 'TB' }: TopologyGraphProps) {
       </Text>
       {!positions && <Spinner size="small" label="Laying out the graph…" style={{ paddingTop: '20vh' }} />}
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={far ? NONE : nodes}
+        edges={far ? NONE : edges}
         nodeTypes={nodeTypes}
         onNodeClick={(_, n) => activate(n.id)}
+        onPaneClick={onPaneClick}
         onlyRenderVisibleElements
         nodesDraggable={false}
         nodesConnectable={false}
+        elementsSelectable={false}
         edgesFocusable={false}
         minZoom={MIN_ZOOM}
         proOptions={{ hideAttribution: true }}
         aria-label="Topology graph"
       >
-        <Background />
-        <Controls showInteractive={false} />
-        <MiniMap nodeColor={miniMapColor} pannable zoomable ariaLabel="Topology graph overview" />
+        {far ? (
+          <OverviewCanvas boxes={boxesDrawn} edges={model.edges} direction={direction} label={overviewSummary(boxesDrawn)} />
+        ) : (
+          <>
+            <Background />
+            <MiniMap nodeColor={miniMapColor} pannable zoomable ariaLabel="Topology graph overview" />
+          </>
+        )}
+        <Controls showInteractive={false} showFitView={false}>
+          <ControlButton className="react-flow__controls-fitview" onClick={fitAll} title="Fit view" aria-label="Fit view">
+            <FitIcon />
+          </ControlButton>
+        </Controls>
       </ReactFlow>
     </div>
   );
