@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argon2Load, hashSecret, verifySecret } from '../../server/lib/crypto.js';
 import { invalidatePrincipals } from '../../server/plugins/auth.js';
@@ -107,5 +109,38 @@ describe('access tokens after a verification', () => {
     await t.db.query('DELETE FROM access_tokens WHERE person_id = $1', [admin.id]);
     invalidatePrincipals();
     expect((await call(other)).statusCode).toBe(401);
+  });
+});
+
+describe('statements per sign-in', () => {
+  it('a password sign-in reads its flow and login candidates in one statement: 1 to make the flow, 2 to submit', async () => {
+    const p = await makePerson(t.db, { first: 'Count', last: 'Statements' });
+    // statements sent from within each request's async context only (not the leader's or listeners' meanwhile)
+    const requests = new AsyncLocalStorage<string>();
+    const counts: Record<string, number> = {};
+    const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const query = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const step = requests.getStore();
+      if (step) counts[step] = (counts[step] ?? 0) + 1;
+      return query.apply(this, args);
+    };
+    try {
+      const b = new OryBrowser(t.app);
+      const flow = await requests.run('create', () => b.flow('login'));
+      // the identifier as typed: spaces and case do not matter, and the candidates read with the flow are the ones used
+      const res = await requests.run('submit', () =>
+        b.submit(flow, { method: 'password', identifier: `  ${p.email.toUpperCase()} `, password: p.password }));
+      expect(res.statusCode).toBe(200);
+      expect(res.json().session.identity.id).toBe(p.id);
+      const wrong = await b.flow('login', 'refresh=true');
+      const refused = await requests.run('refresh', () => b.submit(wrong, { method: 'password', identifier: p.email, password: 'not it' }));
+      expect(refused.statusCode).toBe(400);
+    } finally {
+      proto.query = query;
+    }
+    expect(counts.create).toBe(1);
+    expect(counts.submit).toBe(2);
+    expect(counts.refresh).toBeGreaterThan(0); // a refresh proves the signed-in person's own password: no candidates
   });
 });

@@ -14,21 +14,25 @@ export interface LoginCandidate {
   locked_until: Date | null;
 }
 
-/** People with a password whose email or name is `username` (case-insensitive); email matches first. */
-export async function findLoginCandidates(db: Db, username: string, lockMinutes = 15): Promise<LoginCandidate[]> {
-  const { rows } = await db.query<LoginCandidate>({
-    name: 'auth-login-candidates',
-    text: `SELECT p.id, p.name, p.email, c.password_hash, i.state,
+/** The login candidates' SELECT: people with a password whose email or name is the text parameter `$u`
+ * (case-insensitive), email matches first, with their roles and current lockout (`$m` minutes). */
+export const loginCandidatesSql = (u: string, m: string) => `SELECT p.id, p.name, p.email, c.password_hash, i.state,
        ARRAY(SELECT role FROM person_roles r WHERE r.person_id = p.id) AS roles,
-       (SELECT e.created_at + make_interval(mins => $2) FROM auth_events e
-         WHERE e.person_id = p.id AND e.type = 'locked' AND e.created_at > now() - make_interval(mins => $2)
+       (SELECT e.created_at + make_interval(mins => ${m}) FROM auth_events e
+         WHERE e.person_id = p.id AND e.type = 'locked' AND e.created_at > now() - make_interval(mins => ${m})
          ORDER BY e.created_at DESC LIMIT 1) AS locked_until
      FROM identities i
      JOIN people p ON p.id = i.id
      JOIN identity_credentials c ON c.identity_id = i.id
-     WHERE p.deleted_at IS NULL AND (lower(p.email) = lower($1) OR lower(p.name) = lower($1))
-     ORDER BY (lower(p.email) = lower($1)) DESC, p.created_at
-     LIMIT 5`,
+     WHERE p.deleted_at IS NULL AND (lower(p.email) = lower(${u}) OR lower(p.name) = lower(${u}))
+     ORDER BY (lower(p.email) = lower(${u})) DESC, p.created_at
+     LIMIT 5`;
+
+/** People with a password whose email or name is `username` (case-insensitive); email matches first. */
+export async function findLoginCandidates(db: Db, username: string, lockMinutes = 15): Promise<LoginCandidate[]> {
+  const { rows } = await db.query<LoginCandidate>({
+    name: 'auth-login-candidates',
+    text: loginCandidatesSql('$1', '$2'),
     values: [username, lockMinutes],
   });
   return rows;

@@ -27,6 +27,13 @@ const submit = (lbl: number): UiNode => ({
   attributes: { node_type: 'input', name: 'method', type: 'submit', value: 'password', disabled: false },
 });
 
+/** The first factor's identifier (email or name; `username` as the legacy form names it), trimmed, at most 320
+ * characters; '' when absent. */
+export function loginIdentifier(body: Record<string, unknown>): string {
+  const v = typeof body.identifier === 'string' ? body.identifier : typeof body.username === 'string' ? body.username : '';
+  return v.trim().slice(0, 320);
+}
+
 function str(body: Record<string, unknown>, name: string, field = name): string {
   const v = bodyValue(body, name);
   if (typeof v !== 'string' || v === '') throw new FlowValidationError([message(4000002, { property: field })], field);
@@ -106,9 +113,11 @@ export const passwordFactor: Factor = {
     // hosted mode: the password form is for break-glass admins only (OIDC_LOCAL_LOGIN)
     const off = localLoginRefusal(ctx.config, null);
     if (off && ctx.config.OIDC_LOCAL_LOGIN === 'none') throw new FlowValidationError([message(4000001, { reason: off })]);
-    const identifier = (typeof body.identifier === 'string' ? body.identifier : typeof body.username === 'string' ? body.username : '').trim();
+    const identifier = loginIdentifier(body);
     if (!identifier) throw new FlowValidationError([message(4000002, { property: 'identifier' })], 'identifier');
-    const candidates = await findLoginCandidates(ctx.db, identifier.slice(0, 320), LOCK_MINUTES);
+    const candidates = ctx.loginCandidates?.identifier === identifier
+      ? ctx.loginCandidates.rows
+      : await findLoginCandidates(ctx.db, identifier, LOCK_MINUTES);
     if (candidates.length === 0) await verifySecret(await (dummyHash ??= hashSecret('not a password')), password);
     for (const c of candidates) assertUnlocked(c.locked_until);
     for (const c of candidates) {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Aal, FlowType, UiText } from '../../../contracts/identity.js';
+import { loginCandidatesSql, type LoginCandidate } from '../queries.js';
 import type { StoredFlow } from './types.js';
 
 type Db = pg.Pool | pg.PoolClient;
@@ -43,6 +44,31 @@ export async function insertBuiltFlow(db: Db, f: FlowRow): Promise<void> {
 export async function selectFlow(db: Db, id: string): Promise<FlowRow | null> {
   const { rows } = await db.query<FlowRow>({ name: 'auth-select-flow', text: `SELECT ${COLUMNS} FROM auth_flows WHERE id = $1`, values: [id] });
   return rows[0] ?? null;
+}
+
+/**
+ * A flow and, when it is a first-factor login (no person yet), the password login's candidates for `identifier`
+ * (loginCandidatesSql: people, hash, roles, lockout) in one round trip: the sign-in's submission reads both anyway.
+ * `candidates` is null for any other flow.
+ */
+export async function selectFlowAndCandidates(
+  db: Db, id: string, identifier: string, lockMinutes: number,
+): Promise<{ row: FlowRow; candidates: LoginCandidate[] | null } | null> {
+  const { rows } = await db.query<FlowRow & { login_candidates: (Omit<LoginCandidate, 'locked_until'> & { locked_until: string | null })[] | null }>({
+    name: 'auth-select-flow-candidates',
+    text: `SELECT ${COLUMNS},
+        CASE WHEN type = 'login' AND person_id IS NULL THEN to_json(ARRAY(
+          SELECT json_build_object('id', x.id, 'name', x.name, 'email', x.email, 'password_hash', x.password_hash,
+                   'state', x.state, 'roles', x.roles, 'locked_until', x.locked_until)
+          FROM (${loginCandidatesSql('$2', '$3')}) x)) END AS login_candidates
+      FROM auth_flows WHERE id = $1`,
+    values: [id, identifier, lockMinutes],
+  });
+  const r = rows[0];
+  if (!r) return null;
+  const { login_candidates: found, ...row } = r;
+  const candidates = found && found.map((c) => ({ ...c, locked_until: c.locked_until ? new Date(c.locked_until) : null }));
+  return { row, candidates };
 }
 
 /** Saves state, data and flow-level messages together. */

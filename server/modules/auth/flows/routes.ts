@@ -10,16 +10,17 @@ import { adminRoutes } from '../admin-routes.js';
 import { orySessionRoutes } from '../ory-sessions.js';
 import { checkCsrf, FLOW_CSRF_COOKIE } from './csrf.js';
 import {
-  callerSession, continueWith, createFlow, expiredError, FLOW_PAGES, flowContext, openSession, renderFlow,
+  callerSession, continueWith, createFlow, expiredError, FLOW_PAGES, flowContext, LOCK_MINUTES, openSession, renderFlow,
   requiredAssurance, type NewFlowParams, type StoredMessage,
 } from './engine.js';
 import { aal2Required, flowRateLimited, KratosError, sendKratosError, sessionInactive, wantsJson } from './errors.js';
 import { hasKind, kindOf } from './kinds/index.js';
 import { loginParams } from './kinds/login.js';
-import { insertFlowError, selectFlow, selectFlowError, updateFlow, type FlowRow } from './queries.js';
+import { loginIdentifier } from '../factors/password.js';
+import { insertFlowError, selectFlow, selectFlowAndCandidates, selectFlowError, updateFlow, type FlowRow } from './queries.js';
 import { checkReturnTo } from './return-to.js';
 import { toStored } from './store.js';
-import { FlowValidationError } from './types.js';
+import { FlowValidationError, type FlowContext } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -101,6 +102,17 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
     return row;
   }
 
+  /** loadFlow for a submission; a password sign-in's candidates come with the flow (one round trip, not two). */
+  async function loadSubmitted(type: string, id: unknown, body: Query, link: boolean): Promise<{ row: FlowRow; candidates?: FlowContext['loginCandidates'] }> {
+    const method = typeof body.method === 'string' ? body.method : body.password !== undefined ? 'password' : '';
+    const identifier = type === 'login' && !link && method === 'password' ? loginIdentifier(body) : '';
+    if (!identifier) return { row: await loadFlow(type, id) };
+    if (!hasKind(type) || typeof id !== 'string' || !UUID.test(id)) throw notFound();
+    const found = await selectFlowAndCandidates(app.db, id, identifier, LOCK_MINUTES);
+    if (!found || found.row.type !== type) throw notFound();
+    return { row: found.row, candidates: found.candidates ? { identifier, rows: found.candidates } : undefined };
+  }
+
   const csrfFor = (req: FastifyRequest, row: FlowRow) => {
     const c = req.cookies?.[FLOW_CSRF_COOKIE];
     return c && sha256(c) === row.csrf_hash ? c : '';
@@ -132,12 +144,13 @@ export const oryRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { c
   });
 
   async function submit(req: FastifyRequest, reply: FastifyReply, type: string, flowId: unknown, body: Query, link: boolean) {
-    const row = await loadFlow(type, flowId);
+    const { row, candidates } = await loadSubmitted(type, flowId, body, link);
     if (row.expires_at.getTime() <= Date.now()) throw await expiredError(app.db, config, req, reply, row);
     if (!link) checkCsrf(req, row.csrf_hash, body);
     await checkOwner(req, row);
     const flow = toStored(row);
     const ctx = flowContext(app.db, config, req, reply, flow);
+    if (candidates) ctx.loginCandidates = candidates;
     const navigation = link || !wantsJson(req);
     const page = `${FLOW_PAGES[row.type]}?flow=${row.id}`;
     let outcome;

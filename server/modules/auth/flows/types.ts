@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../../config.js';
+import type { LoginCandidate } from '../queries.js';
 import type {
   Aal, FlowType, SessionAuthenticationMethod, UiNode, UiNodeGroup, UiText,
 } from '../../../contracts/identity.js';
@@ -43,6 +44,8 @@ export interface FlowContext {
   saveData(patch: Record<string, unknown>): Promise<void>;
   /** Counts a wrong answer in this flow; returns the new count (the engine ends the flow past its limit). */
   countAttempt(): Promise<number>;
+  /** A first-factor login's password candidates, read with the flow (selectFlowAndCandidates) for `identifier`. */
+  loginCandidates?: { identifier: string; rows: LoginCandidate[] };
 }
 
 /** A wrong or missing answer: the flow is shown again (HTTP 400) with these messages at the named field or on top. */
