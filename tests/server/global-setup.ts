@@ -18,11 +18,19 @@ export const TEMPLATE_DB = 'console_test_template';
 let embedded: EmbeddedDatabase | undefined;
 let dir: string | undefined;
 
+// Several projects (vitest.config.ts) name this file; the first to run it starts the database, the others reuse it.
+const SHARED = 'CONSOLE_TEST_SHARED_ADMIN_URL';
+
 /**
  * One PostgreSQL for the whole run: the apt one when DATABASE_URL is set (CI's second pass), otherwise an embedded
  * one in a temp dir. Migrations are applied once to a template database; each test file clones it.
  */
 export async function setup(project: TestProject) {
+  const shared = process.env[SHARED];
+  if (shared) {
+    project.provide('adminUrl', shared);
+    return;
+  }
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     dir = await mkdtemp(join(tmpdir(), 'console-test-pg-'));
@@ -41,9 +49,14 @@ export async function setup(project: TestProject) {
   await migrate(pool);
   await pool.end();
   project.provide('adminUrl', adminUrl);
+  process.env[SHARED] = adminUrl;
 }
 
 export async function teardown() {
-  await embedded?.stop();
+  delete process.env[SHARED];
+  const e = embedded;
+  embedded = undefined;
+  await e?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
 }
