@@ -141,4 +141,16 @@ test('the embedded card stands alone; an unknown id says so; the page has no ser
   await topology.goto(`/topology/${seeded.rootId}`);
   await expect(topology.card(`checkout-${u}`)).toBeVisible(LOAD);
   expect(await seriousViolations(page)).toEqual([]);
+
+  // a page of the same origin embeds the card (the console's own pages refuse any framing)
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.src = src;
+    frame.title = 'Embedded card';
+    frame.style.cssText = 'width:600px;height:400px';
+    document.body.append(frame);
+  }, `/view/topology/${seeded.checkoutId}`);
+  await expect(
+    page.frameLocator('iframe[title="Embedded card"]').getByRole('article', { name: `checkout-${u}` }),
+  ).toBeVisible(LOAD);
 });

@@ -244,6 +244,20 @@ describe('security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
+
+  it('lets pages of the same origin frame the bare /view/ pages only', async () => {
+    for (const url of ['/view/topology/00000000-0000-4000-8000-000000000001', '/view/topology/x?refererId=y']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+      expect(res.headers['content-security-policy']).not.toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+    for (const url of ['/topology', '/viewer', '/api/topology']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
 });
 
 describe('behind an https public URL', () => {
