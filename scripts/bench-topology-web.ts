@@ -147,6 +147,12 @@ async function main() {
     await browser?.close();
     await app?.close();
     await db.end();
+    // a pool client the app left idle hears PostgreSQL's shutdown as an error event (57P01): expected here
+    process.on('uncaughtException', (err) => {
+      if ((err as { code?: string }).code === '57P01') return;
+      console.error(err);
+      process.exit(1);
+    });
     await embedded.stop();
     await rm(dir, { recursive: true, force: true });
   }
