@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect as baseExpect, test } from '@playwright/test';
@@ -8,6 +7,7 @@ import { adminApi, createUser, type ApiSession } from './api';
 import { seriousViolations } from './pages/axe';
 import { ConnectionsPage } from './pages/connections-page';
 import { signInSession } from './pages/sign-in';
+import { closedPort } from '../fixtures/servers/tcp';
 
 // a connection test may take its full 10 s deadline; the shared machine is slow at times
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -29,15 +29,6 @@ test.afterAll(async () => {
   await target?.stop();
   rmSync(targetDir, { recursive: true, force: true });
 });
-
-/** A loopback port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-  const { port } = srv.address() as { port: number };
-  await new Promise((ok) => srv.close(ok));
-  return port;
-}
 
 /** The target's URL without credentials, and its password, as a user would type them in. */
 function targetParts() {

@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -9,6 +8,7 @@ import { rowIdOf } from '../../server/modules/kubernetes/objects.js';
 import { startKubeApi, type KubeApi } from '../support/kube-api/index.js';
 import { createTestApp, makePerson, sessionHeaders, type TestContext } from '../server/helpers.js';
 import { until } from '../support/poll.js';
+import { closedPort } from '../fixtures/servers/tcp.js';
 
 /**
  * A ScrapeConfig CR gets each run on its status, as config-db's ScrapeConfigStatus: `lastRun {timestamp, success,
@@ -52,15 +52,6 @@ async function applied(name: string, spec: Record<string, unknown>): Promise<str
   return id;
 }
 const runNow = (id: string) => t.app.inject({ method: 'POST', url: `/api/config/run/${id}`, headers: admin });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 describe('ScrapeConfig status after a run', () => {
   it('a run writes lastRun (items saved, no errors) and the generation it ran; Run Now writes a newer one', async () => {

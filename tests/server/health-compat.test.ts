@@ -15,7 +15,7 @@ import { validateCanarySpec } from '../../server/modules/health/spec.js';
 import { CanarySpec } from '../../server/modules/kubernetes/kinds.js';
 import { stopProcess, waitUntil } from '../fixtures/servers/proc.js';
 import { redisMissing, redisServer } from '../fixtures/servers/redis.js';
-import { closedPort } from '../fixtures/servers/tcp.js';
+import { closedPort, freePort } from '../fixtures/servers/tcp.js';
 
 // Manifests written the way reference (canary-checker) users write them: what the console must accept and run alike.
 
@@ -275,7 +275,7 @@ describe.skipIf(redisMissing)(`redis tlsConfig against a real redis-server with 
     pems = await mtlsPems();
     const dir = await mkdtemp(join(tmpdir(), 'compat-redis-tls-'));
     await Promise.all([writeFile(join(dir, 'server.crt'), pems.cert), writeFile(join(dir, 'server.key'), pems.private)]);
-    port = await closedPort();
+    port = await freePort();
     // TLS only (plain port off), and clients must present a certificate signed by the server's
     const child = spawn(redisServer!, [
       '--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { findBinary, stopProcess, waitUntil } from '../fixtures/servers/proc.js';
-import { closedPort } from '../fixtures/servers/tcp.js';
+import { freePort } from '../fixtures/servers/tcp.js';
 
 const smbd = findBinary('smbd');
 const smbpasswd = findBinary('smbpasswd');
@@ -45,7 +45,7 @@ export async function startSamba(opts: { password?: string } = {}): Promise<Samb
   const sub = (name: string) => join(dir, name);
   for (const d of ['private', 'lock', 'state', 'cache', 'pid', 'ncalrpc', 'share']) await mkdir(sub(d));
   for (const f of files) await writeFile(join(sub('share'), f), `${f}\n`);
-  const port = await closedPort();
+  const port = await freePort();
   const conf = join(dir, 'smb.conf');
   await writeFile(
     conf,

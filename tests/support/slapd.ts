@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
 import { findBinary, stopProcess, waitUntil } from '../fixtures/servers/proc.js';
-import { closedPort } from '../fixtures/servers/tcp.js';
+import { freePort } from '../fixtures/servers/tcp.js';
 
 const slapdBin = findBinary('slapd');
 const MODULE_DIR = ['/usr/lib/ldap', '/usr/lib/x86_64-linux-gnu/ldap', '/usr/lib/aarch64-linux-gnu/ldap'].find((d) => existsSync(join(d, 'back_mdb.so')));
@@ -61,7 +61,7 @@ export async function startSlapd(opts: { userPassword?: string } = {}): Promise<
     'access to * by users read by * none',
   ].join('\n');
   await writeFile(join(dir, 'slapd.conf'), `${conf}\n`);
-  const port = await closedPort();
+  const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
   let stderr = '';
   // -d keeps slapd in the foreground (level 0: no debug output beyond errors)
