@@ -14,8 +14,14 @@ const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface EmbeddedDatabase {
+  /**
+   * The `console` database. Over the cluster's unix socket when its path fits (`?host=<dir>`, which node-postgres and
+   * libpq both read); the host and port in front still name the TCP listener for tools that parse the URL themselves.
+   */
   url: string;
   port: number;
+  /** The socket's directory, or undefined when only TCP is used. */
+  socketDir?: string;
   /** Fast shutdown (SIGINT: sessions are ended, a checkpoint is written); resolves once the postmaster has exited. */
   stop(): Promise<void>;
 }
@@ -248,13 +254,15 @@ async function logTail(file: string): Promise<string> {
 
 /** Spawns the postmaster and resolves once postmaster.pid says "ready" (what `pg_ctl -w` waits for). */
 async function spawnPostmaster(
-  pgdata: string, port: number, logFile: string, bin: Binaries, owner: Owner | undefined, detached: boolean,
+  pgdata: string, port: number, socketDir: string | undefined, logFile: string, bin: Binaries, owner: Owner | undefined,
+  detached: boolean,
 ): Promise<ChildProcess> {
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
     child = spawn(bin.postgres, [
-      '-D', pgdata, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+      '-D', pgdata, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
+      '-c', `unix_socket_directories=${socketDir ?? ''}`, '-c', 'unix_socket_permissions=0700',
     ], { ...owner, detached, stdio: ['ignore', fd, fd], env: { ...process.env, LC_MESSAGES: 'C' } });
   } finally {
     closeSync(fd);
@@ -268,6 +276,23 @@ async function spawnPostmaster(
   }
   child.kill('SIGQUIT');
   throw new Error(`embedded PostgreSQL not ready after ${READY_TIMEOUT_MS / 1000} s:\n${await logTail(logFile)}`);
+}
+
+// sun_path holds 108 bytes with its terminating NUL.
+const SUN_PATH_MAX = 107;
+
+/**
+ * A directory for the cluster's unix socket, `<dataDir>/run`, readable only by PostgreSQL's owner (and root): local
+ * connections skip the TCP stack, a fifth or more of each query's system time on these VMs. None when the socket's
+ * path would be too long for the kernel, or the path has characters unix_socket_directories would split on.
+ */
+async function socketDirectory(root: string, port: number, owner: Owner | undefined): Promise<string | undefined> {
+  const dir = join(root, 'run');
+  if (Buffer.byteLength(join(dir, `.s.PGSQL.${port}`)) > SUN_PATH_MAX || /[\s,'"\\]/.test(dir)) return undefined;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  if (owner) await chown(dir, owner.uid, owner.gid);
+  return dir;
 }
 
 async function rotateLog(file: string) {
@@ -306,13 +331,14 @@ export async function startEmbeddedPostgres(
   if (existsSync(join(pgdata, 'PG_VERSION'))) await clearLeftovers(pgdata, bin, owner, log);
   else await initCluster(pgdata, password, bin, owner, log);
   const chosenPort = await choosePort(root, port);
+  const socketDir = await socketDirectory(root, chosenPort, owner);
   await rotateLog(logFile);
 
   let child: ChildProcess | undefined;
   // Right after a crash an old backend may still hold the shared memory for a moment: retry a few times.
   for (let attempt = 1; !child; attempt++) {
     try {
-      child = await spawnPostmaster(pgdata, chosenPort, logFile, bin, owner, opts.detached ?? false);
+      child = await spawnPostmaster(pgdata, chosenPort, socketDir, logFile, bin, owner, opts.detached ?? false);
     } catch (err) {
       if (attempt >= 5 || !/shared memory block|lock file/.test(String(err))) throw err;
       log.warn(`embedded PostgreSQL did not start (attempt ${attempt}), retrying`);
@@ -320,20 +346,26 @@ export async function startEmbeddedPostgres(
     }
   }
   const running = child;
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/console`;
-  const adminUrl = url.replace(/\/console$/, '/postgres');
+  const tcpUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${chosenPort}/console`;
+  const url = socketDir ? `${tcpUrl}?host=${encodeURIComponent(socketDir)}` : tcpUrl;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const adminUrl = admin.toString();
   try {
     await ensureDatabase(adminUrl);
   } catch (err) {
     running.kill('SIGINT');
     throw err;
   }
-  log.info(`embedded PostgreSQL listening on 127.0.0.1:${chosenPort} (data ${pgdata}, log ${logFile})`);
+  log.info(
+    `embedded PostgreSQL listening on 127.0.0.1:${chosenPort}${socketDir ? ` and in ${socketDir}` : ''} (data ${pgdata}, log ${logFile})`,
+  );
 
   let stopping: Promise<void> | undefined;
   return {
     url,
     port: chosenPort,
+    socketDir,
     stop: () =>
       (stopping ??= (async () => {
         if (running.exitCode !== null || running.signalCode !== null) return;

@@ -42,6 +42,18 @@ describe.skipIf(!!process.env.DATABASE_URL)('embedded PostgreSQL start-up', () =
     const { rows } = await c.query("SELECT current_database() AS db, pg_encoding_to_char(encoding) AS enc, upper('é') AS up FROM pg_database WHERE datname = current_database()");
     await c.end();
     expect(rows[0]).toEqual({ db: 'console', enc: 'UTF8', up: 'É' });
+    // the URL goes through the unix socket (no client address); its host and port still reach the TCP listener
+    expect(db.socketDir).toBe(join(dir, 'run'));
+    const viaSocket = new pg.Client({ connectionString: db.url });
+    await viaSocket.connect();
+    const unix = await viaSocket.query('SELECT inet_client_addr() AS addr').finally(() => viaSocket.end());
+    expect(unix.rows[0].addr).toBeNull();
+    const tcpUrl = new URL(db.url);
+    tcpUrl.search = '';
+    const viaTcp = new pg.Client({ connectionString: tcpUrl.toString() });
+    await viaTcp.connect();
+    const tcp = await viaTcp.query('SELECT inet_client_addr()::text AS addr').finally(() => viaTcp.end());
+    expect(tcp.rows[0].addr).toBe('127.0.0.1/32');
     await db.stop();
     await db.stop(); // idempotent
     expect(() => readFileSync(join(dir, 'pg', 'postmaster.pid'))).toThrow();
