@@ -73,6 +73,38 @@ describe('playbook engine', () => {
     expect(JSON.stringify(lines)).not.toContain('s3cr3t-value');
   });
 
+  it("reads a run's playbook and person once per version: the next run reuses them, an update is seen by the run after it", async () => {
+    const pb = await insertPlaybook(ctx.db, { actions: [{ name: 'who', testStep: { print: ['{{.playbook.title}} by {{.user.name}}'] } }] });
+    const reads: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof pool.query>) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (/FROM (playbooks|people) WHERE id/.test(text)) reads.push(/FROM (\w+)/.exec(text)![1]);
+      return query(...args);
+    }) as typeof pool.query;
+    const once = async () => {
+      const id = (await createRun(ctx.db, { playbook: pb, params: {}, createdBy: person, secretsKey: KEY })).run_id;
+      expect((await waitFinal(ctx.db, id)).status).toBe('completed');
+      return (await logLines(ctx.db, id)).map((l) => l.text).join('');
+    };
+    try {
+      const name = (await ctx.db.query('SELECT name FROM people WHERE id = $1', [person])).rows[0].name;
+      expect(await once()).toBe(`${(await ctx.db.query('SELECT title FROM playbooks WHERE id = $1', [pb.id])).rows[0].title} by ${name}\n`);
+      const first = reads.length;
+      expect(await once()).toContain(' by ');
+      expect(reads.length).toBe(first); // neither row read again
+      await ctx.db.query("UPDATE playbooks SET title = 'Renamed playbook' WHERE id = $1", [pb.id]);
+      expect(await once()).toBe(`Renamed playbook by ${name}\n`);
+      expect(reads.slice(first)).toEqual(['playbooks']);
+      await ctx.db.query("UPDATE people SET name = 'Renamed Person' WHERE id = $1", [person]);
+      expect(await once()).toBe('Renamed playbook by Renamed Person\n');
+      expect(reads.slice(first)).toEqual(['playbooks', 'people']);
+    } finally {
+      pool.query = query;
+      await ctx.db.query("UPDATE people SET name = 'Engine Test' WHERE id = $1", [person]);
+    }
+  });
+
   it('publishes run and action changes on playbook_runs and stored lines on playbook_run_action_logs, with the run id', async () => {
     const listener = new pg.Client({ connectionString: ctx.config.DATABASE_URL });
     await listener.connect();

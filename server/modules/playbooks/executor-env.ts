@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { isSealed, openSecret } from '../../lib/secret-box.js';
 import type { SecretMasker } from '../../lib/secret-mask.js';
 import type { ValueFromResolver } from '../../lib/value-from.js';
-import { loadRow, type RunRow } from './engine-queries.js';
+import { loadRow, ROW_VERSIONS, type ClaimedRun, type RowCache } from './engine-queries.js';
 import type { TemplateEnv } from './templates.js';
 
 /**
@@ -60,15 +60,17 @@ export async function resolveEnv(
 
 /** The run's template env; throws RunSetupError for what makes the run fail before any action. */
 export async function buildTemplateEnv(
-  db: pg.Pool, run: RunRow, opts: { key: () => Buffer; masker: SecretMasker; valueFrom?: ValueFromResolver },
+  db: pg.Pool, run: ClaimedRun,
+  opts: { key: () => Buffer; masker: SecretMasker; valueFrom?: ValueFromResolver; rows?: RowCache },
 ): Promise<TemplateEnv> {
   const spec = run.spec ?? {};
+  const versions = run[ROW_VERSIONS];
   const [playbook, check, config, component, user] = await Promise.all([
-    loadRow(db, 'playbooks', run.playbook_id),
+    opts.rows ? opts.rows.load(db, 'playbooks', run.playbook_id, versions?.playbooks) : loadRow(db, 'playbooks', run.playbook_id),
     loadRow(db, 'checks', run.check_id),
     loadRow(db, 'config_items', run.config_id),
     loadRow(db, 'components', run.component_id),
-    loadRow(db, 'people', run.created_by),
+    opts.rows ? opts.rows.load(db, 'people', run.created_by, versions?.people) : loadRow(db, 'people', run.created_by),
   ]);
   if (run.check_id && !check) throw new RunSetupError(`check ${run.check_id} not found`);
   if (run.config_id && !config) throw new RunSetupError(`config ${run.config_id} not found`);

@@ -6,7 +6,7 @@ import { parseGoDuration } from '../health/schedule.js';
 import { ActionFailedError, type ActionOptions, type PlaybookActionType } from './actions/types.js';
 import {
   FINAL_ACTION_STATUSES, agentIdByName, failInterrupted, failWaitingActions, finishAction, insertAction, insertAgentData, listActions,
-  NO_ACTIONS, startAction, updateHeldRun, type ActionRow, type ClaimedRun,
+  NO_ACTIONS, startAction, updateHeldRun, type ActionRow, type ClaimedRun, type RowCache,
 } from './engine-queries.js';
 import { buildTemplateEnv, RunSetupError } from './executor-env.js';
 import { ActionLogWriter } from './log-writer.js';
@@ -35,6 +35,8 @@ export interface EngineContext {
   options: ActionOptions;
   valueFrom?: ValueFromResolver;
   key: () => Buffer;
+  /** The replica's playbook and person rows by version (see RowCache). */
+  rows?: RowCache;
   log: { warn(obj: object, msg: string): void };
   /** How long an aborted action may take to wind down before the engine moves on without it. */
   abortGraceMs: number;
@@ -242,7 +244,9 @@ export class RunProcessor {
   private async templateEnv(first: boolean): Promise<TemplateEnv | null> {
     if (this.env) return this.env;
     try {
-      this.env = await buildTemplateEnv(this.ctx.db, this.run, { key: this.ctx.key, masker: this.masker, valueFrom: this.ctx.valueFrom });
+      this.env = await buildTemplateEnv(this.ctx.db, this.run, {
+        key: this.ctx.key, masker: this.masker, valueFrom: this.ctx.valueFrom, rows: this.ctx.rows,
+      });
       return this.env;
     } catch (err) {
       if (!(err instanceof RunSetupError) && !first) throw err;

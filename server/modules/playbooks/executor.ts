@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { ValueFromResolver } from '../../lib/value-from.js';
 import { ACTION_TYPES } from './actions/index.js';
 import type { ActionOptions, PlaybookActionType } from './actions/types.js';
-import { claimDueRuns, ENGINE_CHANNEL, renewLeases } from './engine-queries.js';
+import { claimDueRuns, ENGINE_CHANNEL, renewLeases, RowCache } from './engine-queries.js';
 import { newSlot, RunProcessor, type EngineContext, type RunSlot } from './executor-run.js';
 
 /**
@@ -60,7 +60,7 @@ export class PlaybookExecutor {
     this.ctx = {
       db: opts.db, owner: this.owner, leaseMs: this.leaseMs,
       actionTypes: opts.actionTypes ?? ACTION_TYPES, options: opts.actionOptions, valueFrom: opts.valueFrom,
-      key: opts.secretsKey, log: opts.log, abortGraceMs: 5_000, stopping: () => this.stopping,
+      key: opts.secretsKey, rows: new RowCache(), log: opts.log, abortGraceMs: 5_000, stopping: () => this.stopping,
     };
   }
 
