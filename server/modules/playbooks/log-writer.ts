@@ -103,14 +103,15 @@ export class ActionLogWriter {
 
   private async store(first: number, batch: { stream: Stream; text: string }[]): Promise<void> {
     // the lines and their announcement in one statement (the NOTIFY is sent when it commits)
-    await this.db.query(
-      `WITH ins AS (
+    await this.db.query({
+      name: 'playbooks-store-logs',
+      text: `WITH ins AS (
          INSERT INTO playbook_run_action_logs (action_id, seq, run_id, stream, text)
          SELECT $1, $2 + ord - 1, $3, s, t FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(s, t, ord))
        SELECT pg_notify($6, $7)`,
-      [this.actionId, first, this.runId, batch.map((b) => b.stream), batch.map((b) => b.text.replace(/\u0000/g, '')),
+      values: [this.actionId, first, this.runId, batch.map((b) => b.stream), batch.map((b) => b.text.replace(/\u0000/g, '')),
         EVENTS_CHANNEL, this.announcement()],
-    );
+    });
   }
 
   private announcement(): string {
