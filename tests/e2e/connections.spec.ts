@@ -30,9 +30,10 @@ test.afterAll(async () => {
   rmSync(targetDir, { recursive: true, force: true });
 });
 
-/** The target's URL without credentials, and its password, as a user would type them in. */
+/** The target's URL without credentials, and its password, as a user would type them in (TCP: no socket `?host=`). */
 function targetParts() {
   const u = new URL(target.url);
+  u.search = '';
   const password = decodeURIComponent(u.password);
   const username = u.username;
   u.username = '';
