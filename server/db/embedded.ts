@@ -263,6 +263,9 @@ async function spawnPostmaster(
     child = spawn(bin.postgres, [
       '-D', pgdata, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
       '-c', `unix_socket_directories=${socketDir ?? ''}`, '-c', 'unix_socket_permissions=0700',
+      // group commit: with 5 or more other transactions open, a commit waits up to 0.2 ms for theirs and one WAL flush
+      // serves them all (each flush is a disk round trip through the hypervisor; every commit is still durable)
+      '-c', 'commit_delay=200', '-c', 'commit_siblings=5',
     ], { ...owner, detached, stdio: ['ignore', fd, fd], env: { ...process.env, LC_MESSAGES: 'C' } });
   } finally {
     closeSync(fd);
