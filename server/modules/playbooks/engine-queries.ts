@@ -106,7 +106,6 @@ export async function claimDueRuns(db: Queryable, owner: string, limit: number, 
     Object.assign(run, { [NO_ACTIONS]: _fresh, [ROW_VERSIONS]: { playbooks: _playbook_v, people: _person_v } }));
 }
 
-/** Renews the leases this replica holds on its runs and running actions. */
 /** Renews the leases this replica holds on its runs and running actions; the ids of the runs it still holds. */
 export async function renewLeases(db: Queryable, owner: string, runIds: string[], leaseMs: number): Promise<Set<string>> {
   if (!runIds.length) return new Set();
