@@ -62,9 +62,11 @@ export const gitTester: Tester = async (c, ctx) => {
     return { url: shown, ref: name ?? ref, commit };
   }
   if (code === 2) throw new ConnectionTestError(`ref ${ref} not found in ${shown}`);
-  const meaning = STDERR_MEANINGS.find(([re]) => re.test(stderr));
-  if (meaning) throw new ConnectionTestError(meaning[1](shown));
   const last = stderr.trim().split('\n').pop() ?? '';
+  const meaning = STDERR_MEANINGS.find(([re]) => re.test(stderr));
+  // over ssh, what ssh said (no secret is in it: the key stays in its file) tells "key refused" from "key unreadable"
+  if (meaning && keyDir) throw new ConnectionTestError(`${meaning[1](shown)}: ${last.split(url).join(shown).split(keyDir).join('<key>')}`);
+  if (meaning) throw new ConnectionTestError(meaning[1](shown));
   throw new ConnectionTestError(`git ls-remote ${shown} failed${last ? `: ${last.split(url).join(shown)}` : ` (exit ${code})`}`);
 };
 
