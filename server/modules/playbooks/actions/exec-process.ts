@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { constants } from 'node:os';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 
@@ -8,9 +9,12 @@ import { fileURLToPath } from 'node:url';
  * started (a script's `sleep 600 &` too). Output streams to `onOutput` as it comes and is kept up to `keepBytes` a
  * stream; what is beyond is counted, not held.
  *
- * The processes are started by a small long-lived spawner process (./exec-spawner.mjs, one per console process,
- * started on first use and again after it dies): starting a process from the console itself forks its whole heap and
- * sets up node streams on its main thread (measured 10–25 ms of CPU a script); from the spawner it costs a fraction.
+ * The processes are started by a small long-lived spawner process (one per console process, started on first use and
+ * again after it dies): starting a process from the console itself forks its whole heap and sets up node streams on its
+ * main thread (measured 10–25 ms of CPU a script); from the spawner it costs a fraction. The spawner is
+ * ./exec-spawner.pl when perl is on the PATH (a fork of a few MB: about 10 ms of CPU a script in all here, bash's own
+ * start included), else ./exec-spawner.mjs (about 16 ms); `PLAYBOOK_EXEC_SPAWNER=node|perl` chooses. Both speak the
+ * same frames.
  * The spawner also makes and removes the scripts' temporary trees with synchronous calls, off the console's thread.
  * If it dies, the groups it had started are killed from here and their actions fail "interrupted: …".
  */
@@ -83,8 +87,48 @@ function collector(keep: number, emit: (text: string) => void) {
 
 // --- the spawner ---------------------------------------------------------------------------------------------------
 
-const SPAWNER_FILE = fileURLToPath(new URL('./exec-spawner.mjs', import.meta.url));
+const SPAWNERS = {
+  perl: fileURLToPath(new URL('./exec-spawner.pl', import.meta.url)),
+  node: fileURLToPath(new URL('./exec-spawner.mjs', import.meta.url)),
+};
+export type SpawnerKind = keyof typeof SPAWNERS;
 const HEADER = 9;
+
+/** A payload of fields for the spawner: each a uint32 BE length and its bytes. */
+function fields(...values: (string | number)[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const v of values) {
+    const b = Buffer.from(String(v));
+    const len = Buffer.allocUnsafe(4);
+    len.writeUInt32BE(b.length);
+    parts.push(len, b);
+  }
+  return Buffer.concat(parts);
+}
+
+function readFields(body: Buffer): string[] {
+  const out: string[] = [];
+  for (let at = 0; at + 4 <= body.length;) {
+    const len = body.readUInt32BE(at);
+    out.push(body.toString('utf8', at + 4, at + 4 + len));
+    at += 4 + len;
+  }
+  return out;
+}
+
+/** The first executable `name` on the PATH, or null. */
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
 
 /** What a request to the spawner hears back. */
 interface Pending {
@@ -100,6 +144,9 @@ class Spawner {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private buf: Buffer = Buffer.alloc(0);
+  /** The kind the tests asked for; else PLAYBOOK_EXEC_SPAWNER, else perl when found. */
+  private chosen: SpawnerKind | undefined;
+  kind: SpawnerKind | undefined;
 
   /** The spawner's pid (tests); undefined before the first use. */
   get pid(): number | undefined {
@@ -107,14 +154,22 @@ class Spawner {
   }
 
   /** Sends one request; `p` hears the answers until it deletes itself with `done(id)`. */
-  request(type: string, payload: unknown, p: Pending): number {
+  request(type: string, payload: Buffer, p: Pending): number {
     const child = this.ensure();
     const id = this.nextId++;
     if (this.nextId > 0xffffffff) this.nextId = 1;
     this.pending.set(id, p);
     this.ref();
-    this.write(child, type, id, Buffer.from(JSON.stringify(payload)));
+    this.write(child, type, id, payload);
     return id;
+  }
+
+  /** Uses `kind` from the next request on (tests, when nothing runs): the running spawner is stopped. */
+  use(kind: SpawnerKind | undefined): void {
+    this.chosen = kind;
+    const child = this.child;
+    this.child = null;
+    child?.stdin?.end();
   }
 
   kill(id: number): void {
@@ -148,10 +203,14 @@ class Spawner {
 
   private ensure(): ChildProcess {
     if (this.child) return this.child;
+    const wanted = this.chosen ?? (process.env.PLAYBOOK_EXEC_SPAWNER as SpawnerKind | undefined);
+    const perl = wanted === 'node' ? null : onPath('perl');
+    const grace = [String(KILL_GRACE_MS), String(PIPE_GRACE_MS)];
     // an empty environment and no loader flags: nothing of the console's own reaches it, or its scripts
-    const child = spawn(process.execPath, ['--max-old-space-size=64', SPAWNER_FILE, String(KILL_GRACE_MS), String(PIPE_GRACE_MS)], {
-      stdio: ['pipe', 'pipe', 'inherit'], env: {},
-    });
+    const child = perl
+      ? spawn(perl, [SPAWNERS.perl, ...grace], { stdio: ['pipe', 'pipe', 'inherit'], env: {} })
+      : spawn(process.execPath, ['--max-old-space-size=64', SPAWNERS.node, ...grace], { stdio: ['pipe', 'pipe', 'inherit'], env: {} });
+    this.kind = perl ? 'perl' : 'node';
     this.child = child;
     this.buf = Buffer.alloc(0);
     child.stdin!.on('error', () => undefined); // it died: 'exit' below handles that
@@ -194,18 +253,28 @@ export function spawnerPid(): number | undefined {
   return spawner.pid;
 }
 
+/** Which spawner runs (tests): perl or node; undefined before the first use. */
+export function spawnerKind(): SpawnerKind | undefined {
+  return spawner.kind;
+}
+
+/** Tests: the spawner to use from the next request on (undefined: the default choice). */
+export function useSpawner(kind: SpawnerKind | undefined): void {
+  spawner.use(kind);
+}
+
 function spawnerError(body: Buffer): Error {
-  const { message, code } = JSON.parse(body.toString()) as { message: string; code?: string };
+  const [message, code] = readFields(body);
   return Object.assign(new Error(message), code ? { code } : {});
 }
 
-/** A simple request (a temporary tree made or removed) → its answer. */
-function ask(type: 'T' | 'R', payload: unknown): Promise<Record<string, unknown>> {
+/** A simple request (a temporary tree made or removed) → its answer's fields. */
+function ask(type: 'T' | 'R', payload: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const id = spawner.request(type, payload, {
       on(t, body) {
         spawner.done(id);
-        if (t === 'D') resolve(JSON.parse(body.toString()) as Record<string, unknown>);
+        if (t === 'D') resolve(readFields(body));
         else reject(spawnerError(body));
       },
       lost: reject,
@@ -218,12 +287,13 @@ function ask(type: 'T' | 'R', payload: unknown): Promise<Record<string, unknown>
  * it, in one request to the spawner. → its path.
  */
 export async function makeTempTree(prefix: string, dirs: string[], files: { path: string; text: string; mode?: number }[] = []): Promise<string> {
-  return (await ask('T', { prefix, dirs, files })).path as string;
+  const payload = fields(prefix, dirs.length, ...dirs, ...files.flatMap((f) => [f.path, f.mode ?? 0o600, f.text]));
+  return (await ask('T', payload))[0];
 }
 
 /** Removes a tree (as rm -rf; a missing one is fine). */
 export async function removeTree(path: string): Promise<void> {
-  await ask('R', { path });
+  await ask('R', fields(path));
 }
 
 /**
@@ -238,10 +308,16 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       reject(new Error('aborted before it started'));
       return;
     }
+    const env = Object.entries(spec.env).flat();
+    // exec would cut a string at a NUL byte: refused as node's spawn refuses it
+    if ([spec.command, spec.cwd, ...spec.args, ...env].some((s) => s.includes('\0'))) {
+      reject(Object.assign(new Error('spawn: the command, an argument, the working directory or the environment contains a NUL byte'), { code: 'ERR_INVALID_ARG_VALUE' }));
+      return;
+    }
     const out = collector(keep, (t) => spec.onOutput('stdout', t));
     const err = collector(keep, (t) => spec.onOutput('stderr', t));
     let aborted = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let exit: { code: number | null; signal: number | null } | null = null;
     let settled = false;
     const onAbort = () => {
       aborted = true;
@@ -257,8 +333,11 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         if (settled) return;
         if (type === 'O') out.push(body);
         else if (type === 'e') err.push(body);
-        else if (type === 'P') pending.pid = (JSON.parse(body.toString()) as { pid: number }).pid;
-        else if (type === 'X') exit = JSON.parse(body.toString()) as typeof exit;
+        else if (type === 'P') pending.pid = Number(readFields(body)[0]);
+        else if (type === 'X') {
+          const [code, signal] = readFields(body);
+          exit = { code: code === '' ? null : Number(code), signal: signal === '' ? null : Number(signal) };
+        }
         else if (type === 'E') {
           settle();
           reject(spawnerError(body));
@@ -267,7 +346,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
           out.end();
           err.end();
           const e = exit ?? { code: null, signal: null };
-          const bySignal = e.signal ? 128 + (constants.signals[e.signal] ?? 0) : 1;
+          const bySignal = e.signal ? 128 + e.signal : 1;
           resolve({
             stdout: out.text(), stderr: err.text(), exitCode: e.code ?? bySignal,
             bytes: { stdout: out.total(), stderr: err.total() }, aborted,
@@ -280,7 +359,7 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
         reject(e);
       },
     };
-    const id = spawner.request('S', { command: spec.command, args: spec.args, cwd: spec.cwd, env: spec.env }, pending);
+    const id = spawner.request('S', fields(spec.command, spec.cwd, spec.args.length, ...spec.args, ...env), pending);
     spec.signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,14 +1,17 @@
-// The exec action's spawner (issue 14): a small long-lived node process per console replica that starts the scripts.
-// Starting a process from the console itself costs its whole heap in fork() and node's stream set-up on its main
-// thread; from here it costs a few MB. Plain JavaScript (no loader), started by ./exec-process.ts with an empty
-// environment. Frames on stdin/stdout: type (1 byte), request id (uint32), payload length (uint32), payload.
-//   in:  S spawn {command, args, cwd, env} · K stop the group (SIGTERM, SIGKILL after the grace)
-//        T make a temporary tree {prefix, dirs, files: [{path, text, mode}]} · R remove a tree {path}
-//   out: P started {pid} · E failed {message, code} · O stdout bytes · e stderr bytes · X exit {code, signal}
-//        C closed (its pipes, or the pipe grace passed) · D done {path?}
+// The exec action's spawner in node (issue 14): a small long-lived process per console replica that starts the scripts,
+// used where there is no perl (./exec-spawner.pl is the same program, lighter to fork from, and preferred). Starting a
+// process from the console itself costs its whole heap in fork() and node's stream set-up on its main thread; from
+// here it costs a few MB. Plain JavaScript (no loader), started by ./exec-process.ts with an empty environment.
+// Frames on stdin/stdout: type (1 byte), request id (uint32 BE), payload length (uint32 BE), payload; a payload is a
+// list of fields, each a uint32 BE length and its bytes, except O/e (raw output bytes).
+//   in:  S spawn [command, cwd, argc, args…, env name, value, …] · K stop the group (SIGTERM, SIGKILL after the grace)
+//        T make a temporary tree [prefix, dir count, dirs…, (path, mode, text)…] · R remove a tree [path]
+//   out: P started [pid] · E failed [message, errno name] · O stdout bytes · e stderr bytes
+//        X exit [code or '', signal number or ''] · C closed (its pipes, or the pipe grace passed) · D done [path?]
 // Stdin's end (the console is gone) stops every group it started, then this process.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 
 const KILL_GRACE_MS = Number(process.argv[2]) || 2_000;
@@ -20,8 +23,32 @@ const procs = new Map();
 const stopping = new Set();
 let paused = false;
 
+/** A payload of fields. */
+function fields(...values) {
+  const parts = [];
+  for (const v of values) {
+    const b = Buffer.from(String(v));
+    const len = Buffer.allocUnsafe(4);
+    len.writeUInt32BE(b.length);
+    parts.push(len, b);
+  }
+  return Buffer.concat(parts);
+}
+
+function readFields(body) {
+  const out = [];
+  for (let at = 0; at + 4 <= body.length;) {
+    const len = body.readUInt32BE(at);
+    out.push(body.toString('utf8', at + 4, at + 4 + len));
+    at += 4 + len;
+  }
+  return out;
+}
+
+const fail = (id, e) => send('E', id, fields(e.message, e.code ?? ''));
+
 function send(type, id, payload) {
-  const body = typeof payload === 'string' ? Buffer.from(payload) : payload ?? Buffer.alloc(0);
+  const body = payload ?? Buffer.alloc(0);
   const head = Buffer.allocUnsafe(HEADER);
   head.write(type, 0, 'latin1');
   head.writeUInt32BE(id, 1);
@@ -58,12 +85,16 @@ function stopGroup(p) {
   }, KILL_GRACE_MS);
 }
 
-function start(id, req) {
+function start(id, f) {
+  const [command, cwd, argc] = f;
+  const args = f.slice(3, 3 + Number(argc));
+  const env = {};
+  for (let i = 3 + args.length; i + 1 < f.length; i += 2) env[f[i]] = f[i + 1];
   let child;
   try {
-    child = spawn(req.command, req.args, { cwd: req.cwd, env: req.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
-    send('E', id, JSON.stringify({ message: e.message, code: e.code }));
+    fail(id, e);
     return;
   }
   const p = { child, pid: child.pid, killTimer: null, pipeTimer: null, done: false };
@@ -82,16 +113,16 @@ function start(id, req) {
     p.done = true;
     procs.delete(id);
     if (p.killTimer) clearTimeout(p.killTimer);
-    send('E', id, JSON.stringify({ message: e.message, code: e.code }));
+    fail(id, e);
   });
   if (!child.pid) return; // 'error' follows
-  send('P', id, JSON.stringify({ pid: child.pid }));
+  send('P', id, fields(child.pid));
   if (paused) { child.stdout.pause(); child.stderr.pause(); }
   child.stdout.on('data', (c) => send('O', id, c));
   child.stderr.on('data', (c) => send('e', id, c));
   child.on('close', finish);
   child.on('exit', (code, signal) => {
-    send('X', id, JSON.stringify({ code, signal }));
+    send('X', id, fields(code ?? '', signal ? constants.signals[signal] ?? '' : ''));
     // the script is done: whatever it left running in its group goes too
     stopGroup(p);
     // a grandchild that left the group may hold the pipes open: stop waiting for them after the kill grace
@@ -99,23 +130,23 @@ function start(id, req) {
   });
 }
 
-function tree(id, req) {
+function tree(id, [prefix, ndirs, ...rest]) {
   try {
-    const base = mkdtempSync(req.prefix);
-    for (const d of req.dirs ?? []) mkdirSync(join(base, d), { mode: 0o700 });
-    for (const f of req.files ?? []) writeFileSync(join(base, f.path), f.text, { mode: f.mode ?? 0o600 });
-    send('D', id, JSON.stringify({ path: base }));
+    const base = mkdtempSync(prefix);
+    for (const d of rest.splice(0, Number(ndirs))) mkdirSync(join(base, d), { mode: 0o700 });
+    for (let i = 0; i + 2 < rest.length; i += 3) writeFileSync(join(base, rest[i]), rest[i + 2], { mode: Number(rest[i + 1]) });
+    send('D', id, fields(base));
   } catch (e) {
-    send('E', id, JSON.stringify({ message: e.message, code: e.code }));
+    fail(id, e);
   }
 }
 
-function remove(id, req) {
+function remove(id, [path]) {
   try {
-    rmSync(req.path, { recursive: true, force: true, maxRetries: 2 });
-    send('D', id, '{}');
+    rmSync(path, { recursive: true, force: true, maxRetries: 2 });
+    send('D', id);
   } catch (e) {
-    send('E', id, JSON.stringify({ message: e.message, code: e.code }));
+    fail(id, e);
   }
 }
 
@@ -134,17 +165,11 @@ process.stdin.on('data', (chunk) => {
       if (p) stopGroup(p);
       continue;
     }
-    let req;
-    try {
-      req = JSON.parse(body.toString());
-    } catch (e) {
-      send('E', id, JSON.stringify({ message: `bad request: ${e.message}` }));
-      continue;
-    }
-    if (type === 'S') start(id, req);
-    else if (type === 'T') tree(id, req);
-    else if (type === 'R') remove(id, req);
-    else send('E', id, JSON.stringify({ message: `unknown request ${type}` }));
+    const f = readFields(body);
+    if (type === 'S') start(id, f);
+    else if (type === 'T') tree(id, f);
+    else if (type === 'R') remove(id, f);
+    else fail(id, { message: `unknown request ${type}` });
   }
 });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -11,7 +11,7 @@ import { ExecAction } from '../../../contracts/playbook-actions/exec.js';
 import { SecretMasker } from '../../../lib/secret-mask.js';
 import { startKubeApi, type KubeApi } from '../../../../tests/support/kube-api/index.js';
 import { EXEC_DISABLED, execAction } from './exec.js';
-import { EXEC_OUTPUT_CAP_BYTES, SPAWNER_STOPPED, spawnerPid } from './exec-process.js';
+import { EXEC_OUTPUT_CAP_BYTES, SPAWNER_STOPPED, spawnerKind, spawnerPid, useSpawner, makeTempTree, removeTree, runProcess, type SpawnerKind } from './exec-process.js';
 import { createTestDb, insertConnection, testContext, type RecordingContext, type TestDb } from './test-context.js';
 import { ActionFailedError } from './types.js';
 
@@ -121,10 +121,15 @@ async function waitFor(file: string): Promise<string> {
   }
 }
 
-describe('exec action', () => {
+// the process-level behaviour, from each spawner: perl's (the default where perl is) and node's (the fallback)
+describe.each<SpawnerKind>(['perl', 'node'])('exec action (%s spawner)', (kind) => {
+  beforeAll(() => useSpawner(kind));
+  afterAll(() => useSpawner(undefined));
+
   it('runs a bash script: stdout, stderr and exit code, output streamed as it comes', async () => {
     const ctx = testContext(db.pool);
     const result = await execAction.run({ script: 'echo hello; echo oops >&2; printf "ünï"' }, ctx);
+    expect(spawnerKind()).toBe(kind);
     expect(result).toEqual({ stdout: 'hello\nünï', stderr: 'oops\n', exitCode: 0 });
     expect(ctx.lines.filter((l) => l.stream === 'stdout').map((l) => l.text).join('')).toBe('hello\nünï');
     expect(ctx.lines.filter((l) => l.stream === 'stderr').map((l) => l.text).join('')).toBe('oops\n');
@@ -184,7 +189,7 @@ describe('exec action', () => {
   });
 
   it('abort kills the whole process group: a background sleep is gone too', async () => {
-    const pidFile = join(dir, 'bg.pid');
+    const pidFile = join(dir, `bg-${kind}.pid`);
     const ctx = testContext(db.pool);
     ctx.env = { PIDFILE: pidFile };
     const running = execAction.run({ script: 'sleep 600 & echo $! > "$PIDFILE"; echo started; wait' }, ctx);
@@ -207,7 +212,7 @@ describe('exec action', () => {
     await execAction.run({ script: 'echo two' }, testContext(db.pool));
     expect(spawnerPid()).toBe(first);
 
-    const pidFile = join(dir, 'orphan.pid');
+    const pidFile = join(dir, `orphan-${kind}.pid`);
     const ctx = testContext(db.pool);
     ctx.env = { PIDFILE: pidFile };
     const running = execAction.run({ script: 'sleep 600 & echo $! > "$PIDFILE"; wait' }, ctx);
@@ -223,7 +228,7 @@ describe('exec action', () => {
   });
 
   it('a script that ignores SIGTERM is killed after the grace; a finished script leaves nothing behind', async () => {
-    const pidFile = join(dir, 'stubborn.pid');
+    const pidFile = join(dir, `stubborn-${kind}.pid`);
     const ctx = testContext(db.pool);
     ctx.env = { PIDFILE: pidFile };
     const running = execAction.run({ script: 'trap "" TERM; echo $$ > "$PIDFILE"; while :; do sleep 0.2; done' }, ctx);
@@ -233,7 +238,7 @@ describe('exec action', () => {
     expect((err as ActionFailedError).result).toMatchObject({ exitCode: 137 });
     expect(alive(pid)).toBe(false);
 
-    const leftFile = join(dir, 'left.pid');
+    const leftFile = join(dir, `left-${kind}.pid`);
     const done = testContext(db.pool);
     done.env = { PIDFILE: leftFile };
     await execAction.run({ script: 'sleep 600 >/dev/null 2>&1 & echo $! > "$PIDFILE"; echo done' }, done);
@@ -271,6 +276,38 @@ describe('exec action', () => {
     expect(grew).toBeLessThan(100);
   });
 
+  it('a command that cannot start is refused with its errno; a NUL byte in the environment is refused before', async () => {
+    const missing = await failure(runProcess({
+      command: 'no-such-command-here', args: [], cwd: dir, env: { PATH: '/usr/bin:/bin' }, signal: new AbortController().signal, onOutput: () => undefined,
+    }));
+    expect((missing as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect(missing.message).toContain('no-such-command-here');
+    const badCwd = await failure(runProcess({
+      command: 'bash', args: ['-c', 'true'], cwd: join(dir, 'not-there'), env: { PATH: '/usr/bin:/bin' }, signal: new AbortController().signal, onOutput: () => undefined,
+    }));
+    expect((badCwd as NodeJS.ErrnoException).code).toBe('ENOENT');
+    const nul = await failure(runProcess({
+      command: 'bash', args: ['-c', 'true'], cwd: dir, env: { PATH: '/usr/bin:/bin', BAD: 'a\0b' }, signal: new AbortController().signal, onOutput: () => undefined,
+    }));
+    expect((nul as NodeJS.ErrnoException).code).toBe('ERR_INVALID_ARG_VALUE');
+  });
+
+  it('makes a temporary tree (0700 directories, files with their mode, any bytes) and removes it', async () => {
+    const text = 'a\0b ünï\n'.repeat(1000);
+    const base = await makeTempTree(join(dir, 'tree-'), ['one', 'two'], [{ path: 'f.sh', text }, { path: 'one/x', text: 'x', mode: 0o700 }]);
+    expect(base.startsWith(join(dir, 'tree-'))).toBe(true);
+    expect(statSync(base).mode & 0o777).toBe(0o700);
+    expect(statSync(join(base, 'two')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(base, 'f.sh')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(base, 'one/x')).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(base, 'f.sh'), 'utf8')).toBe(text);
+    await removeTree(base);
+    expect(existsSync(base)).toBe(false);
+    await removeTree(base); // a missing tree is fine
+  });
+});
+
+describe('exec action', () => {
   it.skipIf(!hasGit)('checks out a repository (depth 1) and runs the script inside it; a connection gives the URL', async () => {
     const src = join(dir, 'src');
     const bare = join(dir, 'repo.git');
