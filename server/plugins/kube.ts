@@ -82,8 +82,12 @@ export const kubePlugin = fp<KubePluginOptions>(async (app, opts) => {
     });
   }
 
-  const edits = crEdits({ db: app.db, cluster, cached: (k, ns, n) => sync?.cached(k, ns, n) });
-  const canaries = canaryEdits({ db: app.db, cluster, cached: (k, ns, n) => sync?.cached(k, ns, n) }, edits);
+  const editDeps = {
+    db: app.db, cluster, cached: (k: string, ns: string, n: string) => sync?.cached(k, ns, n),
+    editedSince: (k: string, ns: string, n: string, rv: string) => sync?.editedSince(k, ns, n, rv),
+  };
+  const edits = crEdits(editDeps);
+  const canaries = canaryEdits(editDeps, edits);
   // /api/db writes of the settings tables: UI rows, and CR-sourced ones edited in the cluster as the caller
   if (app.hasDecorator('relationWriters')) {
     for (const table of Object.keys(SETTINGS_TABLES)) app.relationWriters.register(table, settingsWriter(app.db, table, edits));

@@ -81,6 +81,45 @@ describe('/api/db/canaries on CR-sourced canaries', () => {
     expect(invalid.statusCode).toBe(400);
   });
 
+  it('a status write between load and save is no conflict; a spec or label change made meanwhile in the cluster is', async () => {
+    const made = applyCanary('db-status', 'default', { schedule: '@every 10m', tcp: [{ name: 'port', endpoint: '127.0.0.1:1' }] }, { team: 'a' });
+    const id = made.metadata.uid!;
+    await until(async () => (await rowOf(id))?.source === 'KubernetesCRD', 'the CR reconciled into its row');
+    // at that version or later: the console's own status writes may follow any of these
+    const ledgerAt = async (rv: string) =>
+      Number((await t.db.query('SELECT resource_version FROM kubernetes_objects WHERE uid = $1', [id])).rows[0]?.resource_version) >= Number(rv);
+    // a status write (as the console's leader makes them) moves resourceVersion, and the console has seen it
+    const statusWrite = async (message: string) => {
+      const rv = kube.apply({ ...cr('default', 'db-status')!, status: { message } }).metadata.resourceVersion!;
+      await until(() => ledgerAt(rv), `the status write ${message} seen by the informer`);
+      return rv;
+    };
+
+    const seen = cr('default', 'db-status')!.metadata.resourceVersion!;
+    expect(await statusWrite('one')).not.toBe(seen);
+    const spec = { schedule: '@every 10m', owner: 'sre', tcp: [{ name: 'port', endpoint: '127.0.0.1:1' }] };
+    const res = await db('PATCH', `canaries?id=eq.${id}`, { spec, resource_version: seen });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(cr('default', 'db-status')!.spec).toMatchObject({ owner: 'sre' });
+
+    // loaded, then the spec changes in the cluster (followed by a status write): a conflict, the cluster's spec stays
+    const loaded = cr('default', 'db-status')!;
+    const kubectl = kube.apply({ ...loaded, spec: { ...(loaded.spec as object), schedule: '@every 3m' } }).metadata.resourceVersion!;
+    await until(() => ledgerAt(kubectl), 'the spec change seen by the informer');
+    await statusWrite('two');
+    const specConflict = await db('PATCH', `canaries?id=eq.${id}`, { spec: { ...spec, owner: 'me' }, resource_version: loaded.metadata.resourceVersion });
+    expect(specConflict.statusCode, specConflict.body).toBe(409);
+    expect(cr('default', 'db-status')!.spec).toMatchObject({ owner: 'sre', schedule: '@every 3m' });
+
+    // loaded, then a label changes in the cluster: a conflict too (an edit sets labels)
+    const before = cr('default', 'db-status')!;
+    const relabelled = kube.apply({ ...before, metadata: { ...before.metadata, labels: { team: 'b' } } }).metadata.resourceVersion!;
+    await until(() => ledgerAt(relabelled), 'the label change seen by the informer');
+    const labelConflict = await db('PATCH', `canaries?id=eq.${id}`, { labels: { team: 'c' }, resource_version: before.metadata.resourceVersion });
+    expect(labelConflict.statusCode, labelConflict.body).toBe(409);
+    expect(cr('default', 'db-status')!.metadata.labels).toEqual({ team: 'b' });
+  });
+
   it('a GitOps-managed CR: 403 naming its source, and the CR is untouched', async () => {
     const manifest = parse(readFileSync(join(root, 'tests/fixtures/k8s/canary-flux.yaml'), 'utf8')) as KubeObject;
     const flux = kube.apply(manifest);

@@ -8,6 +8,7 @@ import type { CanaryChange } from '../health/service.js';
 import { SpecError, validateCanarySpec } from '../health/spec.js';
 import type { Role } from '../../contracts/rbac.js';
 import type { ClusterConnection } from './cluster.js';
+import { sameEditedContent } from './edited-since.js';
 import { apiVersionOf, kindByKind, type KindDef } from './kinds.js';
 import { errorText, newerVersion, statusOf, type KubeObject } from './objects.js';
 import { kubeIdentityFor } from './proxy.js';
@@ -21,7 +22,11 @@ export interface CanaryEditDeps {
   cluster: ClusterConnection | null;
   /** The informers' copy of a CR, when they have it (saves a GET before a patch). */
   cached(kind: string, namespace: string, name: string): KubeObject | undefined;
-  /** How long an edit waits for the informer to bring the row up to the patched version before answering. */
+  /** The resourceVersion since which the cached CR at `resourceVersion` holds its spec, labels and annotations
+   *  (KubeSync.editedSince); without it, an edit counts only the exact version the user saw as current. */
+  editedSince?(kind: string, namespace: string, name: string, resourceVersion: string): string | undefined;
+  /** How long an edit waits for the informer to bring the row up to the patched version, or up to the version that
+   *  caused a 409, before answering. */
   settleMs?: number;
 }
 
@@ -147,7 +152,8 @@ export function crEdits(deps: CanaryEditDeps) {
     /**
      * Patches the CR a row comes from to `next` (false when the row is not CR-sourced). `validate` judges the new
      * spec once the row is known to be CR-sourced and not GitOps-managed; `version` is the resourceVersion the caller
-     * saw (the one the console last saw when absent), so an edit of a CR that moved on since is a 409.
+     * saw (the one the console last saw when absent), so an edit of a CR whose spec, labels or annotations changed
+     * since is a 409 (a status write since is not).
      */
     async edit(kind: KindDef, id: string, next: (ledger: LedgerRow) => Promise<CrChange>, version: string | undefined,
       roles: readonly Role[]): Promise<boolean> {
@@ -163,22 +169,55 @@ export function crEdits(deps: CanaryEditDeps) {
       const what = `the ${kind.kind} ${ledger.namespace}/${ledger.name}`;
       const gvk = { group: kind.group, version: kind.version, plural: kind.plural, namespace: ledger.namespace, name: ledger.name };
 
+      const get = () => timely(client.getNamespacedCustomObject(gvk)) as Promise<KubeObject>;
       let current = deps.cached(kind.kind, ledger.namespace, ledger.name);
-      if (!current || current.metadata.uid !== ledger.uid) {
-        current = await timely(client.getNamespacedCustomObject(gvk)).catch((err) => apiError(err, what)) as KubeObject;
-      }
-      // The diff is taken against the latest copy; the resourceVersion sent is the one the user saw, so if the CR
-      // moved on since, the API server answers 409 and nothing is overwritten.
-      const patch: Record<string, unknown> = {
-        metadata: {
-          ...(version ? { resourceVersion: version } : {}),
-          ...(change.labels !== undefined ? { labels: mergePatchBetween(current.metadata.labels ?? {}, change.labels ?? {}) } : {}),
-        },
-        spec: mergePatchBetween(current.spec ?? {}, change.spec),
+      if (!current || current.metadata.uid !== ledger.uid) current = await get().catch((err) => apiError(err, what));
+      // What the user must not overwrite unseen is what an edit sets: the spec (metadata.generation, which only spec
+      // changes bump), labels and annotations. The resourceVersion moves with every status write too, the console's
+      // own included (a canary's health every few seconds, observedGeneration after each change): sent as is, a user
+      // who loaded, or reloaded after a 409, just before such a write got a 409 that no Reload could avoid. So the
+      // user's version counts as current when no content changed since (`since` is no newer than it), and the patch
+      // is then conditional on the version the diff is taken against: a change racing in before the patch is still a
+      // 409 from the API server, retried only when it changed no content either.
+      const rvNow = current.metadata.resourceVersion;
+      const since = rvNow ? deps.editedSince?.(kind.kind, ledger.namespace, ledger.name, rvNow) : undefined;
+      const sawCurrent = !!version && (version === rvNow
+        || (!!since && newerVersion(since, version) === false && newerVersion(rvNow, version) === true));
+      // a 409 answers once the console's row shows the CR as it is now, so Reload starts from the change that caused
+      // it, not from a row the informer has yet to update
+      const refuse = async (err: unknown): Promise<never> => {
+        if (statusOf(err) === 409) {
+          const latest = (await get().catch(() => undefined))?.metadata.resourceVersion;
+          if (latest) await settle(kind, id, (l) => !l || l.resource_version === latest || newerVersion(l.resource_version, latest) === true);
+        }
+        return apiError(err, what, version);
       };
-      const patched = await timely(client.patchNamespacedCustomObject(
-        { ...gvk, body: patch, fieldManager: 'ops-console' }, actingAs(roles, PatchStrategy.MergePatch),
-      )).catch((err) => apiError(err, what, version)) as KubeObject;
+      const patchFrom = (base: KubeObject) => {
+        const precondition = sawCurrent ? base.metadata.resourceVersion : version;
+        const body = {
+          metadata: {
+            ...(precondition ? { resourceVersion: precondition } : {}),
+            ...(change.labels !== undefined ? { labels: mergePatchBetween(base.metadata.labels ?? {}, change.labels ?? {}) } : {}),
+          },
+          spec: mergePatchBetween(base.spec ?? {}, change.spec),
+        };
+        return timely(client.patchNamespacedCustomObject(
+          { ...gvk, body, fieldManager: 'ops-console' }, actingAs(roles, PatchStrategy.MergePatch),
+        )) as Promise<KubeObject>;
+      };
+
+      let patched: KubeObject;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          patched = await patchFrom(current);
+          break;
+        } catch (err) {
+          if (statusOf(err) !== 409 || !sawCurrent || attempt >= 3) return refuse(err);
+          const fresh = await get().catch(() => undefined);
+          if (!fresh || !sameEditedContent(fresh, current)) return refuse(err);
+          current = fresh; // only its status moved: the same edit, conditional on the latest version
+        }
+      }
       const rv = patched.metadata.resourceVersion;
       await settle(kind, id, (l) => !!l && (l.resource_version === rv || newerVersion(l.resource_version, rv) === true));
       return true;

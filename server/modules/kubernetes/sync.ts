@@ -3,6 +3,7 @@ import { notifyChange } from '../../lib/events.js';
 import { inTransaction } from '../../lib/tx.js';
 import { validateCanarySpec, type CheckDef } from '../health/spec.js';
 import type { ClusterConnection } from './cluster.js';
+import { EditedSince } from './edited-since.js';
 import { KINDS, type KindDef } from './kinds.js';
 import { errorText, gitOpsOf, keyOf, newerVersion, rowIdOf, splitKey, type KubeObject } from './objects.js';
 import {
@@ -49,6 +50,8 @@ class KindSync {
   private retryTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   stopped = false;
+  /** Since which resourceVersion each CR holds its spec, labels and annotations (console edits ask). */
+  readonly editedSince = new EditedSince();
 
   constructor(readonly kind: KindDef, private readonly opts: SyncOptions) {
     const namespaces = opts.cluster.namespaces.length ? opts.cluster.namespaces : [null];
@@ -56,6 +59,7 @@ class KindSync {
       log: opts.log,
       onKey: (namespace, name) => this.mark(keyOf(namespace, name)),
       onListed: () => void this.resync(),
+      onObject: (phase, obj) => this.editedSince.seen(phase, obj),
     }, opts));
   }
 
@@ -299,5 +303,10 @@ export class KubeSync {
       if (o) return o;
     }
     return undefined;
+  }
+
+  /** The resourceVersion since which the cached CR at `resourceVersion` holds its spec, labels and annotations. */
+  editedSince(kind: string, namespace: string, name: string, resourceVersion: string): string | undefined {
+    return this.kinds.find((x) => x.kind.kind === kind)?.editedSince.since(namespace, name, resourceVersion);
   }
 }
