@@ -101,9 +101,9 @@ const Env = z.object({
   AGENT_CHART_REPO: z.string().url().optional(),
   /** Playbook `exec` actions (bash as the console's user): `off` refuses them. */
   PLAYBOOK_EXEC: z.enum(['on', 'off']).default('on'),
-  /** Which process starts exec scripts: perl (the default when perl is on the PATH) or node; read by
+  /** How exec scripts are started: posix_spawn (the default, where it works) or node's child_process; read by
    *  modules/playbooks/actions/exec-process.ts, checked here so that a typo stops the start. */
-  PLAYBOOK_EXEC_SPAWNER: z.enum(['perl', 'node']).optional(),
+  PLAYBOOK_EXEC_SPAWNER: z.enum(['posix_spawn', 'child_process']).optional(),
   /** Key for secrets stored encrypted (playbook `secret` parameters): 32 bytes as hex or base64, or a passphrase;
    *  unset, a key file is created once under DATA_DIR (secrets.key, mode 0600). */
   SECRETS_KEY: z.string().optional(),

@@ -1,6 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 
@@ -11,10 +9,9 @@ import { fileURLToPath } from 'node:url';
  *
  * The processes are started by a small long-lived spawner process (one per console process, started on first use and
  * again after it dies): starting a process from the console itself forks its whole heap and sets up node streams on its
- * main thread (measured 10–25 ms of CPU a script); from the spawner it costs a fraction. The spawner is
- * ./exec-spawner.pl when perl is on the PATH (a fork of a few MB: about 10 ms of CPU a script in all here, bash's own
- * start included), else ./exec-spawner.mjs (about 16 ms); `PLAYBOOK_EXEC_SPAWNER=node|perl` chooses. Both speak the
- * same frames.
+ * main thread (measured 10–25 ms of CPU a script); from the spawner, which uses posix_spawn where it can
+ * (./exec-posix-spawn.mjs), about 1 ms there plus the script's own start. `PLAYBOOK_EXEC_SPAWNER=child_process` makes
+ * it use node's child_process instead.
  * The spawner also makes and removes the scripts' temporary trees with synchronous calls, off the console's thread.
  * If it dies, the groups it had started are killed from here and their actions fail "interrupted: …".
  */
@@ -87,11 +84,9 @@ function collector(keep: number, emit: (text: string) => void) {
 
 // --- the spawner ---------------------------------------------------------------------------------------------------
 
-const SPAWNERS = {
-  perl: fileURLToPath(new URL('./exec-spawner.pl', import.meta.url)),
-  node: fileURLToPath(new URL('./exec-spawner.mjs', import.meta.url)),
-};
-export type SpawnerKind = keyof typeof SPAWNERS;
+const SPAWNER_FILE = fileURLToPath(new URL('./exec-spawner.mjs', import.meta.url));
+/** How the spawner starts processes. */
+export type SpawnerKind = 'posix_spawn' | 'child_process';
 const HEADER = 9;
 
 /** A payload of fields for the spawner: each a uint32 BE length and its bytes. */
@@ -116,20 +111,6 @@ function readFields(body: Buffer): string[] {
   return out;
 }
 
-/** The first executable `name` on the PATH, or null. */
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
 /** What a request to the spawner hears back. */
 interface Pending {
   /** The process's group, once started (killed from here if the spawner dies). */
@@ -144,9 +125,8 @@ class Spawner {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private buf: Buffer = Buffer.alloc(0);
-  /** The kind the tests asked for; else PLAYBOOK_EXEC_SPAWNER, else perl when found. */
+  /** The kind the tests asked for; else PLAYBOOK_EXEC_SPAWNER, else posix_spawn where it works. */
   private chosen: SpawnerKind | undefined;
-  kind: SpawnerKind | undefined;
 
   /** The spawner's pid (tests); undefined before the first use. */
   get pid(): number | undefined {
@@ -203,14 +183,11 @@ class Spawner {
 
   private ensure(): ChildProcess {
     if (this.child) return this.child;
-    const wanted = this.chosen ?? (process.env.PLAYBOOK_EXEC_SPAWNER as SpawnerKind | undefined);
-    const perl = wanted === 'node' ? null : onPath('perl');
-    const grace = [String(KILL_GRACE_MS), String(PIPE_GRACE_MS)];
+    const kind = this.chosen ?? (process.env.PLAYBOOK_EXEC_SPAWNER as SpawnerKind | undefined) ?? 'posix_spawn';
     // an empty environment and no loader flags: nothing of the console's own reaches it, or its scripts
-    const child = perl
-      ? spawn(perl, [SPAWNERS.perl, ...grace], { stdio: ['pipe', 'pipe', 'inherit'], env: {} })
-      : spawn(process.execPath, ['--max-old-space-size=64', SPAWNERS.node, ...grace], { stdio: ['pipe', 'pipe', 'inherit'], env: {} });
-    this.kind = perl ? 'perl' : 'node';
+    const child = spawn(process.execPath, ['--max-old-space-size=64', SPAWNER_FILE, String(KILL_GRACE_MS), String(PIPE_GRACE_MS), kind], {
+      stdio: ['pipe', 'pipe', 'inherit'], env: {},
+    });
     this.child = child;
     this.buf = Buffer.alloc(0);
     child.stdin!.on('error', () => undefined); // it died: 'exit' below handles that
@@ -253,9 +230,9 @@ export function spawnerPid(): number | undefined {
   return spawner.pid;
 }
 
-/** Which spawner runs (tests): perl or node; undefined before the first use. */
-export function spawnerKind(): SpawnerKind | undefined {
-  return spawner.kind;
+/** How the spawner starts processes (posix_spawn falls back to child_process where it cannot work). */
+export async function spawnerKind(): Promise<SpawnerKind> {
+  return (await ask('I', Buffer.alloc(0)))[0] as SpawnerKind;
 }
 
 /** Tests: the spawner to use from the next request on (undefined: the default choice). */
@@ -269,7 +246,7 @@ function spawnerError(body: Buffer): Error {
 }
 
 /** A simple request (a temporary tree made or removed) → its answer's fields. */
-function ask(type: 'T' | 'R', payload: Buffer): Promise<string[]> {
+function ask(type: 'T' | 'R' | 'I', payload: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const id = spawner.request(type, payload, {
       on(t, body) {

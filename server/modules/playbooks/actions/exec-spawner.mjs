@@ -1,11 +1,13 @@
-// The exec action's spawner in node (issue 14): a small long-lived process per console replica that starts the scripts,
-// used where there is no perl (./exec-spawner.pl is the same program, lighter to fork from, and preferred). Starting a
-// process from the console itself costs its whole heap in fork() and node's stream set-up on its main thread; from
-// here it costs a few MB. Plain JavaScript (no loader), started by ./exec-process.ts with an empty environment.
+// The exec action's spawner (issue 14): a small long-lived node process per console replica that starts the scripts.
+// Starting a process from the console itself costs its whole heap in fork() and node's stream set-up on its main
+// thread; from here, with posix_spawn (./exec-posix-spawn.mjs), about 1 ms; with node's child_process (where
+// posix_spawn is not available, or PLAYBOOK_EXEC_SPAWNER=child_process) about 7. Plain JavaScript (no loader), started
+// by ./exec-process.ts with an empty environment.
 // Frames on stdin/stdout: type (1 byte), request id (uint32 BE), payload length (uint32 BE), payload; a payload is a
 // list of fields, each a uint32 BE length and its bytes, except O/e (raw output bytes).
 //   in:  S spawn [command, cwd, argc, args…, env name, value, …] · K stop the group (SIGTERM, SIGKILL after the grace)
 //        T make a temporary tree [prefix, dir count, dirs…, (path, mode, text)…] · R remove a tree [path]
+//        I which spawn it uses → D [posix_spawn | child_process]
 //   out: P started [pid] · E failed [message, errno name] · O stdout bytes · e stderr bytes
 //        X exit [code or '', signal number or ''] · C closed (its pipes, or the pipe grace passed) · D done [path?]
 // Stdin's end (the console is gone) stops every group it started, then this process.
@@ -13,9 +15,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { loadPosixSpawn } from './exec-posix-spawn.mjs';
 
 const KILL_GRACE_MS = Number(process.argv[2]) || 2_000;
 const PIPE_GRACE_MS = Number(process.argv[3]) || 1_000;
+/** posix_spawn where it works (./exec-posix-spawn.mjs), unless the console asks for child_process. */
+const native = process.argv[4] === 'child_process' ? null : loadPosixSpawn();
 const HEADER = 9;
 /** id → { child, pid, killTimer, pipeTimer, done } */
 const procs = new Map();
@@ -85,6 +90,18 @@ function stopGroup(p) {
   }, KILL_GRACE_MS);
 }
 
+/** child_process's spawn in the shape of ./exec-posix-spawn.mjs's; errors come by onError (ENOENT is asynchronous). */
+function childProcessSpawn(command, args, cwd, env) {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  return {
+    pid: child.pid,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    onExit: (cb) => child.on('exit', (code, signal) => cb(code, signal ? constants.signals[signal] ?? null : null)),
+    onError: (cb) => child.on('error', cb),
+  };
+}
+
 function start(id, f) {
   const [command, cwd, argc] = f;
   const args = f.slice(3, 3 + Number(argc));
@@ -92,13 +109,15 @@ function start(id, f) {
   for (let i = 3 + args.length; i + 1 < f.length; i += 2) env[f[i]] = f[i + 1];
   let child;
   try {
-    child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = native ? native.spawn(command, args, cwd, env) : childProcessSpawn(command, args, cwd, env);
   } catch (e) {
     fail(id, e);
     return;
   }
   const p = { child, pid: child.pid, killTimer: null, pipeTimer: null, done: false };
   procs.set(id, p);
+  let open = 2;
+  let exited = false;
   const finish = () => {
     if (p.done) return;
     p.done = true;
@@ -108,23 +127,32 @@ function start(id, f) {
     procs.delete(id);
     send('C', id);
   };
-  child.on('error', (e) => {
+  child.onError?.((e) => {
     if (p.done) return;
     p.done = true;
     procs.delete(id);
     if (p.killTimer) clearTimeout(p.killTimer);
     fail(id, e);
   });
-  if (!child.pid) return; // 'error' follows
+  if (!child.pid) return; // child_process: 'error' follows
   send('P', id, fields(child.pid));
   if (paused) { child.stdout.pause(); child.stderr.pause(); }
-  child.stdout.on('data', (c) => send('O', id, c));
-  child.stderr.on('data', (c) => send('e', id, c));
-  child.on('close', finish);
-  child.on('exit', (code, signal) => {
-    send('X', id, fields(code ?? '', signal ? constants.signals[signal] ?? '' : ''));
+  for (const [stream, type] of [[child.stdout, 'O'], [child.stderr, 'e']]) {
+    stream.on('data', (c) => send(type, id, c));
+    stream.on('error', () => undefined); // 'close' follows
+    stream.on('close', () => {
+      if (--open === 0 && exited) finish();
+    });
+  }
+  child.onExit((code, signal) => {
+    exited = true;
+    send('X', id, fields(code ?? '', signal ?? ''));
     // the script is done: whatever it left running in its group goes too
     stopGroup(p);
+    if (open === 0) {
+      finish();
+      return;
+    }
     // a grandchild that left the group may hold the pipes open: stop waiting for them after the kill grace
     p.pipeTimer = setTimeout(finish, KILL_GRACE_MS + PIPE_GRACE_MS);
   });
@@ -169,6 +197,7 @@ process.stdin.on('data', (chunk) => {
     if (type === 'S') start(id, f);
     else if (type === 'T') tree(id, f);
     else if (type === 'R') remove(id, f);
+    else if (type === 'I') send('D', id, fields(native ? 'posix_spawn' : 'child_process'));
     else fail(id, { message: `unknown request ${type}` });
   }
 });

@@ -121,15 +121,15 @@ async function waitFor(file: string): Promise<string> {
   }
 }
 
-// the process-level behaviour, from each spawner: perl's (the default where perl is) and node's (the fallback)
-describe.each<SpawnerKind>(['perl', 'node'])('exec action (%s spawner)', (kind) => {
+// the process-level behaviour, both ways the spawner starts processes: posix_spawn (the default) and child_process
+describe.each<SpawnerKind>(['posix_spawn', 'child_process'])('exec action (%s)', (kind) => {
   beforeAll(() => useSpawner(kind));
   afterAll(() => useSpawner(undefined));
 
   it('runs a bash script: stdout, stderr and exit code, output streamed as it comes', async () => {
     const ctx = testContext(db.pool);
     const result = await execAction.run({ script: 'echo hello; echo oops >&2; printf "ünï"' }, ctx);
-    expect(spawnerKind()).toBe(kind);
+    expect(await spawnerKind()).toBe(kind);
     expect(result).toEqual({ stdout: 'hello\nünï', stderr: 'oops\n', exitCode: 0 });
     expect(ctx.lines.filter((l) => l.stream === 'stdout').map((l) => l.text).join('')).toBe('hello\nünï');
     expect(ctx.lines.filter((l) => l.stream === 'stderr').map((l) => l.text).join('')).toBe('oops\n');
