@@ -78,20 +78,42 @@ export const PlaybookResourceSelector = ResourceSelector;
 
 // ---- parameters ----
 
-/** A `list` parameter's option. */
-export const PlaybookParameterOption = z.object({ label: z.string().optional(), value: z.string() }).loose();
+/** A `list` or `duration` parameter's option: `{label?, value}`, or a plain string `s` meaning `{label: s, value: s}`. */
+export const PlaybookParameterOption = z.union([
+  z.object({ label: z.string().optional(), value: z.string() }).loose(),
+  z.string(),
+]);
+
+const NUMERIC_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+const DURATION_UNIT_MS: Record<string, number> = {
+  ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000,
+};
+/** A `min`/`max` bound: a number (text bounds) or a duration string such as `5m` or `7d` (duration bounds). */
+const ParameterBound = z.union([z.number(), z.string()]);
+
+/** A bound as a number, or as milliseconds when it is a duration; null when it is neither. */
+function boundValue(v: number | string): { n: number; duration: boolean } | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? { n: v, duration: false } : null;
+  if (NUMERIC_RE.test(v)) return { n: Number(v), duration: false };
+  const t = v.trim();
+  if (!DURATION_RE.test(t)) return null;
+  let ms = 0;
+  for (const part of t.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)/g)) ms += Number(part[1]) * DURATION_UNIT_MS[part[2]];
+  return { n: ms, duration: true };
+}
 
 /** A parameter's `properties`: what each type reads of them (text bounds and format, list options, code language). */
 export const PlaybookParameterProperties = z.object({
   minLength: z.coerce.number().int().min(0).optional(),
   maxLength: z.coerce.number().int().min(0).optional(),
-  min: z.coerce.number().optional(),
-  max: z.coerce.number().optional(),
+  min: ParameterBound.optional(),
+  max: ParameterBound.optional(),
   regex: z.string().optional(),
   format: z.enum(['dns1123'], { message: 'format: dns1123 is the one format' }).optional(),
   multiline: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
   options: z.array(PlaybookParameterOption).optional(),
-  language: z.enum(['yaml', 'json'], { message: 'language: yaml or json' }).optional(),
+  /** Free-form, as the reference's (Monaco's language id); only json and yaml/yml are checked at run time. */
+  language: z.string().trim().min(1, 'language: a language such as yaml, json or shell').optional(),
   colSpan: Scalar.optional(),
 }).loose();
 
@@ -122,7 +144,22 @@ export const PlaybookParameter = z.object({
   if (props.minLength !== undefined && props.maxLength !== undefined && props.minLength > props.maxLength) {
     ctx.addIssue({ code: 'custom', path: ['properties', 'maxLength'], message: 'maxLength is below minLength' });
   }
-  if (props.min !== undefined && props.max !== undefined && props.min > props.max) {
+  // Text bounds compare numbers; a duration parameter's also take durations (compared as milliseconds).
+  const numericOnly = p.type === undefined || p.type === 'text' || p.type === 'secret';
+  const bounds: Partial<Record<'min' | 'max', number>> = {};
+  for (const key of ['min', 'max'] as const) {
+    const v = props[key];
+    if (v === undefined) continue;
+    const b = boundValue(v);
+    if (!b) {
+      ctx.addIssue({ code: 'custom', path: ['properties', key], message: `${key}: a number or a duration such as 30s, 5m or 1h30m` });
+    } else if (b.duration && numericOnly) {
+      ctx.addIssue({ code: 'custom', path: ['properties', key], message: `${key}: a number (a duration bounds a duration parameter only)` });
+    } else if (!b.duration && b.n !== 0 && p.type === 'duration') {
+      ctx.addIssue({ code: 'custom', path: ['properties', key], message: `${key}: a duration such as 30s, 5m or 1h30m` });
+    } else bounds[key] = b.n;
+  }
+  if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
     ctx.addIssue({ code: 'custom', path: ['properties', 'max'], message: 'max is below min' });
   }
 });

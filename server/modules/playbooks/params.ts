@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { parse as parseYaml } from 'yaml';
 import { DURATION_RE } from '../../contracts/playbooks.js';
+import { parseLongDuration } from '../../lib/cel.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { existingIds, ID_TABLES } from './api-queries.js';
 import { renderTemplates, type TemplateEnv } from './templates.js';
@@ -48,6 +49,18 @@ export function renderDefaults(defs: readonly Param[], env: TemplateEnv): Param[
 const empty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 const props = (d: Param): Record<string, unknown> => (isObj(d.properties) ? d.properties : {});
 const num = (v: unknown): number | undefined => (v === undefined || v === null || v === '' ? undefined : Number(v));
+/** A duration bound (`5m`, `7d`; a bare 0) as milliseconds, with its text for messages. */
+const durationBound = (v: unknown): { ms: number; text: string } | undefined => {
+  if (typeof v === 'number') return v === 0 ? { ms: 0, text: '0' } : undefined;
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  const ms = parseLongDuration(v);
+  return ms === null ? undefined : { ms, text: v.trim() };
+};
+/** `properties.options` as values: `{label?, value}` objects or plain strings. */
+const optionValues = (p: Record<string, unknown>): string[] =>
+  Array.isArray(p.options)
+    ? p.options.flatMap((o) => (typeof o === 'string' ? [o] : isObj(o) && o.value !== undefined ? [String(o.value)] : []))
+    : [];
 
 /** The value as stored: scalars as strings, a list of strings as it is. */
 function normalise(v: unknown): unknown {
@@ -97,23 +110,35 @@ function problem(d: Param, v: unknown): string | null {
     case 'checkbox':
       return text === 'true' || text === 'false' ? null : 'must be true or false';
     case 'list': {
-      const options = Array.isArray(p.options) ? p.options.filter(isObj).map((o) => String(o.value)) : [];
+      const options = optionValues(p);
       return !options.length || options.includes(text) ? null : `must be one of ${options.join(', ')}`;
     }
-    case 'code':
+    case 'code': {
+      // The language is free-form (Monaco's id); JSON and YAML (the default) are parsed, others taken as they are.
+      const language = typeof p.language === 'string' && p.language.trim() ? p.language.trim().toLowerCase() : 'yaml';
+      if (language !== 'json' && language !== 'yaml' && language !== 'yml') return null;
       try {
-        if (p.language === 'json') JSON.parse(text);
+        if (language === 'json') JSON.parse(text);
         else parseYaml(text);
         return null;
       } catch (err) {
-        return `is not valid ${p.language === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0].slice(0, 120)}`;
+        return `is not valid ${language === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0].slice(0, 120)}`;
       }
+    }
     case 'millicores':
       return MILLICORES.test(text) ? null : 'must be CPU as millicores (500m) or cores (0.5)';
     case 'bytes':
       return BYTES.test(text) ? null : 'must be a size such as 512Mi, 2Gi or 1Ti';
-    case 'duration':
-      return DURATION_RE.test(text) ? null : 'must be a duration such as 30s, 5m or 1h30m';
+    case 'duration': {
+      // `options` are suggestions (the reference offers them in a dropdown); any duration within min/max is taken.
+      const ms = DURATION_RE.test(text) ? parseLongDuration(text) : null;
+      if (ms === null) return 'must be a duration such as 30s, 5m or 1h30m';
+      const min = durationBound(p.min);
+      const max = durationBound(p.max);
+      if (min && ms < min.ms) return `must be at least ${min.text}`;
+      if (max && ms > max.ms) return `must be at most ${max.text}`;
+      return null;
+    }
     case 'people': case 'team': case 'check': case 'config': case 'component':
       return UUID.test(text) ? null : 'must be an id';
     default:

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import {
   Field,
   Input,
@@ -92,28 +92,48 @@ export function NumberField<T extends FieldValues>({ name, label, hint, required
   );
 }
 
+export interface DurationFieldProps<T extends FieldValues> extends BaseFieldProps<T> {
+  /** Values offered in the input's dropdown (a native datalist: arrow keys open it); any duration may be typed. */
+  suggestions?: readonly string[];
+}
+
 /**
  * A duration typed as "5m", "1h30m" or "2d" (spec 001 §5: stored as nanoseconds by the form's schema, see
  * `durationInput`). The hint echoes what was understood.
  */
-export function DurationField<T extends FieldValues>({ name, label, hint, required, disabled }: BaseFieldProps<T>) {
+export function DurationField<T extends FieldValues>({ name, label, hint, required, disabled, suggestions }: DurationFieldProps<T>) {
   const { field, message } = useBoundField<T>(name);
+  const listId = useId();
+  const list = suggestions?.length ? suggestions : undefined;
   const text = typeof field.value === 'number' ? formatDurationNs(field.value) : ((field.value as string | undefined) ?? '');
   const ns = parseDurationNs(text);
   const echo = Number.isFinite(ns) && ns > 0 ? `= ${formatDurationNs(ns)}` : undefined;
-  return (
+  const input = (
     <Field label={label} hint={hint ?? echo ?? 'Units: s, m, h, d, w (e.g. 90s, 5m, 1h30m)'} required={required} validationMessage={message}>
       <Input
         ref={field.ref}
         name={field.name}
         autoComplete="off"
-        placeholder="e.g. 5m"
+        placeholder={list ? `e.g. ${list[0]}` : 'e.g. 5m'}
+        list={list ? listId : undefined}
         value={text}
         onChange={(_, d) => field.onChange(d.value)}
         onBlur={field.onBlur}
         disabled={disabled}
       />
     </Field>
+  );
+  if (!list) return input;
+  // outside the Field, which passes its label and messages only to a single child
+  return (
+    <>
+      {input}
+      <datalist id={listId}>
+        {list.map((s) => (
+          <option key={s} value={s} />
+        ))}
+      </datalist>
+    </>
   );
 }
 

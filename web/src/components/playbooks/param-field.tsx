@@ -2,7 +2,9 @@ import { Checkbox, Field, makeStyles, tokens } from '@fluentui/react-components'
 import { useController, useFormContext } from 'react-hook-form';
 import { DurationField, NumberField, SelectField, TextField } from '../forms/form-fields';
 import { usePeopleOrTeams, type PlaybookParameter } from './api';
-import { BYTE_UNITS, codeLanguage, isMultiline, listOptions, paramKey, paramType, unitKey, type ParamValues } from './params';
+import {
+  BYTE_UNITS, codeLanguage, durationOptions, isMultiline, languageLabel, listOptions, paramKey, paramType, unitKey, type ParamValues,
+} from './params';
 import { ResourcePicker } from './resource-picker';
 
 const useStyles = makeStyles({
@@ -91,7 +93,7 @@ export function ParamField({ p, index }: { p: PlaybookParameter; index: number }
     case 'code':
       return (
         <div className={s.code}>
-          <TextField<ParamValues> {...common} multiline hint={common.hint ?? (codeLanguage(p) === 'json' ? 'JSON' : 'YAML')} />
+          <TextField<ParamValues> {...common} multiline hint={common.hint ?? languageLabel(codeLanguage(p))} />
         </div>
       );
     case 'secret':
@@ -106,7 +108,7 @@ export function ParamField({ p, index }: { p: PlaybookParameter; index: number }
         </div>
       );
     case 'duration':
-      return <DurationField<ParamValues> {...common} />;
+      return <DurationField<ParamValues> {...common} suggestions={durationOptions(p)} />;
     default:
       return <TextField<ParamValues> {...common} multiline={isMultiline(p)} />;
   }

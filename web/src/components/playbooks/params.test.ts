@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlaybookParameter } from './api';
-import { initialValues, paramsSchema, toRunParams } from './params';
+import { codeLanguage, durationOptions, initialValues, paramsSchema, toRunParams } from './params';
 
 const P = (p: Partial<PlaybookParameter> & { name: string }): PlaybookParameter => p as PlaybookParameter;
 
@@ -43,6 +43,32 @@ describe('the run dialog parameters', () => {
     expect(bad.p0).toMatch(/^Not valid YAML/);
     expect(bad.p1).toMatch(/^Not valid JSON/);
     expect(errorsOf(params, { p0: 'a: 1', p1: '{"x":1}', p2: '1h30m', p3: '500', p4: '512', p4_unit: 'Mi', p5: '1' })).toEqual({});
+  });
+
+  it('bounds a duration by min/max durations; its options are suggestions only', () => {
+    const retention = P({
+      name: 'retention', type: 'duration', default: '15m',
+      properties: { min: '5m', max: '30d', options: ['5m', '15m', '30m', '1h', '2h', '4h', '8h', '1d', '2d', '3d', '7d', '30d'] },
+    });
+    expect(durationOptions(retention)).toEqual(['5m', '15m', '30m', '1h', '2h', '4h', '8h', '1d', '2d', '3d', '7d', '30d']);
+    expect(errorsOf([retention], { p0: '1m' })).toEqual({ p0: 'Must be at least 5m' });
+    expect(errorsOf([retention], { p0: '31d' })).toEqual({ p0: 'Must be at most 30d' });
+    expect(errorsOf([retention], { p0: '15m' })).toEqual({});
+    expect(errorsOf([retention], { p0: '45m' })).toEqual({}); // not an option, still taken
+    expect(errorsOf([retention], { p0: 'soon' })).toEqual({ p0: expect.stringContaining('duration') });
+  });
+
+  it('takes string list options, and code in other languages unparsed', () => {
+    const params = [
+      P({ name: 'l', type: 'list', properties: { options: ['small', { label: 'Large', value: 'large' }] } }),
+      P({ name: 'sh', type: 'code', properties: { language: 'shell' } }),
+      P({ name: 'y', type: 'code', properties: { language: 'yml' } }),
+    ];
+    expect(codeLanguage(params[1])).toBe('shell');
+    expect(codeLanguage(params[2])).toBe('yaml');
+    expect(errorsOf(params, { p0: 'small', p1: 'echo "{{ [', p2: 'a: 1' })).toEqual({});
+    expect(errorsOf(params, { p0: 'large', p1: 'ls', p2: 'a: [' })).toEqual({ p2: expect.stringMatching(/^Not valid YAML/) });
+    expect(errorsOf(params, { p0: 'huge', p1: '', p2: '' })).toEqual({ p0: 'Choose one of the options' });
   });
 
   it('starts from defaults (or a re-run’s values) and sends strings by name', () => {

@@ -39,9 +39,20 @@ const truthy = (v: unknown) => v === true || v === 'true';
 
 export const isMultiline = (p: PlaybookParameter) => truthy(prop(p, 'multiline'));
 
-/** The code parameter's language: `json` when its properties say so, else YAML. */
-export const codeLanguage = (p: PlaybookParameter): 'yaml' | 'json' =>
-  String(prop(p, 'language') ?? prop(p, 'format') ?? '').toLowerCase() === 'json' ? 'json' : 'yaml';
+/**
+ * The code parameter's language, lower-cased: free-form as the reference's (Monaco's id, e.g. `shell`), `yaml` when
+ * none is given (`yml` read as `yaml`). Only `json` and `yaml` are checked.
+ */
+export const codeLanguage = (p: PlaybookParameter): string => {
+  const raw = prop(p, 'language') ?? prop(p, 'format');
+  const lang = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  return !lang || lang === 'yml' ? 'yaml' : lang;
+};
+/** Whether the code field's text is parsed (JSON or YAML) before the run. */
+export const isCheckedLanguage = (language: string): language is 'json' | 'yaml' => language === 'json' || language === 'yaml';
+/** The code field's hint: JSON, YAML, or the language as given. */
+export const languageLabel = (language: string): string =>
+  language === 'json' ? 'JSON' : language === 'yaml' ? 'YAML' : language;
 
 /** A list parameter's options: `properties.options` as `[{label, value}]` or plain strings. */
 export function listOptions(p: PlaybookParameter): { value: string; label: string }[] {
@@ -56,6 +67,18 @@ export function listOptions(p: PlaybookParameter): { value: string; label: strin
     }
     return [];
   });
+}
+
+/** A duration parameter's suggestions (`properties.options`): any duration within min/max is taken. */
+export const durationOptions = (p: PlaybookParameter): string[] => listOptions(p).map((o) => o.value);
+
+/** A duration bound (`properties.min`/`max`, e.g. `5m`) as nanoseconds with its text; a bare 0 is zero. */
+function durationBound(p: PlaybookParameter, key: 'min' | 'max'): { ns: number; text: string } | undefined {
+  const v = prop(p, key);
+  if (v === 0 || v === '0') return { ns: 0, text: '0' };
+  if (typeof v !== 'string') return undefined;
+  const ns = parseDurationNs(v);
+  return Number.isFinite(ns) ? { ns, text: v.trim() } : undefined;
 }
 
 /** Splits `512Mi` into its number and unit (Gi when the default has none). */
@@ -125,6 +148,8 @@ function fieldSchema(p: PlaybookParameter): z.ZodType<string | boolean> {
   const required = !!p.required;
   const blank = (v: string) => v.trim() === '';
   const text = type === 'text' || type === 'secret' ? textRules(p) : null;
+  const minDuration = type === 'duration' ? durationBound(p, 'min') : undefined;
+  const maxDuration = type === 'duration' ? durationBound(p, 'max') : undefined;
   return z.string().superRefine((v, ctx) => {
     const fail = (message: string) => ctx.addIssue({ code: 'custom', message });
     if (blank(v)) {
@@ -136,13 +161,19 @@ function fieldSchema(p: PlaybookParameter): z.ZodType<string | boolean> {
       if (!/^\d+(\.\d+)?$/.test(v.trim()) || Number(v) <= 0) fail('Enter a positive number');
       else if (type === 'millicores' && !Number.isInteger(Number(v))) fail('Millicores are whole numbers');
     } else if (type === 'duration') {
-      if (!Number.isFinite(parseDurationNs(v))) fail(VALIDATION_MESSAGES.duration);
+      // options are suggestions only: any duration within min/max is taken
+      const ns = parseDurationNs(v);
+      if (!Number.isFinite(ns)) fail(VALIDATION_MESSAGES.duration);
+      else if (minDuration && ns < minDuration.ns) fail(`Must be at least ${minDuration.text}`);
+      else if (maxDuration && ns > maxDuration.ns) fail(`Must be at most ${maxDuration.text}`);
     } else if (type === 'code') {
+      const language = codeLanguage(p);
+      if (!isCheckedLanguage(language)) return;
       try {
-        if (codeLanguage(p) === 'json') JSON.parse(v);
+        if (language === 'json') JSON.parse(v);
         else parseYaml(v);
       } catch (err) {
-        fail(`Not valid ${codeLanguage(p) === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
+        fail(`Not valid ${languageLabel(language)}: ${(err as Error).message.split('\n')[0]}`);
       }
     } else if (type === 'list') {
       const options = listOptions(p);
