@@ -22,6 +22,13 @@ export interface CelContext {
    * `type` (a `/`-separated chain) related to config `id`, as JSON objects; absent where no catalog is at hand.
    */
   traverse?: (id: string, type: string, direction: string) => Record<string, unknown>[];
+  /**
+   * A playbook run's actions for `getAction(name)` and `getLastAction()` (mission-control playbook/runner/cel.go): an
+   * earlier action by name, and the one that ran last, each as {name, status, result, error, …}; an empty map when
+   * there is none (as the reference's templates answer).
+   */
+  getAction?: (name: string) => Record<string, unknown> | undefined;
+  lastAction?: Record<string, unknown>;
 }
 
 /** The context of the evaluation under way, for functions defined outside this file. */
@@ -214,6 +221,9 @@ export const REFERENCE_EXTRA_FUNCS = [
   celFunc('base64.decode', [CelScalar.STRING], CelScalar.BYTES, (s) => new Uint8Array(Buffer.from(s, 'base64'))),
   // canary-checker api/context/functions.go: the check's previous result
   celFunc('last_result', [], CelScalar.DYN, () => (current.lastResult ?? EMPTY_LAST_RESULT) as never),
+  // mission-control playbook/runner/cel.go: a run's earlier actions
+  celFunc('getAction', [CelScalar.STRING], CelScalar.DYN, (name) => (current.getAction?.(name) ?? {}) as never),
+  celFunc('getLastAction', [], CelScalar.DYN, () => (current.lastAction ?? {}) as never),
   // an optional's orValue on a value that is not optional: the value itself (see cel-optional.ts)
   celMethod('orValue', CelScalar.DYN, [CelScalar.DYN], CelScalar.DYN, function () {
     return this as never;

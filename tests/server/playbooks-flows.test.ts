@@ -158,6 +158,34 @@ describe('playbook flows through the public API', () => {
     }
   }, 120_000);
 
+  it('the reference\'s action-last-result: getLastAction() and getAction() in if, getAction in a template', async () => {
+    // mission-control playbook/testdata/action-last-result.yaml (Apache-2.0), its Slack notification left out
+    const path = `/tmp/playbooks-flows-last-${process.pid}`;
+    const id = await createPlaybook('Flows last result', {
+      parameters: [{ name: 'path', label: 'Path to save the result' }],
+      actions: [
+        { name: 'make dummy API call', exec: { script: `echo '{\n  "result": "success",\n  "count": 20\n}'` } },
+        { name: 'Log if count is low', if: 'getLastAction().result.stdout.JSON().count < 5', exec: { script: "echo 'LOW' > {{.params.path}}" } },
+        { name: 'Log if count is high', if: 'getAction("make dummy API call").result.stdout.JSON().count > 15', exec: { script: "echo 'HIGH' > {{.params.path}}" } },
+        {
+          name: 'Save the count', if: 'success()',
+          exec: { script: `{{$result:=index (getAction "make dummy API call") "result"}}\n{{$stdout:=index $result "stdout"}}\necho -n '{{index ($stdout | json) "count"}}' >> {{.params.path}}` },
+        },
+      ],
+    });
+    const { readFile, rm } = await import('node:fs/promises');
+    try {
+      const runId = (await call({ method: 'POST', url: '/api/playbook/run', payload: { id, params: { path } } })).json().run_id as string;
+      const done = await until(runId, ['completed']);
+      expect(done.actions.map((a) => [a.name, a.status])).toEqual([
+        ['make dummy API call', 'completed'], ['Log if count is low', 'skipped'], ['Log if count is high', 'completed'], ['Save the count', 'completed'],
+      ]);
+      expect(await readFile(path, 'utf8')).toBe('HIGH\n20');
+    } finally {
+      await rm(path, { force: true });
+    }
+  }, 120_000);
+
   it('a webhook call starts a run with the request, and it completes', async () => {
     const id = await createPlaybook('Flows webhook', {
       on: { webhook: { path: 'flows-hook' } },

@@ -10,7 +10,7 @@ import {
 } from './engine-queries.js';
 import { buildTemplateEnv, RunSetupError } from './executor-env.js';
 import { ActionLogWriter } from './log-writer.js';
-import { evalActionIf, evalDelay, renderTemplates, type TemplateEnv } from './templates.js';
+import { evalActionIf, evalDelay, renderTemplates, type RunActions, type TemplateEnv } from './templates.js';
 
 /**
  * One claimed run, taken action by action in spec order until it ends, sleeps, waits or is released (issue 14
@@ -100,6 +100,34 @@ function latest(rows: ActionRow[]): Map<string, ActionRow> {
     if (!prev || (r.retry_count ?? 0) >= (prev.retry_count ?? 0)) m.set(r.name, r);
   }
   return m;
+}
+
+/**
+ * An action as templates and CEL see it (getAction, getLastAction): the reference's PlaybookRunAction.AsMap (id, name,
+ * status, result, error, times), with its result's fields on top as well (`(getAction "a").stdout`).
+ */
+function actionView(r: ActionRow): Record<string, unknown> {
+  return {
+    ...(r.result ?? {}), id: r.id, name: r.name, status: r.status, result: r.result ?? {}, error: r.error,
+    start_time: r.start_time ? new Date(r.start_time).toISOString() : null,
+    end_time: r.end_time ? new Date(r.end_time).toISOString() : null,
+  };
+}
+
+/** The run's actions so far, but `exclude` (the action being rendered): each name's latest row, and the last to run. */
+function runActions(rows: ActionRow[], exclude?: string): RunActions {
+  const others = exclude ? rows.filter((r) => r.id !== exclude) : rows;
+  const byName = latest(others);
+  // rows come ordered by when they started (listActions); the last one that started is the last action
+  const ran = others.filter((r) => r.start_time);
+  const last = ran.length ? ran[ran.length - 1] : undefined;
+  return {
+    byName: (name) => {
+      const r = byName.get(name);
+      return r ? actionView(r) : undefined;
+    },
+    last: last ? actionView(last) : undefined,
+  };
 }
 
 export class RunProcessor {
@@ -209,7 +237,7 @@ export class RunProcessor {
       let runs: boolean;
       let delayMs = 0;
       try {
-        runs = evalActionIf(typeof next.if === 'string' ? next.if : undefined, env, { failed, timedOut });
+        runs = evalActionIf(typeof next.if === 'string' ? next.if : undefined, env, { failed, timedOut, actions: runActions(rows) });
         if (runs) delayMs = evalDelay(typeof next.delay === 'string' ? next.delay : undefined, env);
       } catch (err) {
         await this.insert({ runId: this.run.id, name: next.name, status: 'failed', error: this.masker.mask(msg(err)), end: true });
@@ -337,17 +365,14 @@ export class RunProcessor {
     return agentId && agentId !== LOCAL_AGENT_ID ? agentId : null;
   }
 
-  /** The action's type and its block rendered (getAction: the earlier actions' results). */
-  private async prepare(action: Action, env: TemplateEnv, rows?: ActionRow[]): Promise<Prepared> {
+  /** The action's type and its block rendered (getAction, getLastAction: the run's other actions; `self`: its own row). */
+  private async prepare(action: Action, env: TemplateEnv, rows?: ActionRow[], self?: string): Promise<Prepared> {
     const types = this.ctx.actionTypes;
     const typeKey = Object.keys(action).find((k) => types.has(k)) ?? Object.keys(action).find((k) => !META_KEYS.has(k));
     const type = typeKey ? types.get(typeKey) : undefined;
     if (!typeKey || !type) throw new Error(typeKey ? `action type ${typeKey} is not available` : 'the action has no type (exec, http, sql…)');
-    const results = latest(rows ?? (await listActions(this.ctx.db, this.run.id)));
-    const block = renderTemplates(action[typeKey] ?? {}, env, (name) => {
-      const r = results.get(name);
-      return r ? { ...r.result, result: r.result, status: r.status, error: r.error } : undefined;
-    });
+    const actions = runActions(rows ?? (await listActions(this.ctx.db, this.run.id)), self);
+    const block = renderTemplates(action[typeKey] ?? {}, env, actions.byName, undefined, actions.last);
     if (!isObject(block)) throw new Error(`${typeKey}: expected an object`);
     return { type, block };
   }
@@ -369,7 +394,7 @@ export class RunProcessor {
       const actionDeadline = actionTimeoutMs > 0 ? Date.now() + actionTimeoutMs : Infinity;
       const deadline = Math.min(actionDeadline, this.deadline);
       timer = setTimeout(() => this.slot.abort(deadline === this.deadline ? 'run-timeout' : 'action-timeout'), Math.max(0, deadline - Date.now()));
-      const { type, block } = ready ?? (await this.prepare(action, env));
+      const { type, block } = ready ?? (await this.prepare(action, env, undefined, row.id));
       const running = type.run(block, {
         runId: this.run.id, actionId: row.id, name: action.name, signal: controller.signal, deadline,
         log: (stream, text) => logs.write(stream, text),

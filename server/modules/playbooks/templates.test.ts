@@ -42,6 +42,24 @@ describe('renderTemplates', () => {
       .toThrow('exec.script: ');
   });
 
+  it('getLastAction is the action that ran last, an empty map before any (the reference\'s fixtures use both forms)', () => {
+    const last = { name: 'ask', status: 'completed', result: { slack: 'posted', code: 200 } };
+    expect(renderTemplates('{{ getLastAction.result.slack }}', env, getAction, undefined, last)).toBe('posted');
+    expect(renderTemplates('$(getLastAction.result.code)', env, getAction, undefined, last)).toBe('200');
+    expect(renderTemplates('{{ (getLastAction).status }}', env, getAction, undefined, last)).toBe('completed');
+    expect(renderTemplates('[{{ getLastAction | toJSON }}]', env, getAction)).toBe('[{}]');
+  });
+
+  it('a gotemplate header sets the delimiters of its text, whose {{ }} and $( ) are then text', () => {
+    const script = '#! pwsh\n# gotemplate: left-delim=$[[ right-delim=]]\n$message = "$[[.config.name]]"\nWrite-Host "{{  $message }}" $(.params.name)\n$[[ (getAction "fetch").result.stdout | strings.TrimSpace ]] $[[ "]]" ]]';
+    expect(renderTemplates(script, env, getAction)).toBe('#! pwsh\n$message = "web"\nWrite-Host "{{  $message }}" $(.params.name)\nv1.2 ]]');
+    // only among the leading comment lines, as gomplate reads it
+    expect(renderTemplates('echo hi\n# gotemplate: left-delim=[[ right-delim=]]\n{{ .params.name }} [[ .x ]]', env, getAction))
+      .toBe('echo hi\n# gotemplate: left-delim=[[ right-delim=]]\nweb [[ .x ]]');
+    expect(templateProblems({ actions: [{ name: 'a', exec: { script: '# gotemplate: left-delim=[[ right-delim=]]\n[[ .params.x' } }] }))
+      .toEqual([{ path: 'spec.actions[0].exec.script', message: expect.stringContaining('unclosed action [[') }]);
+  });
+
   it('has shellQuote, as the reference\'s templates use it', () => {
     expect(renderTemplates(`echo {{ .params.name | shellQuote }} {{ shellQuote "it's" }}`, env, getAction)).toBe(`echo 'web' 'it'"'"'s'`);
     expect(renderTemplates('{{ .params | toJSON | shellQuote }}', env, getAction)).toBe(`'{"name":"web","replicas":"3"}'`);
@@ -75,6 +93,18 @@ describe('evalActionIf', () => {
     expect(evalActionIf('last_result().count > 0', env, state)).toBe(true);
     expect(evalActionIf('last_result().count > 5', env, state)).toBe(false);
     expect(renderTemplates('{{$rows:=index last_result "count"}}Found {{$rows}} changes', env, getAction, state.lastResult)).toBe('Found 2 changes');
+  });
+
+  it('getAction("name") and getLastAction() in CEL, with JSON() of a script\'s output (the reference\'s action-last-result)', () => {
+    const rows: Record<string, Record<string, unknown>> = {
+      'make dummy API call': { name: 'make dummy API call', status: 'completed', result: { stdout: '{"result": "success", "count": 20}\n', exitCode: 0 } },
+    };
+    const state = { failed: false, actions: { byName: (n: string) => rows[n], last: rows['make dummy API call'] } };
+    expect(evalActionIf('getLastAction().result.stdout.JSON().count < 5', env, state)).toBe(false);
+    expect(evalActionIf('getAction("make dummy API call").result.stdout.JSON().count > 15', env, state)).toBe(true);
+    expect(evalActionIf('getLastAction().status == "completed" && success()', env, state)).toBe(true);
+    expect(evalActionIf('size(getAction("nothing")) == 0', env, state)).toBe(true);
+    expect(evalActionIf('{{ if eq (getAction "make dummy API call").status "completed" }}true{{ end }}', env, state)).toBe(true);
   });
 
   it('takes a template rendering "true", and throws on a non-boolean', () => {

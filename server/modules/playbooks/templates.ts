@@ -10,13 +10,16 @@ import { parseSchedule } from '../health/schedule.js';
  * save time.
  *
  * Templates are Go text/template (server/lib/go-template) with gomplate's functions plus `getAction "name"` (an
- * earlier action of the run: `{{ (getAction "fetch").result.stdout }}`). Two delimiters, as the reference: `{{ }}`,
- * and `$( )` when what follows `$(` is a field (`$(.params.x)`), a variable (`$($x)`) or getAction (also in
- * parentheses: `$((getAction "a").result)`), so that a shell's
- * own `$(date)` and `$((1+2))` in an exec script stay shell.
+ * earlier action of the run: `{{ (getAction "fetch").result.stdout }}`) and `getLastAction` (the one that ran last).
+ * Two delimiters, as the reference: `{{ }}`, and `$( )` when what follows `$(` is a field (`$(.params.x)`), a variable
+ * (`$($x)`) or getAction / getLastAction (also in parentheses: `$((getAction "a").result)`), so that a shell's own
+ * `$(date)` and `$((1+2))` in an exec script stay shell. A leading comment line `# gotemplate: left-delim=$[[
+ * right-delim=]]` (among the text's first comment lines, as gomplate reads it) sets other delimiters for that text
+ * alone and is removed from it; `{{` and `$(` are then plain text.
  *
- * CEL (`if`, `delay`, `filters`, `on.*.filter`) sees the env's names as variables and the run's state through
- * `success()`, `failure()`, `always()`, `skip()`, `timeout()`.
+ * CEL (`if`, `delay`, `filters`, `on.*.filter`) sees the env's names as variables, the run's state through
+ * `success()`, `failure()`, `always()`, `skip()`, `timeout()`, and its actions through `getAction("name")` and
+ * `getLastAction()`.
  */
 
 /** What templates (`{{ }}` and `$( )`) and CEL expressions see. */
@@ -43,6 +46,14 @@ export interface RunState {
   timedOut?: boolean;
   /** The previous action's result, for the reference's `last_result()` (CEL) and `last_result` (templates). */
   lastResult?: Record<string, unknown>;
+  /** The run's actions so far, for getAction / getLastAction. */
+  actions?: RunActions;
+}
+
+/** A run's actions as templates and CEL see them ({name, status, result, error, …}; see actionView in executor-run). */
+export interface RunActions {
+  byName(name: string): Record<string, unknown> | undefined;
+  last?: Record<string, unknown>;
 }
 
 /** A problem with its path as segments (`['actions', 0, 'exec', 'script']`). */
@@ -64,13 +75,83 @@ function shellQuote(args: unknown[]): string {
 const PLAYBOOK_FUNCS: ReadonlyMap<string, TemplateFunc> = new Map([
   ['shellQuote', { arity: [1, Infinity], call: (args) => shellQuote(args) }],
 ]);
-const known = (name: string) => name === 'and' || name === 'or' || name === 'getAction' || PLAYBOOK_FUNCS.has(name) || TEMPLATE_FUNCS.has(name);
+const known = (name: string) => name === 'and' || name === 'or' || name === 'getAction' || name === 'getLastAction'
+  || PLAYBOOK_FUNCS.has(name) || TEMPLATE_FUNCS.has(name);
 
-/** Whether a string holds a template in either delimiter. */
+/** Whether a string holds a template in either delimiter (or sets its own with a gotemplate header). */
 export function hasTemplate(s: string): boolean {
-  return s.includes('{{') || DOLLAR_OPEN.test(s);
+  return s.includes('{{') || DOLLAR_OPEN.test(s) || (s.includes(HEADER_PREFIX) && delimHeader(s) !== null);
 }
-const DOLLAR_OPEN = /\$\(\s*(\.|\$|\(*\s*getAction\b)/;
+const DOLLAR_OPEN = /\$\(\s*(\.|\$|\(*\s*getAction\b|\(*\s*getLastAction\b)/;
+
+// ---- the gotemplate header (flanksource/gomplate's parseAndStripTemplateHeader) ----
+
+const HEADER_PREFIX = '# gotemplate: ';
+
+/**
+ * The delimiters a `# gotemplate: left-delim=… right-delim=…` line sets, and the text without that line; null when
+ * the text's leading comment lines (`#…`, a `---` skipped) have none. Throws on a field without `=`.
+ */
+function delimHeader(s: string): { left: string; right: string; body: string } | null {
+  let at = 0;
+  while (at <= s.length) {
+    const nl = s.indexOf('\n', at);
+    const line = s.slice(at, nl < 0 ? s.length : nl).replace(/\r$/, '');
+    if (line !== '---') {
+      if (!line.startsWith('#')) return null;
+      if (line.startsWith(HEADER_PREFIX)) {
+        let left = '{{';
+        let right = '}}';
+        for (const field of line.slice(HEADER_PREFIX.length).split(/\s+/).filter(Boolean)) {
+          const eq = field.indexOf('=');
+          if (eq < 0) throw new GoTemplateError(`template: invalid gotemplate header field ${field}`);
+          const [k, v] = [field.slice(0, eq), field.slice(eq + 1)];
+          if (k === 'left-delim' && v) left = v;
+          else if (k === 'right-delim' && v) right = v;
+        }
+        return { left, right, body: s.slice(0, at) + (nl < 0 ? '' : s.slice(nl + 1)) };
+      }
+    }
+    if (nl < 0) return null;
+    at = nl + 1;
+  }
+  return null;
+}
+
+/** Text with `left … right` actions rewritten as `{{ … }}`, its own `{{` kept as text. */
+function fromDelims(body: string, left: string, right: string): string {
+  if (left === '{{' && right === '}}') return body;
+  const text = (t: string) => t.replaceAll('{{', '{{"{{"}}');
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const at = body.indexOf(left, i);
+    if (at < 0) return out + text(body.slice(i));
+    out += text(body.slice(i, at));
+    const end = closingDelim(body, at + left.length, right);
+    if (end < 0) throw new GoTemplateError(`template: unclosed action ${left} at offset ${at}`);
+    out += `{{${body.slice(at + left.length, end)}}}`;
+    i = end + right.length;
+  }
+}
+
+/** Where `right` closes an action that starts at `from`, outside quoted strings; -1 when it does not. */
+function closingDelim(s: string, from: number, right: string): number {
+  for (let p = from; p < s.length; p++) {
+    const c = s[p];
+    if (c === '"' || c === '`' || c === "'") {
+      const q = c;
+      for (p++; p < s.length && s[p] !== q; p++) if (q !== '`' && s[p] === '\\') p++;
+    } else if (s.startsWith(right, p)) return p;
+  }
+  return -1;
+}
+
+/** A template's source in `{{ }}` form: its header's delimiters, else `$( )` and `{{ }}`. */
+function templateSource(s: string): string {
+  const header = s.includes(HEADER_PREFIX) ? delimHeader(s) : null;
+  return header ? fromDelims(header.body, header.left, header.right) : normaliseDelims(s);
+}
 const DOLLAR_OPEN_HERE = new RegExp(`^${DOLLAR_OPEN.source}`);
 
 /**
@@ -124,14 +205,14 @@ function compile(template: string): Node[] {
 export function templateError(s: string): string | null {
   if (!hasTemplate(s)) return null;
   try {
-    compile(normaliseDelims(s));
+    compile(templateSource(s));
     return null;
   } catch (err) {
     return (err as Error).message;
   }
 }
 
-function funcsWith(getAction: (name: string) => unknown): Map<string, TemplateFunc> {
+function funcsWith(getAction: (name: string) => unknown, lastAction?: Record<string, unknown>): Map<string, TemplateFunc> {
   const funcs = new Map([...(TEMPLATE_FUNCS as Map<string, TemplateFunc>), ...PLAYBOOK_FUNCS]);
   funcs.set('getAction', {
     arity: [1, 1],
@@ -141,13 +222,15 @@ function funcsWith(getAction: (name: string) => unknown): Map<string, TemplateFu
       return found;
     },
   });
+  // the reference answers an empty map when no action ran before (playbook/runner/template.go)
+  funcs.set('getLastAction', { arity: [0, 0], call: () => lastAction ?? {} });
   return funcs;
 }
 
 /** One string rendered; trimmed of surrounding space when it held a template, as the reference's templater. */
 function renderString(s: string, data: TemplateEnv, funcs: Map<string, TemplateFunc>, lastResult?: Record<string, unknown>): string {
   if (!hasTemplate(s)) return s;
-  const src = normaliseDelims(s);
+  const src = templateSource(s);
   return execTemplate(src, compile(src), data, funcs, { lastResult }).trim();
 }
 
@@ -158,8 +241,9 @@ function renderString(s: string, data: TemplateEnv, funcs: Map<string, TemplateF
  */
 export function renderTemplates(
   value: unknown, env: TemplateEnv, getAction: (name: string) => unknown, lastResult?: Record<string, unknown>,
+  lastAction?: Record<string, unknown>,
 ): unknown {
-  const funcs = funcsWith(getAction);
+  const funcs = funcsWith(getAction, lastAction);
   const walk = (v: unknown, at: string, depth: number): unknown => {
     if (depth > MAX_DEPTH) throw new Error(`${at || 'value'}: nested deeper than ${MAX_DEPTH} levels`);
     if (typeof v === 'string') {
@@ -241,8 +325,11 @@ function truthy(v: unknown, what: string): boolean {
  */
 export function evalActionIf(expr: string | undefined, env: TemplateEnv, state: RunState): boolean {
   if (!expr || !expr.trim()) return !state.failed;
-  if (hasTemplate(expr)) return renderString(expr, env, funcsWith(() => undefined), state.lastResult).trim() === 'true';
-  const out = evalCel(rewriteStateFuncs(expr), celVars(env, state), { lastResult: state.lastResult });
+  const byName = (name: string) => state.actions?.byName(name);
+  if (hasTemplate(expr)) return renderString(expr, env, funcsWith(byName, state.actions?.last), state.lastResult).trim() === 'true';
+  const out = evalCel(rewriteStateFuncs(expr), celVars(env, state), {
+    lastResult: state.lastResult, getAction: byName, lastAction: state.actions?.last,
+  });
   return truthy(out, `if ${expr.slice(0, 80)}`);
 }
 
