@@ -49,17 +49,21 @@ const ExecConnections = z.object({
   eksPodIdentity: z.never({ error: 'eksPodIdentity is not supported by this console: name an aws connection' }).optional(),
 }).loose();
 
-/** A file (or a glob) inside the action's working directory, stored as an artifact of the action after it ran. */
+/**
+ * A file (or a glob) stored as an artifact of the action after it ran: an absolute path or glob (`/tmp/output.txt`,
+ * `/tmp/logs/*`; the script runs as the console's user and can read those files anyway), or a relative one inside the
+ * action's working directory (no `..`). `/dev/stdout` and `/dev/stderr` store the script's output (the reference's).
+ */
 const ExecArtifact = z.object({
   path: z.string().min(1, 'path is required')
-    .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a relative path (or glob) inside the action\'s working directory'),
+    .refine((p) => !p.split('/').includes('..'), 'must not contain .. : a relative path (or glob) stays inside the action\'s working directory; name other files by an absolute path'),
 }).loose();
 
 /**
  * The `exec` action's block (issue 14; the reference's ExecAction): a bash `script` run in a fresh temporary directory
  * with an environment built from scratch → `{stdout, stderr, exitCode}`. `connections` hand credentials to the
- * script's CLIs; `artifacts` are files it leaves in its working directory, stored in the artifacts table. The
- * reference's `setup` (runtime installers) is refused by path.
+ * script's CLIs; `artifacts` are files it leaves (in its working directory or at absolute paths), stored in the
+ * artifacts table. The reference's `setup` (runtime installers) is refused by path.
  */
 export const ExecAction = z.object({
   script: z.string({ error: 'script is required' }).trim().min(1, 'script is required'),

@@ -1,16 +1,24 @@
 import { z } from 'zod';
-import { NumberOrTemplate } from './env-var.js';
+import { NumberOrTemplate, templatedString } from './env-var.js';
 
 /** Pods to read, by name or labels (the reference's resource selectors, the parts that apply to pods). */
 const PodSelector = z.object({ name: z.string().optional(), labelSelector: z.string().optional() }).loose();
 
+/** The kinds whose pods the logs action reads. */
+export const LOGS_KINDS = ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet'] as const;
+export type LogsKind = typeof LOGS_KINDS[number];
+export const isLogsKind = (v: unknown): v is LogsKind => (LOGS_KINDS as readonly unknown[]).includes(v);
+export const LOGS_KIND_MESSAGE = `must be one of ${LOGS_KINDS.join(', ')}`;
+
 /**
  * The reference's Kubernetes log request: a Pod, or the pods of a Deployment/StatefulSet/DaemonSet/ReplicaSet
  * (`kind`, `namespace`, `name`), or any pods matching `pods` selectors in `namespace`; `containers` names to keep;
- * `start` (`now-1h`, `1h`, an RFC 3339 time), `end`, `limit` lines per container.
+ * `start` (`now-1h`, `1h`, an RFC 3339 time), `end`, `limit` lines per container. `kind` may be a template (the
+ * reference's `$(.config.config_class)`): checked at save when literal, once rendered when the action runs.
  */
 const KubernetesLogs = z.object({
-  kind: z.enum(['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet']).optional(),
+  kind: templatedString(isLogsKind, `${LOGS_KIND_MESSAGE} (or a template that renders to one)`)
+    .meta({ examples: [...LOGS_KINDS] }).optional(),
   apiVersion: z.string().optional(),
   namespace: z.string().optional(),
   name: z.string().optional(),

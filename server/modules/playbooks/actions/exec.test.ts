@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExecAction } from '../../../contracts/playbook-actions/exec.js';
+import { parse } from 'yaml';
+import { playbookSpecProblems } from '../spec.js';
 import { SecretMasker } from '../../../lib/secret-mask.js';
 import { startKubeApi, type KubeApi } from '../../../../tests/support/kube-api/index.js';
+import { ARTIFACT_MAX_BYTES, ARTIFACT_MAX_FILES } from './exec-artifacts.js';
 import { EXEC_DISABLED, execAction } from './exec.js';
 import { EXEC_OUTPUT_CAP_BYTES, SPAWNER_STOPPED, spawnerKind, spawnerPid, useSpawner, makeTempTree, removeTree, runProcess, type SpawnerKind } from './exec-process.js';
 import { createTestDb, insertConnection, testContext, type RecordingContext, type TestDb } from './test-context.js';
@@ -524,6 +527,95 @@ describe('exec artifacts', () => {
       expect(r.content.includes(SECRET)).toBe(false);
     }
   });
+
+  it('stores absolute paths and globs where they point, by their absolute path; a relative path stays in the working directory', async () => {
+    const actionId = await actionRow();
+    const ctx = { ...testContext(db.pool), actionId };
+    const outside = mkdtempSync(join(tmpdir(), 'exec-artifacts-abs-'));
+    try {
+      mkdirSync(join(outside, 'logs'));
+      writeFileSync(join(outside, 'secret-target.txt'), 'not via a link\n');
+      symlinkSync(join(outside, 'secret-target.txt'), join(outside, 'logs', 'link.log'));
+      mkdirSync(join(outside, 'linked-dir'));
+      writeFileSync(join(outside, 'linked-dir', 'deep.log'), 'deep\n');
+      symlinkSync(join(outside, 'linked-dir'), join(outside, 'logs', 'dir-link'));
+      await execAction.run({
+        script: `echo "hello world" > ${outside}/output.txt; echo a > ${outside}/logs/a.log; echo b > ${outside}/logs/b.log; echo local > here.txt`,
+        artifacts: [{ path: `${outside}/output.txt` }, { path: `${outside}/logs/**` }, { path: 'here.txt' }, { path: `${outside}/missing.txt` }, { path: '/dev/null' }],
+      }, ctx);
+      const { rows } = await db.pool.query(
+        'SELECT path, filename, content_type, size, convert_from(content, \'UTF8\') AS text FROM artifacts WHERE playbook_run_action_id = $1 ORDER BY path', [actionId]);
+      expect(rows).toEqual([
+        { path: `${outside}/logs/a.log`, filename: 'a.log', content_type: 'text/plain', size: 2, text: 'a\n' },
+        { path: `${outside}/logs/b.log`, filename: 'b.log', content_type: 'text/plain', size: 2, text: 'b\n' },
+        { path: `${outside}/output.txt`, filename: 'output.txt', content_type: 'text/plain', size: 12, text: 'hello world\n' },
+        { path: 'here.txt', filename: 'here.txt', content_type: 'text/plain', size: 6, text: 'local\n' },
+      ].sort((a, b) => (a.path < b.path ? -1 : 1)));
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('stores /dev/stdout and /dev/stderr as the script\'s output (the reference\'s), masked', async () => {
+    const actionId = await actionRow();
+    const ctx = { ...testContext(db.pool, { kube: kc }), actionId };
+    await execAction.run({
+      script: 'echo "hello world"; echo "oops $TOKEN" >&2',
+      env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'exec-auth', key: 'token' } } }],
+      artifacts: [{ path: '/dev/stdout' }, { path: '/dev/stderr' }],
+    }, ctx);
+    const { rows } = await db.pool.query(
+      'SELECT path, filename, content_type, convert_from(content, \'UTF8\') AS text FROM artifacts WHERE playbook_run_action_id = $1 ORDER BY path', [actionId]);
+    expect(rows).toEqual([
+      { path: 'stderr', filename: 'stderr', content_type: 'text/plain', text: expect.stringMatching(/^oops \*\*\*\n?$/) },
+      { path: 'stdout', filename: 'stdout', content_type: 'text/plain', text: expect.stringMatching(/^hello world\n?$/) },
+    ]);
+  });
+
+  it('keeps the limits for absolute paths: at most 50 files of 10 MiB', async () => {
+    const actionId = await actionRow();
+    const ctx = { ...testContext(db.pool), actionId };
+    const outside = mkdtempSync(join(tmpdir(), 'exec-artifacts-many-'));
+    try {
+      for (let i = 0; i < 60; i++) writeFileSync(join(outside, `f${String(i).padStart(2, '0')}.txt`), `${i}\n`);
+      writeFileSync(join(outside, 'big.bin'), Buffer.alloc(ARTIFACT_MAX_BYTES + 1));
+      await execAction.run({ script: 'true', artifacts: [{ path: `${outside}/*.txt` }, { path: `${outside}/big.bin` }] }, ctx);
+      const { rows } = await db.pool.query<{ path: string }>('SELECT path FROM artifacts WHERE playbook_run_action_id = $1', [actionId]);
+      expect(rows).toHaveLength(ARTIFACT_MAX_FILES);
+      expect(rows.some((r) => r.path.endsWith('big.bin'))).toBe(false);
+      expect(ctx.output()).toContain(`artifacts: more than ${ARTIFACT_MAX_FILES} files match`);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('the reference\'s exec-artifact fixtures have no problems at save, and /tmp/output.txt is stored after the run', async () => {
+    const fixture = parse(`
+description: Simple script to generate an artifact
+configs:
+  - types:
+      - EC2 Instance
+    labelSelector: "telemetry=enabled"
+actions:
+  - name: 'Generate artifact'
+    exec:
+      script: echo "hello world" > /tmp/output.txt
+      artifacts:
+        - path: /tmp/output.txt
+`) as { actions: Array<{ exec: Record<string, unknown> }> };
+    const testdata = { ...fixture, actions: [{ name: 'Generate artifact', exec: { script: 'echo "hello world"', artifacts: [{ path: '/dev/stdout' }] } }] };
+    expect(playbookSpecProblems(fixture)).toEqual([]);
+    expect(playbookSpecProblems(testdata)).toEqual([]);
+    const actionId = await actionRow();
+    const existed = existsSync('/tmp/output.txt');
+    try {
+      await execAction.run(fixture.actions[0].exec, { ...testContext(db.pool), actionId });
+    } finally {
+      if (!existed) rmSync('/tmp/output.txt', { force: true });
+    }
+    const { rows } = await db.pool.query('SELECT path, convert_from(content, \'UTF8\') AS text FROM artifacts WHERE playbook_run_action_id = $1', [actionId]);
+    expect(rows).toEqual([{ path: '/tmp/output.txt', text: 'hello world\n' }]);
+  });
 });
 
 describe('exec block', () => {
@@ -540,8 +632,9 @@ describe('exec block', () => {
     expect(problem({ script: 'x', connections: { kubernetes: {} } })).toMatch(/^connections\.kubernetes\.connection: connection or kubeconfig is required/);
     expect(problem({ script: 'x', connections: { fromConfigItem: 'abc' } })).toMatch(/^connections\.fromConfigItem: fromConfigItem .* not supported/);
     expect(problem({ script: 'x', setup: { python: { version: '3' } } })).toMatch(/^setup: exec setup .* not supported/);
-    expect(problem({ script: 'x', artifacts: [{ path: '/tmp/a' }] })).toMatch(/^artifacts\.0\.path: must be a relative path/);
-    expect(problem({ script: 'x', artifacts: [{ path: 'a/../../etc/passwd' }] })).toMatch(/^artifacts\.0\.path: must be a relative path/);
+    expect(problem({ script: 'x', artifacts: [{ path: '/tmp/a' }, { path: '/tmp/logs/*' }, { path: '/dev/stdout' }] })).toBeNull();
+    expect(problem({ script: 'x', artifacts: [{ path: 'a/../../etc/passwd' }] })).toMatch(/^artifacts\.0\.path: must not contain \.\. : a relative path/);
+    expect(problem({ script: 'x', artifacts: [{ path: '' }] })).toMatch(/^artifacts\.0\.path: path is required/);
     expect(problem({ script: 'x', env: [{ name: 'BAD NAME', value: '1' }] })).toMatch(/^env\.0\.name: must be an environment variable name/);
     expect(problem({ script: 'x', checkout: { destination: 'a' } })).toMatch(/^checkout\.url: url or connection is required/);
     expect(problem({ script: 'x', checkout: { url: 'u', destination: '/etc' } })).toMatch(/^checkout\.destination: must be a relative path/);

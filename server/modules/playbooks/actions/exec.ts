@@ -83,7 +83,7 @@ export const execAction: PlaybookActionType = {
       const truncated = (['stdout', 'stderr'] as const).filter((s) => r.bytes[s] > Buffer.byteLength(r[s]));
       if (truncated.length) result.truncated = Object.fromEntries(truncated.map((s) => [s, r.bytes[s]]));
       if (r.aborted) throw new ActionFailedError(abortError(signal).message, result);
-      if (block.artifacts?.length) await saveArtifacts(ctx, block.artifacts, cwd);
+      if (block.artifacts?.length) await saveArtifacts(ctx, block.artifacts, cwd, r, signal);
       if (r.exitCode !== 0) throw new ActionFailedError(`script exited with code ${r.exitCode}`, result);
       return result;
     } finally {

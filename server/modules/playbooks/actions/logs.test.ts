@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { LogsAction } from '../../../contracts/playbook-actions/logs.js';
+import { playbookSpecProblems } from '../spec.js';
+import { renderTemplates, type TemplateEnv } from '../templates.js';
 import { startKubeApi, type KubeApi } from '../../../../tests/support/kube-api/index.js';
 import { logsAction, timeOf } from './logs.js';
 import { createTestDb, testContext, type TestDb } from './test-context.js';
@@ -111,5 +115,66 @@ describe('logs action (kubernetes)', () => {
     const p = logsAction.run({ kubernetes: { namespace: 'shop', name: 'web-1' } }, ctx);
     setTimeout(() => ctx.controller.abort(new Error('cancelled')), 300);
     await expect(p).rejects.toThrow('cancelled');
+  });
+});
+
+/** The reference's fixtures/playbooks/logs/k8s.yaml (flanksource/mission-control), its spec as written. */
+const K8S_LOGS_FIXTURE = parse(`
+title: Kubernetes Logs
+icon: logs
+category: Logs
+description: Fetch logs from Kubernetes
+configs:
+  - types:
+      - Kubernetes::Pod
+      - Kubernetes::Deployment
+      - Kubernetes::StatefulSet
+      - Kubernetes::DaemonSet
+parameters:
+  - name: limit
+    label: Limit
+    description: The maximum number of logs to fetch
+    required: false
+    default: "100"
+actions:
+  - name: Fetch logs from Loki
+    logs:
+      kubernetes:
+        kind: $(.config.config_class)
+        apiVersion: $(.config.config.apiVersion)
+        namespace: $(.config.tags.namespace)
+        name: $(.config.name)
+        limit: $(.params.limit)
+        start: now-2h
+`) as { actions: Array<{ logs: Record<string, unknown> }> };
+
+describe('logs action: a templated kind', () => {
+  const env = (config: Record<string, unknown>): TemplateEnv => ({ params: { limit: '100' }, config, run: {}, playbook: {}, env: {} });
+  const rendered = (config: Record<string, unknown>) =>
+    renderTemplates(K8S_LOGS_FIXTURE.actions[0].logs, env(config), () => undefined) as Record<string, unknown>;
+
+  it('is accepted at save (the reference fixture has no problems); a literal kind is still checked there', () => {
+    expect(playbookSpecProblems(K8S_LOGS_FIXTURE)).toEqual([]);
+    expect(LogsAction.safeParse({ kubernetes: { kind: '{{ .config.config_class }}', name: 'x' } }).success).toBe(true);
+    const literal = playbookSpecProblems({ actions: [{ name: 'l', logs: { kubernetes: { kind: 'CronJob', name: 'x' } } }] });
+    expect(literal).toEqual([{ path: 'spec.actions[0].logs.kubernetes.kind', message: expect.stringMatching(/^must be one of Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet/) }]);
+  });
+
+  it('runs with what the config renders to (config_class Deployment)', async () => {
+    const block = rendered({ name: 'web', config_class: 'Deployment', tags: { namespace: 'shop' }, config: { apiVersion: 'apps/v1' } });
+    expect((block.kubernetes as Record<string, unknown>).kind).toBe('Deployment');
+    const { logs } = await logsAction.run(block, testContext(db.pool, { kube })) as { logs: Array<{ host: string }> };
+    expect(new Set(logs.map((l) => l.host))).toEqual(new Set(['web-1', 'web-2']));
+  });
+
+  it('fails the action when it renders to another kind, naming the field and the value', async () => {
+    const block = rendered({ name: 'nightly', config_class: 'CronJob', tags: { namespace: 'shop' }, config: { apiVersion: 'batch/v1' } });
+    await expect(logsAction.run(block, testContext(db.pool, { kube })))
+      .rejects.toThrow('logs: kubernetes.kind: must be one of Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet (got "CronJob")');
+    // what renders to something that looks like a template is a value too
+    await expect(run({ kind: '{{ .x }}', namespace: 'shop', name: 'web' })).rejects.toThrow('logs: kubernetes.kind: must be one of Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet (got "{{ .x }}")');
+    await expect(run({ kind: '', namespace: 'shop', name: 'web' })).rejects.toThrow('(got "")');
+    // other rendered fields are checked with their value too
+    await expect(run({ namespace: 'shop', name: 'web-1', limit: 'many' })).rejects.toThrow('logs: limit must be a whole number (got many)');
   });
 });

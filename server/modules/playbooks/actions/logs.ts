@@ -1,5 +1,5 @@
 import { AppsV1Api, CoreV1Api, type KubeConfig, type V1LabelSelector, type V1Pod } from '@kubernetes/client-node';
-import { LogsAction } from '../../../contracts/playbook-actions/logs.js';
+import { isLogsKind, LOGS_KIND_MESSAGE, LogsAction } from '../../../contracts/playbook-actions/logs.js';
 import { evalCel, parseLongDuration } from '../../../lib/cel.js';
 import { errorText, withTimeout } from '../../kubernetes/objects.js';
 import { contextNamespace } from './pod.js';
@@ -13,7 +13,9 @@ import type { ActionContext, PlaybookActionType } from './types.js';
  * cluster access → `{logs: [{timestamp, message, host, container, namespace, labels, count}]}` oldest first.
  * `start`/`end`: `now-1h`, `1h` (both: an hour ago) or an RFC 3339 time; `limit`: the last lines of each container.
  * Then `dedupe.fields` (message, host, container, `label.<key>`) keeps the first line of each distinct value, and
- * `match` (CEL over `message`, `host`, `labels`, `timestamp`) keeps lines any expression is true for.
+ * `match` (CEL over `message`, `host`, `labels`, `timestamp`) keeps lines any expression is true for. A templated
+ * `kind` (the reference's `$(.config.config_class)`) is checked once rendered: anything but those kinds fails the
+ * action, naming the field and the value.
  */
 export const MAX_LINES = 5000;
 const API_TIMEOUT_MS = 15_000;
@@ -120,8 +122,33 @@ function dedupeKey(line: LogLine, field: string): string {
   return `${field}:${typeof v === 'string' || typeof v === 'number' ? v : JSON.stringify(v ?? null)}`;
 }
 
+/** The value at a parse issue's path, for the message. */
+function valueAt(block: unknown, path: readonly PropertyKey[]): unknown {
+  let v = block;
+  for (const k of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+const shown = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v.length > 200 ? `${v.slice(0, 200)}…` : v) : JSON.stringify(v) ?? String(v));
+
+/**
+ * The rendered block checked again: fields a template stood for at save (`kind: $(.config.config_class)`) are checked
+ * now, a problem naming the field and the value it rendered to.
+ */
+function parseBlock(block: Record<string, unknown>): LogsAction {
+  // checked as rendered, first: what a template rendered to is a value, even one that looks like a template
+  const kind = valueAt(block, ['kubernetes', 'kind']);
+  if (kind !== undefined && !isLogsKind(kind)) throw new Error(`logs: kubernetes.kind: ${LOGS_KIND_MESSAGE} (got ${shown(kind)})`);
+  const parsed = LogsAction.safeParse(block);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue.path.map(String).join('.');
+  const value = valueAt(block, issue.path);
+  throw new Error(`logs: ${at ? `${at}: ` : ''}${issue.message}${value === undefined ? '' : ` (got ${shown(value)})`}`);
+}
+
 async function runLogs(block: Record<string, unknown>, ctx: ActionContext): Promise<Record<string, unknown>> {
-  const spec = LogsAction.parse(block);
+  const spec = parseBlock(block);
   const req = spec.kubernetes!;
   const kc = ctx.options.kube;
   if (!kc) throw new Error('logs: no Kubernetes cluster connection (KUBECONFIG or in-cluster credentials)');
