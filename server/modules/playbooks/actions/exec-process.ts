@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
+import { fields, readFields } from './exec-frames.mjs';
 
 /**
  * A child process for the exec action: detached in its own process group, so that stopping it stops everything it
@@ -88,28 +89,6 @@ const SPAWNER_FILE = fileURLToPath(new URL('./exec-spawner.mjs', import.meta.url
 /** How the spawner starts processes. */
 export type SpawnerKind = 'posix_spawn' | 'child_process';
 const HEADER = 9;
-
-/** A payload of fields for the spawner: each a uint32 BE length and its bytes. */
-function fields(...values: (string | number)[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const v of values) {
-    const b = Buffer.from(String(v));
-    const len = Buffer.allocUnsafe(4);
-    len.writeUInt32BE(b.length);
-    parts.push(len, b);
-  }
-  return Buffer.concat(parts);
-}
-
-function readFields(body: Buffer): string[] {
-  const out: string[] = [];
-  for (let at = 0; at + 4 <= body.length;) {
-    const len = body.readUInt32BE(at);
-    out.push(body.toString('utf8', at + 4, at + 4 + len));
-    at += 4 + len;
-  }
-  return out;
-}
 
 /** What a request to the spawner hears back. */
 interface Pending {

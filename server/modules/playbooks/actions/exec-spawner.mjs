@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { fields, readFields } from './exec-frames.mjs';
 import { loadPosixSpawn } from './exec-posix-spawn.mjs';
 
 const KILL_GRACE_MS = Number(process.argv[2]) || 2_000;
@@ -27,28 +28,6 @@ const procs = new Map();
 /** Groups between SIGTERM and SIGKILL (their script may have ended). */
 const stopping = new Set();
 let paused = false;
-
-/** A payload of fields. */
-function fields(...values) {
-  const parts = [];
-  for (const v of values) {
-    const b = Buffer.from(String(v));
-    const len = Buffer.allocUnsafe(4);
-    len.writeUInt32BE(b.length);
-    parts.push(len, b);
-  }
-  return Buffer.concat(parts);
-}
-
-function readFields(body) {
-  const out = [];
-  for (let at = 0; at + 4 <= body.length;) {
-    const len = body.readUInt32BE(at);
-    out.push(body.toString('utf8', at + 4, at + 4 + len));
-    at += 4 + len;
-  }
-  return out;
-}
 
 const fail = (id, e) => send('E', id, fields(e.message, e.code ?? ''));
 

@@ -1,0 +1,2 @@
+export function fields(...values: (string | number)[]): Buffer;
+export function readFields(body: Buffer): string[];
