@@ -15,10 +15,12 @@ ARG NODE_IMAGE=node:20-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# a C compiler for the native argon2 verifier (scripts/build-native.mjs; the runtime image gets only its .so files)
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm run build:server
+RUN npm run build && npm run build:native && npm run build:server
 
 # ---- production dependencies only ----
 FROM ${NODE_IMAGE} AS deps
@@ -40,6 +42,7 @@ RUN groupadd --gid 10001 console \
  && chown 10001:10001 /data
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/web ./dist/web
+COPY --from=build /app/dist/native ./dist/native
 # the compiled server: dist/node mirrors the repository root (links to ../../package.json, chart, crds, dist/web)
 COPY --from=build /app/dist/node ./dist/node
 COPY package.json ./

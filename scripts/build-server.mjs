@@ -51,5 +51,6 @@ link(join(ROOT, 'package.json'), join(out, 'package.json'));
 link(join(ROOT, 'chart'), join(out, 'chart'));
 link(join(ROOT, 'crds'), join(out, 'crds'));
 link(join(ROOT, 'dist/web'), join(out, 'dist/web'));
+link(join(ROOT, 'dist/native'), join(out, 'dist/native')); // the native argon2 verifier (scripts/build-native.mjs)
 
 console.log(`server compiled: ${sources.length} files and ${assets.length} assets into ${relative(ROOT, out)} in ${Date.now() - t0} ms`);

@@ -104,6 +104,9 @@ const Env = z.object({
   /** How exec scripts are started: posix_spawn (the default, where it works) or node's child_process; read by
    *  modules/playbooks/actions/exec-process.ts, checked here so that a typo stops the start. */
   PLAYBOOK_EXEC_SPAWNER: z.enum(['posix_spawn', 'child_process']).optional(),
+  /** `off`: verify passwords with @node-rs/argon2 rather than the native verifier built into dist/native (read by
+   *  lib/argon2-native.ts, checked here so that a typo stops the start). */
+  ARGON2_NATIVE: z.enum(['auto', 'off']).optional(),
   /** Key for secrets stored encrypted (playbook `secret` parameters): 32 bytes as hex or base64, or a passphrase;
    *  unset, a key file is created once under DATA_DIR (secrets.key, mode 0600). */
   SECRETS_KEY: z.string().optional(),

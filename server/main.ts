@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { agentSettingsProblem, loadConfig } from './config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import { argon2Verifier } from './lib/crypto.js';
 import { loadDemoSets, startDemoSets } from './lib/demo.js';
 import { ensureAdmin } from './modules/auth/bootstrap.js';
 import { authEncryptionKey } from './modules/auth/secret-box.js';
@@ -28,6 +29,7 @@ async function start() {
   const refused = agentSettingsProblem(config); // MODE=agent without UPSTREAM_URL or AGENT_TOKEN
   if (refused) throw new Error(refused);
   if (config.MODE === 'console') authEncryptionKey(config); // a malformed AUTH_ENCRYPTION_KEY refuses to start; else DATA_DIR's key, made once
+  if (config.MODE === 'console') bootLog.info(`password verifier: ${argon2Verifier()}`);
   if (!config.DATABASE_URL) {
     embedded = await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, bootLog, { detached: true });
     config.DATABASE_URL = embedded.url;

@@ -437,7 +437,9 @@ describe('Dockerfile', () => {
   it('builds on node 20 slim in stages, production dependencies only at runtime, non-root, port 8080', () => {
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-slim$/m);
     expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\} AS \w+$/gm)).toHaveLength(3);
-    expect(dockerfile).toMatch(/RUN npm ci\b[^\n]*\nCOPY \. \.\nRUN npm run build && npm run build:server\n/);
+    expect(dockerfile).toMatch(/RUN npm ci\b[^\n]*\nCOPY \. \.\nRUN npm run build && npm run build:native && npm run build:server\n/);
+    // the native argon2 verifier needs a C compiler in the build stage only
+    expect(dockerfile.slice(0, dockerfile.indexOf('AS deps'))).toMatch(/apt-get install[^\n]* gcc libc6-dev/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     expect(runtime).toMatch(/^USER 10001:10001$/m);
     expect(runtime).toMatch(/^EXPOSE 8080$/m);
@@ -446,12 +448,12 @@ describe('Dockerfile', () => {
   });
 
   it('the runtime gets what the compiled server reads, and tsx (npm start) is a production dependency', () => {
-    for (const path of ['./node_modules', './dist/web', './dist/node', 'package.json', './crds']) expect(runtime).toContain(path);
+    for (const path of ['./node_modules', './dist/web', './dist/native', './dist/node', 'package.json', './crds']) expect(runtime).toContain(path);
     expect(runtime).toContain('COPY chart ./chart'); // served to agents at /api/agent/charts
     expect(pkg.dependencies).toHaveProperty('tsx');
     expect(pkg.devDependencies ?? {}).not.toHaveProperty('tsx');
     // the build context keeps what `npm ci` and `npm run build` need
-    for (const needed of ['server', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'crds']) expect(ignored).not.toContain(needed);
+    for (const needed of ['server', 'web', 'native', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'crds']) expect(ignored).not.toContain(needed);
     expect(ignored).not.toContain('chart');
     for (const heavy of ['node_modules', '.git', 'data', 'dist']) expect(ignored).toContain(heavy);
   });
