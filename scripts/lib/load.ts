@@ -18,6 +18,8 @@ export interface LoadSpec {
   duration: number;
   /** Requests per second, evenly spaced, on at most `connections` connections; absent: as fast as answers come. */
   rate?: number;
+  /** With `rate`: seconds sent at the rate before `duration` starts, not counted (default 0). */
+  warmUp?: number;
 }
 
 export interface Figures {
@@ -65,12 +67,8 @@ async function paced(spec: LoadSpec, pick: () => string): Promise<Figures> {
   let sent = 0;
   let done = 0;
   let failures = 0;
-  // a warm-up: the first 5 seconds are sent at the rate but not counted. Measured on the auth bench: right after a
-  // flat-out run the first 1-3 s at a steady rate answered in up to a few hundred ms before settling (not so with a
-  // trivial server), and the figure is meant to be the steady state
-  const WARM_UP_MS = 5000;
   const start = performance.now();
-  const measureFrom = start + WARM_UP_MS;
+  const measureFrom = start + (spec.warmUp ?? 0) * 1000;
   const end = measureFrom + spec.duration * 1000;
   let counted = 0;
   await new Promise<void>((finished) => {
