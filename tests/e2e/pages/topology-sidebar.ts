@@ -24,8 +24,9 @@ export class TopologySidebar {
     await expect(this.root).toBeVisible();
   }
 
+  /** A panel's header; not a menu button of the same name (the Playbooks panel's run menu starts with "Playbooks"). */
   panel(title: string): Locator {
-    return this.root.getByRole('button', { name: new RegExp(`^${title}`) });
+    return this.root.getByRole('button', { name: new RegExp(`^${title}`) }).and(this.root.locator('button:not([aria-haspopup])'));
   }
 
   async openPanel(title: string) {
