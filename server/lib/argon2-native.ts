@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type Isa = 'avx512' | 'avx2';
@@ -37,15 +37,14 @@ type VerifyFn = ((encoded: Buffer, pwd: Buffer, pwdlen: number, block: Buffer, b
     done: (err: unknown, result: number) => void) => void;
 };
 
-/** The directory holding package.json above this file: the repository, or dist/node in the compiled build. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) return process.cwd();
-    dir = up;
-  }
-  return dir;
+// where scripts/build-native.mjs puts the libraries: dist/native beside dist/web (as plugins/spa.ts finds it), which
+// the compiled build (dist/node) links
+const NATIVE_DIR = fileURLToPath(new URL('../../dist/native', import.meta.url));
+
+/** The call's arguments as Buffers: their memory stays put and alive (referenced by the caller) while the call runs. */
+function args(phc: string, secret: string): [Buffer, Buffer, number] {
+  const pwd = Buffer.from(secret);
+  return [Buffer.from(`${phc}\0`), pwd, pwd.length];
 }
 
 /** The best instruction set this CPU (and kernel) offers among those built, from /proc/cpuinfo's flags. */
@@ -63,7 +62,7 @@ export let nativeArgon2Unavailable: string | null = null;
  * Loads the verifier for this CPU, or null (see the module comment). `dir` overrides where the libraries are; `only`
  * loads that instruction set's build if the CPU has it (the tests run both).
  */
-export function loadNativeArgon2(dir = join(packageRoot(), 'dist/native'), only?: Isa): NativeArgon2 | null {
+export function loadNativeArgon2(dir = NATIVE_DIR, only?: Isa): NativeArgon2 | null {
   const no = (why: string) => {
     nativeArgon2Unavailable = why;
     return null;
@@ -89,11 +88,7 @@ export function loadNativeArgon2(dir = join(packageRoot(), 'dist/native'), only?
   } catch (err) {
     return no(`cannot load: ${(err as Error).message}`);
   }
-  const sync = (phc: string, secret: string) => {
-    const encoded = Buffer.from(`${phc}\0`);
-    const pwd = Buffer.from(secret);
-    return fn(encoded, pwd, pwd.length, Buffer.alloc(0), 0);
-  };
+  const sync = (phc: string, secret: string) => fn(...args(phc, secret), Buffer.alloc(0), 0);
   if (sync(SELF_TEST.phc, SELF_TEST.secret) !== ARGON2_OK || sync(SELF_TEST.phc, `${SELF_TEST.secret}!`) !== ARGON2_VERIFY_MISMATCH) {
     return no('self-test failed');
   }
@@ -101,12 +96,11 @@ export function loadNativeArgon2(dir = join(packageRoot(), 'dist/native'), only?
   return {
     isa: found,
     verify(phc, secret, block) {
-      // Buffers, not strings: their memory stays where it is and alive (referenced here) until the call on libuv's
-      // pool returns; a NUL inside the string ends it early, and the decoder then refuses it
-      const encoded = Buffer.from(`${phc}\0`);
-      const pwd = Buffer.from(secret);
+      // the Buffers stay referenced here until the call on libuv's pool returns; a NUL inside the PHC string ends it
+      // early, and the decoder then refuses it
+      const call = args(phc, secret);
       return new Promise((resolve, reject) => {
-        fn.async(encoded, pwd, pwd.length, block, block.length, (err, result) => {
+        fn.async(...call, block, block.length, (err, result) => {
           if (err) reject(err);
           else if (result === ARGON2_OK) resolve(true);
           else if (result === ARGON2_VERIFY_MISMATCH) resolve(false);
